@@ -1,0 +1,98 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import * as schema from './schema';
+import { acquireEmbeddedLock } from './embedded-lock';
+import { env } from '@/lib/env';
+
+export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
+
+export interface Database {
+  db: Db;
+  kind: 'pglite' | 'postgres';
+  close(): Promise<void>;
+}
+
+export const migrationsFolder = path.join(process.cwd(), 'db', 'migrations');
+
+export async function openPglite(dataDir: string | undefined, options: { loadDataDir?: Blob } = {}): Promise<Database> {
+  const { PGlite } = await import('@electric-sql/pglite');
+  const { drizzle } = await import('drizzle-orm/pglite');
+  if (dataDir) fs.mkdirSync(path.dirname(path.resolve(dataDir)), { recursive: true });
+  const client = await PGlite.create(dataDir ?? 'memory://', options);
+  const db = drizzle(client, { schema }) as unknown as Db;
+  return { db, kind: 'pglite', close: () => client.close() };
+}
+
+export async function openPostgres(url: string, options: { max?: number } = {}): Promise<Database> {
+  const { default: postgres } = await import('postgres');
+  const { drizzle } = await import('drizzle-orm/postgres-js');
+  const client = postgres(url, { max: options.max ?? 10, onnotice: () => {} });
+  const db = drizzle(client, { schema }) as unknown as Db;
+  return { db, kind: 'postgres', close: () => client.end({ timeout: 5 }) };
+}
+
+export async function migrate(database: Database): Promise<void> {
+  if (database.kind === 'pglite') {
+    const { migrate: run } = await import('drizzle-orm/pglite/migrator');
+    await run(database.db as never, { migrationsFolder });
+  } else {
+    const { migrate: run } = await import('drizzle-orm/postgres-js/migrator');
+    await run(database.db as never, { migrationsFolder });
+  }
+}
+
+/**
+ * Opens the configured database and applies pending migrations: PostgreSQL when DATABASE_URL is set,
+ * otherwise the embedded PGlite folder, which is also seeded with demo data the first time it is created.
+ */
+export async function openConfiguredDatabase(): Promise<Database> {
+  const { DATABASE_URL, PGLITE_DIR } = env();
+  if (DATABASE_URL) {
+    const database = await openPostgres(DATABASE_URL);
+    await migrate(database);
+    return database;
+  }
+  const release = acquireEmbeddedLock(PGLITE_DIR);
+  try {
+    const database = await openPglite(PGLITE_DIR);
+    await migrate(database);
+    const { seedDemoIfEmpty } = await import('./seed');
+    await seedDemoIfEmpty(database.db);
+    return {
+      ...database,
+      close: async () => {
+        await database.close();
+        release();
+      },
+    };
+  } catch (err) {
+    release();
+    throw err;
+  }
+}
+
+// Next.js may evaluate this module in more than one bundle of the same process; the handle lives on
+// globalThis so that every bundle shares one connection (and PGlite is opened once).
+const slot = globalThis as unknown as { __portalDb?: Promise<Database> };
+
+export function getDatabase(): Promise<Database> {
+  if (!slot.__portalDb) {
+    const opening = openConfiguredDatabase();
+    slot.__portalDb = opening;
+    // Never memoize a failure: the next request tries again (e.g. once PostgreSQL is back).
+    opening.catch(() => {
+      if (slot.__portalDb === opening) slot.__portalDb = undefined;
+    });
+  }
+  return slot.__portalDb;
+}
+
+export async function getDb(): Promise<Db> {
+  return (await getDatabase()).db;
+}
+
+/** Tests and scripts install a database of their own (a PGlite copy of the test template, say). */
+export function setDatabase(database: Database | undefined) {
+  slot.__portalDb = database ? Promise.resolve(database) : undefined;
+}

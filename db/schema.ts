@@ -1,0 +1,110 @@
+import {
+  bigint,
+  char,
+  date,
+  index,
+  integer,
+  pgEnum,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uuid,
+} from 'drizzle-orm/pg-core';
+
+export const userRole = pgEnum('user_role', ['publisher', 'admin']);
+export const siteStatus = pgEnum('site_status', ['live', 'approved', 'pending']);
+
+const createdAt = () => timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow();
+
+/** An account is a publisher user; admins operate on publishers' behalf. */
+export const users = pgTable('users', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  email: text('email').notNull().unique(), // always stored lower-cased
+  name: text('name').notNull(),
+  role: userRole('role').notNull().default('publisher'),
+  passwordHash: text('password_hash'),
+  defaultRangeDays: integer('default_range_days').notNull().default(30),
+  createdAt: createdAt(),
+});
+
+/** A site is a game; its id is the API's siteId and gameId. */
+export const sites = pgTable(
+  'sites',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    name: text('name'),
+    url: text('url'),
+    framework: text('framework'),
+    status: siteStatus('status'),
+    dailyActiveUsers: integer('daily_active_users'),
+    monthlyActiveUsers: integer('monthly_active_users'),
+    adUnitId: text('ad_unit_id'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('sites_user_id_idx').on(t.userId)],
+);
+
+/**
+ * One row per site × UTC day × viewer country. Volumes and money are bigint: money in micro-dollars,
+ * converted to a JSON number only at the HTTP edge. The primary key leads with site_id then day, which is
+ * exactly the shape of every report's WHERE clause (a set of sites and a day range).
+ */
+export const revenueDaily = pgTable(
+  'revenue_daily',
+  {
+    siteId: uuid('site_id')
+      .notNull()
+      .references(() => sites.id, { onDelete: 'cascade' }),
+    day: date('day', { mode: 'string' }).notNull(),
+    country: char('country', { length: 2 }).notNull(),
+    impressions: bigint('impressions', { mode: 'number' }).notNull().default(0),
+    clicks: bigint('clicks', { mode: 'number' }).notNull().default(0),
+    adRequests: bigint('ad_requests', { mode: 'number' }).notNull().default(0),
+    revenueMicros: bigint('revenue_micros', { mode: 'number' }).notNull().default(0),
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.siteId, t.day, t.country] })],
+);
+
+/** Client API keys: only the SHA-256 of the raw key is stored, plus its first 12 characters to recognise it by. */
+export const apiKeys = pgTable(
+  'api_keys',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    label: text('label'),
+    keyPrefix: text('key_prefix').notNull(),
+    keyHash: text('key_hash').notNull().unique(),
+    siteIds: uuid('site_ids').array(),
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }),
+    revokedAt: timestamp('revoked_at', { withTimezone: true, mode: 'date' }),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true, mode: 'date' }),
+    createdAt: createdAt(),
+    createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
+  },
+  (t) => [index('api_keys_user_id_idx').on(t.userId, t.createdAt)],
+);
+
+/** Dashboard sessions; the cookie carries a random token, the table only its hash. */
+export const sessions = pgTable(
+  'sessions',
+  {
+    tokenHash: text('token_hash').primaryKey(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('sessions_user_id_idx').on(t.userId)],
+);
+
+export type User = typeof users.$inferSelect;
+export type Site = typeof sites.$inferSelect;
+export type ApiKeyRow = typeof apiKeys.$inferSelect;

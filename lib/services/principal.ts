@@ -1,0 +1,12 @@
+/**
+ * Who is asking. Route handlers build it from an API key, dashboard pages and server actions from the
+ * session; every service takes it first and enforces scope itself, so no door can see more than another.
+ */
+export interface Principal {
+  userId: string;
+  role: 'publisher' | 'admin';
+  /** Sites a site-scoped API key may read; null for account-level keys and sessions. */
+  siteScope: string[] | null;
+  via: 'apiKey' | 'session';
+  keyId?: string;
+}
