@@ -1,0 +1,101 @@
+/**
+ * fromDate / toDate as inclusive UTC days (DESIGN §3). Days travel as "YYYY-MM-DD" strings end to end so no
+ * time zone can shift them; the arithmetic here goes through UTC midnights only.
+ */
+import { ValidationError, type FieldError } from '@/lib/http/problem';
+import type { QueryParams } from './params';
+
+/** Two years plus a leap day: enough for year-over-year views, small enough to keep reports fast. */
+export const MAX_RANGE_DAYS = 731;
+
+const DAY_MS = 86_400_000;
+const DAY_FORMAT = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+export interface DateRange {
+  fromDate: string;
+  toDate: string;
+}
+
+/** Midnight UTC of a YYYY-MM-DD day in ms, or NaN when the text is not a real calendar date. */
+function dayToMs(day: string): number {
+  const m = DAY_FORMAT.exec(day);
+  if (!m) return NaN;
+  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  // Years before 1000 are rejected so that day arithmetic can never produce a year that needs sign or 5 digits.
+  if (y < 1000) return NaN;
+  const ms = Date.UTC(y, mo - 1, d);
+  const back = new Date(ms);
+  // Date.UTC rolls 2026-02-30 over to March; a round trip exposes that.
+  return back.getUTCMonth() === mo - 1 && back.getUTCDate() === d ? ms : NaN;
+}
+
+const msToDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+/** True for a strict YYYY-MM-DD that names a real day (years 1000–9999). */
+export function isDay(s: string): boolean {
+  return !Number.isNaN(dayToMs(s));
+}
+
+export function todayUtc(now: Date = new Date()): string {
+  return msToDay(now.getTime());
+}
+
+export function addDays(day: string, n: number): string {
+  return msToDay(dayToMs(day) + n * DAY_MS);
+}
+
+/** Number of days from a to b counting both ends: (d, d) → 1. */
+export function daysBetweenInclusive(a: string, b: string): number {
+  return Math.round((dayToMs(b) - dayToMs(a)) / DAY_MS) + 1;
+}
+
+/** Every day from `from` to `to` inclusive, for zero-filling charts; empty when from > to. */
+export function eachDay(from: string, to: string): string[] {
+  const days: string[] = [];
+  for (let ms = dayToMs(from), end = dayToMs(to); ms <= end; ms += DAY_MS) days.push(msToDay(ms));
+  return days;
+}
+
+/**
+ * Resolves the requested range. Omitted ends default so that the range is `defaultDays` long and ends
+ * today (or at the given toDate); a lone fromDate runs to today.
+ */
+export function parseDateRange(params: QueryParams, opts: { defaultDays: number; today: string }): DateRange {
+  if (!Number.isInteger(opts.defaultDays) || opts.defaultDays < 1 || opts.defaultDays > MAX_RANGE_DAYS) {
+    throw new RangeError(`defaultDays must be an integer in 1..${MAX_RANGE_DAYS}, got ${opts.defaultDays}`);
+  }
+  const errors: FieldError[] = [];
+  const read = (parameter: 'fromDate' | 'toDate'): string | undefined => {
+    const raw = params.get(parameter);
+    if (raw === undefined || isDay(raw)) return raw;
+    errors.push({
+      parameter,
+      detail: DAY_FORMAT.test(raw)
+        ? `${JSON.stringify(raw)} is not a real calendar date`
+        : `must be a date in YYYY-MM-DD format (UTC), got ${JSON.stringify(raw)}`,
+    });
+    return undefined;
+  };
+  const rawFrom = read('fromDate');
+  const rawTo = read('toDate');
+  if (errors.length > 0) throw new ValidationError(errors);
+
+  const toDate = rawTo ?? opts.today;
+  const fromDate = rawFrom ?? addDays(toDate, -(opts.defaultDays - 1));
+  // Say where an end came from when the caller did not write it; otherwise the message looks wrong.
+  const toText = rawTo === undefined ? `toDate (defaulted to today, ${toDate})` : `toDate ${toDate}`;
+
+  if (fromDate > toDate) {
+    throw new ValidationError([{ parameter: 'fromDate', detail: `fromDate ${fromDate} is after ${toText}` }]);
+  }
+  const days = daysBetweenInclusive(fromDate, toDate);
+  if (days > MAX_RANGE_DAYS) {
+    throw new ValidationError([
+      {
+        parameter: 'fromDate',
+        detail: `fromDate ${fromDate} to ${toText} spans ${days} days (inclusive); at most ${MAX_RANGE_DAYS} are allowed`,
+      },
+    ]);
+  }
+  return { fromDate, toDate };
+}

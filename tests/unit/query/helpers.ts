@@ -1,0 +1,18 @@
+import { expect } from 'vitest';
+import { ValidationError, type FieldError } from '@/lib/http/problem';
+import { QueryParams } from '@/lib/query';
+
+/** Runs fn, asserts it threw a 400 ValidationError, and returns its field errors. */
+export function errorsOf(fn: () => unknown): FieldError[] {
+  try {
+    fn();
+  } catch (e) {
+    expect(e).toBeInstanceOf(ValidationError);
+    expect((e as ValidationError).status).toBe(400);
+    return (e as ValidationError).errors ?? [];
+  }
+  throw new Error('expected a ValidationError, but nothing was thrown');
+}
+
+/** QueryParams from a query string like "page=2&sortBy=country". */
+export const qp = (query: string) => QueryParams.from(new URLSearchParams(query));
