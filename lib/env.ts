@@ -20,7 +20,7 @@ const schema = z.object({
 
 export type Env = z.infer<typeof schema>;
 
-export function readEnv(source: NodeJS.ProcessEnv = process.env): Env {
+export function readEnv(source: Record<string, string | undefined> = process.env): Env {
   // Empty strings (e.g. `DATABASE_URL=` in a .env file) mean "not set".
   const cleaned = Object.fromEntries(Object.entries(source).filter(([, v]) => v !== ''));
   const parsed = schema.safeParse(cleaned);

@@ -1,0 +1,180 @@
+import { randomUUID } from 'node:crypto';
+import { after } from 'next/server';
+import type { z } from 'zod';
+import { QueryParams } from '@/lib/query';
+import { authenticateApiKey, touchApiKey } from '@/lib/services/api-key-auth';
+import type { Principal } from '@/lib/services/principal';
+import { readJsonBody } from './body';
+import { negotiateResponseType } from './negotiate';
+import { badRequest, notFound, ProblemError } from './problem';
+import { applyRateLimit } from './rate-limit';
+import { renderBody } from './render';
+
+/**
+ * The one wrapper every API route goes through:
+ * request id → authenticate → rate limit → negotiate → handler → render, and every error as RFC 9457
+ * problem+json. Route files only declare their endpoints; none writes its own try/catch or status codes.
+ */
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+const METHODS: Method[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
+
+export interface ApiContext<P> {
+  request: Request;
+  principal: Principal;
+  query: QueryParams;
+  params: P;
+  /** Extra headers for a successful response (e.g. the legacy feed's Deprecation). */
+  responseHeaders: Headers;
+  readBody<T>(schema: z.ZodType<T>): Promise<T>;
+}
+
+export interface Endpoint<P> {
+  handler(ctx: ApiContext<P>): Promise<unknown>;
+  /** The query parameters this endpoint accepts (any letter case); anything else is a 400. */
+  params?: readonly string[];
+  /** Accept the key in the `apiKey` query parameter too (only the deprecated legacy feed does). */
+  keyInQuery?: boolean;
+  /** Columns of the rows when the response may also be rendered as text/csv (paged reports). */
+  csvColumns?: readonly string[];
+}
+
+type RouteContext = { params: Promise<Record<string, string | string[]>> };
+type NextHandler = (request: Request, context: RouteContext) => Promise<Response>;
+
+const UNAUTHORIZED = () =>
+  new ProblemError({
+    status: 401,
+    title: 'Unauthorized',
+    detail: 'A valid API key is required: send it in the X-Api-Key header or as "Authorization: Bearer <key>".',
+    headers: { 'WWW-Authenticate': 'Bearer realm="reporting-api"' },
+  });
+
+/** The keys presented in a request; two different ones are a client error, not a guess at which to use. */
+function presentedKey(request: Request, query: QueryParams, keyInQuery: boolean): string | null {
+  const found = new Map<string, string>();
+  const header = request.headers.get('x-api-key')?.trim();
+  if (header) found.set(header, 'X-Api-Key');
+  const authorization = request.headers.get('authorization')?.trim();
+  if (authorization) {
+    const bearer = /^Bearer\s+(\S+)$/i.exec(authorization);
+    if (!bearer) throw UNAUTHORIZED();
+    if (!found.has(bearer[1])) found.set(bearer[1], 'Authorization');
+  }
+  const fromQuery = keyInQuery ? query.get('apiKey')?.trim() : undefined;
+  if (fromQuery && !found.has(fromQuery)) found.set(fromQuery, 'apiKey');
+  if (found.size > 1) {
+    throw badRequest([...found.values()].join(', '), 'two different API keys were sent; send exactly one.');
+  }
+  return found.keys().next().value ?? null;
+}
+
+async function authenticate(request: Request, query: QueryParams, keyInQuery: boolean): Promise<Principal> {
+  const raw = presentedKey(request, query, keyInQuery);
+  const found = raw ? await authenticateApiKey(raw) : null;
+  if (!found) throw UNAUTHORIZED();
+  const { principal, lastUsedAt } = found;
+  runAfterResponse(() => touchApiKey(principal.keyId!, lastUsedAt));
+  return principal;
+}
+
+/** Work that must not delay the response; outside a Next.js request (tests, scripts) it just runs detached. */
+function runAfterResponse(task: () => Promise<void>) {
+  const guarded = () => task().catch((err) => console.error('[api] background task failed:', (err as Error).message));
+  try {
+    after(guarded);
+  } catch {
+    void guarded();
+  }
+}
+
+function problemResponse(err: unknown, request: Request, headers: Headers, requestId: string): Response {
+  let problem: ProblemError;
+  if (err instanceof ProblemError) {
+    problem = err;
+  } else {
+    // Never expected: logged with the request id (never the query string, which may hold a key).
+    console.error(`[api] ${requestId} ${request.method} ${new URL(request.url).pathname} failed:`, err);
+    problem = new ProblemError({
+      status: 500,
+      title: 'Internal Server Error',
+      detail: `Something went wrong on our side; quote request id ${requestId} if you contact us.`,
+    });
+  }
+  for (const [name, value] of Object.entries(problem.headers)) headers.set(name, value);
+  headers.set('X-Request-Id', requestId);
+  headers.set('Content-Type', 'application/problem+json; charset=utf-8');
+  const body = {
+    type: problem.type,
+    title: problem.title,
+    status: problem.status,
+    detail: problem.detail,
+    instance: new URL(request.url).pathname,
+    requestId,
+    ...(problem.errors ? { errors: problem.errors } : {}),
+  };
+  return new Response(JSON.stringify(body), { status: problem.status, headers });
+}
+
+async function serve<P>(endpoint: Endpoint<P>, request: Request, context: RouteContext): Promise<Response> {
+  const requestId = randomUUID();
+  const headers = new Headers({ 'X-Request-Id': requestId, 'Cache-Control': 'no-store' });
+  try {
+    const query = QueryParams.from(new URL(request.url).searchParams);
+    const principal = await authenticate(request, query, !!endpoint.keyInQuery);
+    await applyRateLimit(`key:${principal.keyId}`, headers);
+    const type = negotiateResponseType(request.headers.get('accept'), !!endpoint.csvColumns);
+    query.assertOnly([...(endpoint.params ?? []), ...(endpoint.keyInQuery ? ['apiKey'] : [])]);
+    const params = (await context.params) as P;
+    const result = await endpoint.handler({
+      request,
+      principal,
+      query,
+      params,
+      responseHeaders: headers,
+      readBody: (schema) => readJsonBody(request, schema),
+    });
+    return renderBody(result, type, endpoint.csvColumns, headers);
+  } catch (err) {
+    return problemResponse(err, request, headers, requestId);
+  }
+}
+
+function methodNotAllowed(allowed: Method[]): NextHandler {
+  const allow = allowed.join(', ');
+  return async (request) =>
+    problemResponse(
+      new ProblemError({
+        status: 405,
+        title: 'Method Not Allowed',
+        detail: `${request.method} is not supported here; use ${allow}.`,
+        headers: { Allow: allow },
+      }),
+      request,
+      new Headers(),
+      randomUUID(),
+    );
+}
+
+/** Declares a route file's endpoints; every other method answers 405 with `Allow`. */
+export function defineRoutes<P = Record<string, never>>(
+  endpoints: Partial<Record<Method, Endpoint<P>>>,
+): Record<Method, NextHandler> {
+  const allowed = METHODS.filter((m) => endpoints[m]);
+  const otherwise = methodNotAllowed(allowed);
+  return Object.fromEntries(
+    METHODS.map((m) => {
+      const endpoint = endpoints[m];
+      const handler: NextHandler = endpoint ? (req, ctx) => serve(endpoint, req, ctx) : otherwise;
+      return [m, handler];
+    }),
+  ) as Record<Method, NextHandler>;
+}
+
+/** For the catch-all under /api: any method on an unknown path is a 404 problem, not the HTML page. */
+export const unknownApiPath: NextHandler = async (request) =>
+  problemResponse(
+    notFound(`There is no API endpoint at ${new URL(request.url).pathname}.`),
+    request,
+    new Headers(),
+    randomUUID(),
+  );

@@ -1,0 +1,82 @@
+import type { z } from 'zod';
+import { ProblemError, ValidationError, badRequest } from './problem';
+
+export const MAX_BODY_BYTES = 16 * 1024;
+
+/** application/json, text/json and any application/*+json, with or without parameters such as charset. */
+function isJsonMediaType(contentType: string): boolean {
+  const type = contentType.split(';')[0].trim().toLowerCase();
+  return type === 'application/json' || type === 'text/json' || /^application\/[a-z0-9.+-]+\+json$/.test(type);
+}
+
+const tooLarge = () =>
+  new ProblemError({
+    status: 413,
+    title: 'Content Too Large',
+    detail: `The request body must be at most ${MAX_BODY_BYTES} bytes.`,
+  });
+
+/** Reads at most MAX_BODY_BYTES, so a huge or endless body is cut off instead of buffered. */
+async function readLimited(request: Request): Promise<string> {
+  const declared = Number(request.headers.get('content-length'));
+  if (Number.isFinite(declared) && declared > MAX_BODY_BYTES) throw tooLarge();
+  if (!request.body) return '';
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > MAX_BODY_BYTES) {
+      await reader.cancel();
+      throw tooLarge();
+    }
+    chunks.push(value);
+  }
+  return new TextDecoder('utf-8', { fatal: false }).decode(Buffer.concat(chunks));
+}
+
+/**
+ * Parses a JSON request body against a strict zod schema. An empty body counts as `{}` (every field of
+ * our request bodies is optional), so `curl -X POST` with no body works.
+ */
+export async function readJsonBody<T>(request: Request, schema: z.ZodType<T>): Promise<T> {
+  const text = await readLimited(request);
+  let value: unknown = {};
+  if (text.trim() !== '') {
+    const contentType = request.headers.get('content-type');
+    if (!contentType || !isJsonMediaType(contentType)) {
+      throw new ProblemError({
+        status: 415,
+        title: 'Unsupported Media Type',
+        detail: `Content-Type: send the body as application/json, text/json or application/*+json${
+          contentType ? `, not ${contentType}` : ''
+        }.`,
+        headers: { 'Accept-Post': 'application/json, text/json, application/*+json' },
+      });
+    }
+    try {
+      value = JSON.parse(text);
+    } catch (err) {
+      throw badRequest('body', `is not valid JSON (${(err as Error).message}).`);
+    }
+  }
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) {
+    throw new ValidationError(
+      parsed.error.issues.flatMap((issue) => {
+        const path = issue.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('');
+        const at = path.replace(/^\./, '');
+        if (issue.code === 'unrecognized_keys') {
+          return issue.keys.map((k) => ({ parameter: at ? `${at}.${k}` : k, detail: 'is not a known field' }));
+        }
+        if (issue.code === 'invalid_type' && issue.path.length === 0) {
+          return [{ parameter: 'body', detail: 'must be a JSON object' }];
+        }
+        return [{ parameter: at || 'body', detail: issue.message }];
+      }),
+    );
+  }
+  return parsed.data;
+}

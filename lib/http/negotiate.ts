@@ -1,0 +1,22 @@
+import Negotiator from 'negotiator';
+import { ProblemError } from './problem';
+
+/** JSON is offered under the three media types of the spec; paged reports also as CSV. */
+export const JSON_TYPES = ['application/json', 'text/json', 'text/plain'] as const;
+export const CSV_TYPE = 'text/csv';
+export type ResponseType = (typeof JSON_TYPES)[number] | typeof CSV_TYPE;
+
+/** Picks the response media type from `Accept` (q-values honoured; none or a wildcard means JSON), or 406. */
+export function negotiateResponseType(accept: string | null, csv: boolean): ResponseType {
+  const available: ResponseType[] = csv ? [...JSON_TYPES, CSV_TYPE] : [...JSON_TYPES];
+  if (!accept || !accept.trim()) return 'application/json';
+  const chosen = new Negotiator({ headers: { accept } }).mediaType(available) as ResponseType | undefined;
+  if (!chosen) {
+    throw new ProblemError({
+      status: 406,
+      title: 'Not Acceptable',
+      detail: `Accept: none of "${accept}" can be produced; this endpoint offers ${available.join(', ')}.`,
+    });
+  }
+  return chosen;
+}

@@ -1,0 +1,50 @@
+import { eq } from 'drizzle-orm';
+import { getDb } from '@/db/client';
+import { sites, users } from '@/db/schema';
+import { forbidden, notFound } from '@/lib/http/problem';
+import type { Principal } from './principal';
+
+export interface ReadableSites {
+  /** The sites this principal may read and asked for, in a stable order; may be empty. */
+  siteIds: string[];
+  defaultRangeDays: number;
+}
+
+/**
+ * The one place that decides which sites a request may read: the account's sites, narrowed to the key's
+ * allow-list, narrowed to what was asked for. Asking for any site outside that set is a 403 that does not
+ * say whether the site exists elsewhere.
+ */
+export async function readableSites(principal: Principal, requested: string[] | null): Promise<ReadableSites> {
+  const db = await getDb();
+  const rows = await db
+    .select({ defaultRangeDays: users.defaultRangeDays, siteId: sites.id })
+    .from(users)
+    .leftJoin(sites, eq(sites.userId, users.id))
+    .where(eq(users.id, principal.userId))
+    .orderBy(sites.createdAt, sites.id);
+  if (rows.length === 0) throw notFound('The account of this credential no longer exists.');
+
+  const scope = principal.siteScope ? new Set(principal.siteScope) : null;
+  const allowed = rows.flatMap((r) => (r.siteId && (!scope || scope.has(r.siteId)) ? [r.siteId] : []));
+  let siteIds = allowed;
+  if (requested) {
+    const allowedSet = new Set(allowed);
+    const denied = requested.filter((id) => !allowedSet.has(id));
+    if (denied.length > 0) {
+      throw forbidden(
+        `siteIds: ${principal.siteScope ? 'this API key is' : 'you are'} not allowed to read ` +
+          `${denied.length === 1 ? 'site' : 'sites'} ${denied.join(', ')}.`,
+      );
+    }
+    siteIds = allowed.filter((id) => requested.includes(id));
+  }
+  return { siteIds, defaultRangeDays: rows[0].defaultRangeDays };
+}
+
+/** Account-wide operations (the granular feed, key management) are closed to site-scoped keys. */
+export function requireAccountLevel(principal: Principal, operation: string): void {
+  if (principal.siteScope) {
+    throw forbidden(`${operation} needs an account-level API key; this key is restricted to specific sites.`);
+  }
+}

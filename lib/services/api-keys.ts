@@ -1,0 +1,134 @@
+import { and, desc, eq, inArray, sql } from 'drizzle-orm';
+import { z } from 'zod';
+import { getDb } from '@/db/client';
+import { apiKeys, sites, users, type ApiKeyRow } from '@/db/schema';
+import { generateApiKey } from '@/lib/auth/api-key';
+import { badRequest, forbidden, notFound } from '@/lib/http/problem';
+import { isUuid } from '@/lib/query';
+import { requireAccountLevel } from './account';
+import type { Principal } from './principal';
+
+export interface ApiKeyResponse {
+  id: string;
+  label: string | null;
+  keyPrefix: string | null;
+  siteIds: string[] | null;
+  lastUsedAt: string | null;
+  expiresAt: string | null;
+  revokedAt: string | null;
+  createdAt: string;
+  isActive: boolean;
+}
+
+export interface CreateApiKeyResponse {
+  key: ApiKeyResponse;
+  /** The raw key: returned here and never again. */
+  apiKey: string;
+}
+
+/** The create-key request body (spec §2.3); shared by the API and the dashboard's server action. */
+export const createApiKeyInput = z.strictObject({
+  label: z.string().trim().max(100, 'must be at most 100 characters').nullish(),
+  siteIds: z
+    .array(z.guid('must be a UUID').transform((id) => id.toLowerCase()))
+    .max(100, 'at most 100 sites')
+    .nullish(),
+  expiresAt: z.iso.datetime({ offset: true, message: 'must be an ISO-8601 date-time, e.g. 2027-01-31T00:00:00Z' }).nullish(),
+});
+export type CreateApiKeyInput = z.infer<typeof createApiKeyInput>;
+
+function toResponse(row: ApiKeyRow, now = new Date()): ApiKeyResponse {
+  const expired = row.expiresAt !== null && row.expiresAt.getTime() <= now.getTime();
+  return {
+    id: row.id,
+    label: row.label,
+    keyPrefix: row.keyPrefix,
+    siteIds: row.siteIds && row.siteIds.length > 0 ? row.siteIds : null,
+    lastUsedAt: row.lastUsedAt?.toISOString() ?? null,
+    expiresAt: row.expiresAt?.toISOString() ?? null,
+    revokedAt: row.revokedAt?.toISOString() ?? null,
+    createdAt: row.createdAt.toISOString(),
+    isActive: row.revokedAt === null && !expired,
+  };
+}
+
+/** Every key of the account, newest first, revoked and expired ones included; never raw keys or hashes. */
+export async function listApiKeys(principal: Principal): Promise<ApiKeyResponse[]> {
+  requireAccountLevel(principal, 'Managing API keys');
+  const db = await getDb();
+  const rows = await db
+    .select()
+    .from(apiKeys)
+    .where(eq(apiKeys.userId, principal.userId))
+    .orderBy(desc(apiKeys.createdAt), desc(apiKeys.id));
+  return rows.map((row) => toResponse(row));
+}
+
+async function insertKey(ownerId: string, createdBy: string, input: CreateApiKeyInput): Promise<CreateApiKeyResponse> {
+  const now = new Date();
+  const expiresAt = input.expiresAt ? new Date(input.expiresAt) : null;
+  if (expiresAt && expiresAt.getTime() <= now.getTime()) {
+    throw badRequest('expiresAt', `must be in the future, got ${input.expiresAt}`);
+  }
+  const siteIds = [...new Set(input.siteIds ?? [])];
+  const db = await getDb();
+  if (siteIds.length > 0) {
+    const owned = await db
+      .select({ id: sites.id })
+      .from(sites)
+      .where(and(eq(sites.userId, ownerId), inArray(sites.id, siteIds)));
+    const ownedSet = new Set(owned.map((s) => s.id));
+    const foreign = siteIds.filter((id) => !ownedSet.has(id));
+    if (foreign.length > 0) throw forbidden(`siteIds: not sites of this account: ${foreign.join(', ')}.`);
+  }
+  const key = generateApiKey();
+  const [row] = await db
+    .insert(apiKeys)
+    .values({
+      userId: ownerId,
+      label: input.label || null,
+      keyPrefix: key.prefix,
+      keyHash: key.hash,
+      siteIds: siteIds.length > 0 ? siteIds : null,
+      expiresAt,
+      createdBy,
+    })
+    .returning();
+  return { key: toResponse(row, now), apiKey: key.raw };
+}
+
+export async function createApiKey(principal: Principal, input: CreateApiKeyInput): Promise<CreateApiKeyResponse> {
+  requireAccountLevel(principal, 'Managing API keys');
+  return insertKey(principal.userId, principal.userId, input);
+}
+
+/** Admins create a key that acts for a publisher account (e.g. when onboarding one). */
+export async function createApiKeyForUser(
+  principal: Principal,
+  userId: string,
+  input: CreateApiKeyInput,
+): Promise<CreateApiKeyResponse> {
+  requireAccountLevel(principal, 'Managing API keys');
+  if (principal.role !== 'admin') throw forbidden('Creating keys for another user needs an admin API key.');
+  const db = await getDb();
+  const [target] = isUuid(userId)
+    ? await db.select({ id: users.id, role: users.role }).from(users).where(eq(users.id, userId.toLowerCase()))
+    : [];
+  if (!target || target.role !== 'publisher') throw notFound(`No publisher account with id ${userId}.`);
+  return insertKey(target.id, principal.userId, input);
+}
+
+/** Revokes a key of the account; revoking again is harmless and keeps the first revocation time. */
+export async function revokeApiKey(principal: Principal, keyId: string): Promise<ApiKeyResponse> {
+  requireAccountLevel(principal, 'Managing API keys');
+  const missing = () => notFound(`No API key with id ${keyId}.`);
+  if (!isUuid(keyId)) throw missing();
+  const db = await getDb();
+  const [row] = await db
+    .update(apiKeys)
+    .set({ revokedAt: sql`coalesce(${apiKeys.revokedAt}, now())` })
+    .where(and(eq(apiKeys.id, keyId.toLowerCase()), eq(apiKeys.userId, principal.userId)))
+    .returning();
+  if (!row) throw missing();
+  return toResponse(row);
+}

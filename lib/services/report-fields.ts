@@ -1,0 +1,77 @@
+import { sql, type SQLWrapper } from 'drizzle-orm';
+import { revenueDaily, sites } from '@/db/schema';
+import type { FieldDef } from '@/lib/query';
+
+/**
+ * The row types' fields as the query grammar sees them (sortBy, Filter, FilterList), each with the SQL
+ * that sorts and filters it. Output values are computed from the same sums in lib/money.ts.
+ */
+const num = (name: string): FieldDef => ({ name, type: 'number' });
+
+// Aggregates over revenue_daily for one group (by-country rows, totals).
+const rev = sql`sum(${revenueDaily.revenueMicros})`;
+const imp = sql`sum(${revenueDaily.impressions})`;
+const req = sql`sum(${revenueDaily.adRequests})`;
+
+export const aggregates = {
+  revenueMicros: sql`coalesce(${rev}, 0)`.mapWith(Number),
+  impressions: sql`coalesce(${imp}, 0)`.mapWith(Number),
+  adRequests: sql`coalesce(${req}, 0)`.mapWith(Number),
+};
+
+/** RevenueByCountryResponse: metric terms filter after aggregation (HAVING). */
+export const byCountryFields: FieldDef[] = [
+  { name: 'country', type: 'string' },
+  num('revenueAmount'),
+  num('cpm'),
+  num('adRequests'),
+  num('impressions'),
+  num('fillRate'),
+];
+
+export const byCountryColumns: Record<string, SQLWrapper> = {
+  country: revenueDaily.country,
+  revenueAmount: sql`(${rev}::numeric / 1000000)`,
+  cpm: sql`(case when ${imp} = 0 then 0 else ${rev}::numeric / ${imp} / 1000 end)`,
+  adRequests: req,
+  impressions: imp,
+  fillRate: sql`(case when ${req} = 0 then 0 else ${imp}::numeric / ${req} end)`,
+};
+
+/** RevenueWithCountryResponse: one row per site × country × day, joined with its site. */
+export const countryRowFields: FieldDef[] = [
+  num('impressions'),
+  num('clicks'),
+  num('adRequests'),
+  num('cpm'),
+  num('revenueAmount'),
+  num('fillRate'),
+  { name: 'country', type: 'string' },
+  { name: 'createdAt', type: 'date' },
+  { name: 'updatedAt', type: 'date' },
+  { name: 'gameId', type: 'uuid' },
+  { name: 'userId', type: 'uuid' },
+  { name: 'adUnitId', type: 'string' },
+  { name: 'gameName', type: 'string' },
+];
+
+const r = revenueDaily;
+export const countryRowColumns: Record<string, SQLWrapper> = {
+  impressions: r.impressions,
+  clicks: r.clicks,
+  adRequests: r.adRequests,
+  cpm: sql`(case when ${r.impressions} = 0 then 0 else ${r.revenueMicros}::numeric / ${r.impressions} / 1000 end)`,
+  revenueAmount: sql`(${r.revenueMicros}::numeric / 1000000)`,
+  fillRate: sql`(case when ${r.adRequests} = 0 then 0 else ${r.impressions}::numeric / ${r.adRequests} end)`,
+  country: r.country,
+  createdAt: r.day,
+  // Filtered as a UTC day whatever the session time zone is.
+  updatedAt: sql`((${r.updatedAt} at time zone 'UTC')::date)`,
+  gameId: r.siteId,
+  userId: sites.userId,
+  adUnitId: sites.adUnitId,
+  gameName: sites.name,
+};
+
+/** Sorting needs the exact timestamp, not the day that filtering compares. */
+export const countryRowSortColumns: Record<string, SQLWrapper> = { ...countryRowColumns, updatedAt: r.updatedAt };

@@ -1,0 +1,194 @@
+import { and, asc, between, count, desc, eq, inArray, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
+import { getDb } from '@/db/client';
+import { revenueDaily, sites } from '@/db/schema';
+import { countryCodesMatching } from '@/lib/countries';
+import { cpmOf, fillRateOf, usdFromMicros } from '@/lib/money';
+import {
+  filterToSql,
+  pageMeta,
+  pageOffset,
+  parseDateRange,
+  parseFilterParams,
+  parsePaging,
+  parseSearch,
+  parseSiteIds,
+  searchToSql,
+  todayUtc,
+  type PageMeta,
+  type Paging,
+  PAGED_PARAMS,
+  type QueryParams,
+} from '@/lib/query';
+import { readableSites, requireAccountLevel } from './account';
+import type { Principal } from './principal';
+import {
+  aggregates,
+  byCountryColumns,
+  byCountryFields,
+  countryRowColumns,
+  countryRowFields,
+  countryRowSortColumns,
+} from './report-fields';
+
+export interface RevenueTotalResponse {
+  totalImpressions: number;
+  totalRequests: number;
+  averageCpm: number;
+  totalRevenue: number;
+  fillRate: number;
+}
+
+export interface RevenueByCountryResponse {
+  country: string | null;
+  revenueAmount: number;
+  cpm: number;
+  adRequests: number;
+  impressions: number;
+  fillRate: number;
+}
+
+export interface RevenueWithCountryResponse {
+  impressions: number;
+  clicks: number;
+  adRequests: number;
+  cpm: number;
+  revenueAmount: number;
+  fillRate: number;
+  country: string | null;
+  createdAt: string;
+  updatedAt: string;
+  gameId: string;
+  userId: string;
+  adUnitId: string | null;
+  gameName: string | null;
+}
+
+export interface Paged<T> {
+  data: T[];
+  meta: PageMeta;
+}
+
+/** Query parameters each report accepts, beyond which a request is a 400 (a typo must not pass silently). */
+export const TOTALS_PARAMS = ['siteIds', 'fromDate', 'toDate'];
+export const BY_COUNTRY_PARAMS = [...TOTALS_PARAMS, ...PAGED_PARAMS];
+export const COUNTRY_ROWS_PARAMS = PAGED_PARAMS;
+
+/** The sites and days a totals or by-country request covers, after scope checks and defaults. */
+async function siteDayScope(principal: Principal, query: QueryParams) {
+  const requested = parseSiteIds(query);
+  const { siteIds, defaultRangeDays } = await readableSites(principal, requested);
+  const range = parseDateRange(query, { defaultDays: defaultRangeDays, today: todayUtc() });
+  const where =
+    siteIds.length === 0
+      ? sql`false`
+      : and(inArray(revenueDaily.siteId, siteIds), between(revenueDaily.day, range.fromDate, range.toDate));
+  return { where, range, siteIds };
+}
+
+function orderBy(paging: Paging, columns: Record<string, SQLWrapper>, defaultField: string, tieBreakers: SQLWrapper[]) {
+  const direction = paging.sortDirection === 'desc' ? desc : asc;
+  const primary = columns[paging.sortBy ?? defaultField];
+  return [direction(primary), ...tieBreakers.map((c) => asc(c))];
+}
+
+export async function getTotals(principal: Principal, query: QueryParams): Promise<RevenueTotalResponse> {
+  const { where } = await siteDayScope(principal, query);
+  const db = await getDb();
+  const [sums] = await db.select(aggregates).from(revenueDaily).where(where);
+  return {
+    totalImpressions: sums.impressions,
+    totalRequests: sums.adRequests,
+    averageCpm: cpmOf(sums.revenueMicros, sums.impressions),
+    totalRevenue: usdFromMicros(sums.revenueMicros),
+    fillRate: fillRateOf(sums.impressions, sums.adRequests),
+  };
+}
+
+export async function getRevenueByCountry(
+  principal: Principal,
+  query: QueryParams,
+): Promise<Paged<RevenueByCountryResponse>> {
+  const paging = parsePaging(query, { fields: byCountryFields });
+  const filter = filterToSql(parseFilterParams(query, byCountryFields), byCountryColumns);
+  const search = parseSearch(query);
+  const { where } = await siteDayScope(principal, query);
+  const db = await getDb();
+  // At most one row per country (~250), so the whole filtered, sorted result is fetched and paged here;
+  // that also gives totalRows without a second pass over the day rows.
+  const rows = await db
+    .select({ country: revenueDaily.country, ...aggregates })
+    .from(revenueDaily)
+    .where(and(where, search ? countrySearch(search, revenueDaily.country) : undefined))
+    .groupBy(revenueDaily.country)
+    .having(filter)
+    .orderBy(...orderBy(paging, byCountryColumns, 'country', [revenueDaily.country]));
+  const offset = pageOffset(paging);
+  return {
+    data: rows.slice(offset, offset + paging.pageSize).map((r) => ({
+      country: r.country,
+      revenueAmount: usdFromMicros(r.revenueMicros),
+      cpm: cpmOf(r.revenueMicros, r.impressions),
+      adRequests: r.adRequests,
+      impressions: r.impressions,
+      fillRate: fillRateOf(r.impressions, r.adRequests),
+    })),
+    meta: pageMeta(paging, rows.length),
+  };
+}
+
+/** Search matches a country by its code or English name (names are not in the database). */
+function countrySearch(search: string, column: SQLWrapper, extra: SQLWrapper[] = []): SQL {
+  const codes = countryCodesMatching(search);
+  return searchToSql(search, [column, ...extra], codes.length > 0 ? inArray(column as never, codes) : undefined);
+}
+
+/** The granular feed: every row of the account's sites, for account-level credentials only. */
+export async function getCountryRows(
+  principal: Principal,
+  query: QueryParams,
+): Promise<Paged<RevenueWithCountryResponse>> {
+  requireAccountLevel(principal, 'The per-site, country and day feed');
+  const paging = parsePaging(query, { fields: countryRowFields });
+  const filter = filterToSql(parseFilterParams(query, countryRowFields), countryRowColumns);
+  const search = parseSearch(query);
+  const where = and(
+    eq(sites.userId, principal.userId),
+    filter,
+    search ? countrySearch(search, revenueDaily.country, [sites.name]) : undefined,
+  );
+  const db = await getDb();
+  const [[{ total }], rows] = await Promise.all([
+    db.select({ total: count() }).from(revenueDaily).innerJoin(sites, eq(sites.id, revenueDaily.siteId)).where(where),
+    db
+      .select({ row: revenueDaily, userId: sites.userId, adUnitId: sites.adUnitId, gameName: sites.name })
+      .from(revenueDaily)
+      .innerJoin(sites, eq(sites.id, revenueDaily.siteId))
+      .where(where)
+      .orderBy(
+        ...orderBy(paging, countryRowSortColumns, 'createdAt', [revenueDaily.day, revenueDaily.siteId, revenueDaily.country]),
+      )
+      .limit(paging.pageSize)
+      .offset(pageOffset(paging)),
+  ]);
+  return {
+    data: rows.map(({ row, userId, adUnitId, gameName }) => ({
+      impressions: row.impressions,
+      clicks: row.clicks,
+      adRequests: row.adRequests,
+      cpm: cpmOf(row.revenueMicros, row.impressions),
+      revenueAmount: usdFromMicros(row.revenueMicros),
+      fillRate: fillRateOf(row.impressions, row.adRequests),
+      country: row.country,
+      createdAt: `${row.day}T00:00:00.000Z`,
+      updatedAt: row.updatedAt.toISOString(),
+      gameId: row.siteId,
+      userId,
+      adUnitId,
+      gameName,
+    })),
+    meta: pageMeta(paging, Number(total)),
+  };
+}
+
+export const COUNTRY_ROW_COLUMNS = countryRowFields.map((f) => f.name);
+export const BY_COUNTRY_COLUMNS = byCountryFields.map((f) => f.name);

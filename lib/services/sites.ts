@@ -1,0 +1,40 @@
+import { and, eq, inArray } from 'drizzle-orm';
+import { getDb } from '@/db/client';
+import { sites } from '@/db/schema';
+import type { Principal } from './principal';
+
+export interface SiteResponse {
+  siteId: string;
+  name: string | null;
+  url: string | null;
+  framework: string | null;
+  status: 'live' | 'approved' | 'pending' | null;
+  dailyActiveUsers: number | null;
+  monthlyActiveUsers: number | null;
+  createdAt: string;
+}
+
+/** Every site of the account, or only the key's allowed sites for a site-scoped key. */
+export async function listSites(principal: Principal): Promise<SiteResponse[]> {
+  const db = await getDb();
+  const rows = await db
+    .select()
+    .from(sites)
+    .where(
+      and(
+        eq(sites.userId, principal.userId),
+        principal.siteScope ? inArray(sites.id, principal.siteScope) : undefined,
+      ),
+    )
+    .orderBy(sites.createdAt, sites.id);
+  return rows.map((s) => ({
+    siteId: s.id,
+    name: s.name,
+    url: s.url,
+    framework: s.framework,
+    status: s.status,
+    dailyActiveUsers: s.dailyActiveUsers,
+    monthlyActiveUsers: s.monthlyActiveUsers,
+    createdAt: s.createdAt.toISOString(),
+  }));
+}
