@@ -27,7 +27,13 @@ export async function openPglite(dataDir: string | undefined, options: { loadDat
 export async function openPostgres(url: string, options: { max?: number } = {}): Promise<Database> {
   const { default: postgres } = await import('postgres');
   const { drizzle } = await import('drizzle-orm/postgres-js');
-  const client = postgres(url, { max: options.max ?? 10, onnotice: () => {} });
+  const client = postgres(url, {
+    max: options.max ?? 10,
+    onnotice: () => {},
+    connect_timeout: 5,
+    // A runaway report must end as a clear 503, never hang a request; all reads finish well inside this.
+    connection: { statement_timeout: 15_000, TimeZone: 'UTC' },
+  });
   const db = drizzle(client, { schema }) as unknown as Db;
   return { db, kind: 'postgres', close: () => client.end({ timeout: 5 }) };
 }

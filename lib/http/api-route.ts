@@ -8,6 +8,7 @@ import { readJsonBody } from './body';
 import { negotiateResponseType } from './negotiate';
 import { badRequest, notFound, ProblemError } from './problem';
 import { applyRateLimit } from './rate-limit';
+import { isDatabaseUnavailable } from './unavailable';
 import { renderBody } from './render';
 
 /**
@@ -91,6 +92,14 @@ function problemResponse(err: unknown, request: Request, headers: Headers, reque
   let problem: ProblemError;
   if (err instanceof ProblemError) {
     problem = err;
+  } else if (isDatabaseUnavailable(err)) {
+    console.error(`[api] ${requestId} database unavailable:`, (err as Error).message);
+    problem = new ProblemError({
+      status: 503,
+      title: 'Service Unavailable',
+      detail: 'The reporting database is unavailable or overloaded right now; retry shortly.',
+      headers: { 'Retry-After': '5' },
+    });
   } else {
     // Never expected: logged with the request id (never the query string, which may hold a key).
     console.error(`[api] ${requestId} ${request.method} ${new URL(request.url).pathname} failed:`, err);

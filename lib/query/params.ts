@@ -70,6 +70,10 @@ export class QueryParams {
     };
 
     for (const [name, value] of pairs) {
+      // PostgreSQL text cannot hold NUL; refuse it here rather than fail deep inside a query.
+      if (name.includes('\0') || value.includes('\0')) {
+        throw new ValidationError([{ parameter: canonical(name.replaceAll('\0', '')), detail: 'must not contain NUL characters' }]);
+      }
       const m = FILTER_LIST_KEY.exec(name);
       if (m) {
         const field = m[1] ?? m[2];

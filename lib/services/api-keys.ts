@@ -28,7 +28,12 @@ export interface CreateApiKeyResponse {
 
 /** The create-key request body (spec §2.3); shared by the API and the dashboard's server action. */
 export const createApiKeyInput = z.strictObject({
-  label: z.string().trim().max(100, 'must be at most 100 characters').nullish(),
+  label: z
+    .string()
+    .trim()
+    .max(100, 'must be at most 100 characters')
+    .refine((s) => !s.includes('\0'), 'must not contain NUL characters')
+    .nullish(),
   siteIds: z
     .array(z.guid('must be a UUID').transform((id) => id.toLowerCase()))
     .max(100, 'at most 100 sites')
