@@ -78,14 +78,22 @@ async function authenticate(request: Request, query: QueryParams, keyInQuery: bo
   return principal;
 }
 
-/** Work that must not delay the response; outside a Next.js request (tests, scripts) it just runs detached. */
+const detached = new Set<Promise<void>>();
+
+/** Work that must not delay the response; outside a Next.js request (tests, scripts) it runs detached. */
 function runAfterResponse(task: () => Promise<void>) {
   const guarded = () => task().catch((err) => console.error('[api] background task failed:', (err as Error).message));
   try {
     after(guarded);
   } catch {
-    void guarded();
+    const running = guarded().finally(() => detached.delete(running));
+    detached.add(running);
   }
+}
+
+/** Waits for detached background work (e.g. lastUsedAt writes) started outside a Next.js request. */
+export async function settleBackgroundTasks(): Promise<void> {
+  while (detached.size > 0) await Promise.allSettled([...detached]);
 }
 
 function problemResponse(err: unknown, request: Request, headers: Headers, requestId: string): Response {
