@@ -1,2 +1,44 @@
-// Filled in by the integration-test support (PGlite template, PostgreSQL migration).
-export default async function setup() {}
+import type { TestProject } from 'vitest/node';
+import { migrate, openPostgres } from '@/db/client';
+import { seedDemo } from '@/db/seed';
+import { todayUtc } from '@/db/seed-data';
+import { pgliteTemplate } from './pglite-template';
+
+/**
+ * Runs once per vitest run, before any test file, and prepares the data the integration tests use
+ * (tests/support/db.ts opens it):
+ * - by default the PGlite template, which each test file copies into a private in-memory PGlite;
+ * - with TEST_DATABASE_URL, that PostgreSQL database, migrated and re-seeded; all test files share it.
+ */
+
+export type TestDatabaseSource = { kind: 'pglite'; templatePath: string } | { kind: 'postgres'; url: string };
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    testDatabase: TestDatabaseSource;
+    /** The last day of the demo data (YYYY-MM-DD, UTC): the `today` it was seeded with. */
+    demoToday: string;
+  }
+}
+
+async function preparePostgres(url: string, today: string): Promise<void> {
+  const database = await openPostgres(url, { max: 1 });
+  try {
+    await migrate(database);
+    await seedDemo(database.db, { today });
+  } finally {
+    await database.close();
+  }
+}
+
+export default async function setup(project: TestProject) {
+  const today = todayUtc();
+  project.provide('demoToday', today);
+  const url = process.env.TEST_DATABASE_URL;
+  if (url) {
+    await preparePostgres(url, today);
+    project.provide('testDatabase', { kind: 'postgres', url });
+  } else {
+    project.provide('testDatabase', { kind: 'pglite', templatePath: await pgliteTemplate(today) });
+  }
+}

@@ -1,0 +1,127 @@
+import { hash } from '@node-rs/argon2';
+import { sql } from 'drizzle-orm';
+import { COUNTRIES } from '@/lib/countries';
+import type { Db } from './client';
+import { sites, users } from './schema';
+import {
+  DEMO_IDS,
+  DEMO_PASSWORD,
+  DEMO_SITES,
+  DEMO_USERS,
+  type DemoSite,
+  dayNumber,
+  dayString,
+  revenueFor,
+  todayUtc,
+} from './seed-data';
+
+export { DEMO_IDS, DEMO_PASSWORD, DEMO_SITES, DEMO_USERS } from './seed-data';
+
+/** Days of revenue per site, ending `today` inclusive. */
+export const DEMO_DAYS = 365;
+
+export interface SeedSummary {
+  users: number;
+  sites: number;
+  revenueRows: number;
+  ms: number;
+}
+
+/** A PostgreSQL array literal; the values here are digits, dates and country codes, none needing quotes. */
+const arrayLiteral = (values: ArrayLike<number | string>) => `{${Array.prototype.join.call(values, ',')}}`;
+
+/**
+ * One site's year as a single INSERT … SELECT FROM unnest(arrays): one statement with six array
+ * parameters instead of tens of thousands of bind parameters, and valid on PostgreSQL 15 and PGlite alike.
+ */
+async function insertRevenue(db: Db, site: DemoSite, firstDay: number, lastDay: number): Promise<number> {
+  const n = (lastDay - firstDay + 1) * COUNTRIES.length;
+  const days: string[] = new Array(n);
+  const countries: string[] = new Array(n);
+  const adRequests = new Float64Array(n);
+  const impressions = new Float64Array(n);
+  const clicks = new Float64Array(n);
+  const revenueMicros = new Float64Array(n);
+  let i = 0;
+  for (let day = firstDay; day <= lastDay; day++) {
+    const dayText = dayString(day);
+    for (const country of COUNTRIES) {
+      const v = revenueFor(site, day, country);
+      days[i] = dayText;
+      countries[i] = country.code;
+      adRequests[i] = v.adRequests;
+      impressions[i] = v.impressions;
+      clicks[i] = v.clicks;
+      revenueMicros[i] = v.revenueMicros;
+      i++;
+    }
+  }
+  // A day's row is final the next night at 02:00 UTC; today's and yesterday's may not have got there yet.
+  await db.execute(sql`
+    INSERT INTO revenue_daily (site_id, day, country, ad_requests, impressions, clicks, revenue_micros, updated_at)
+    SELECT ${site.id}::uuid, t.day, t.country, t.ad_requests, t.impressions, t.clicks, t.revenue_micros,
+           least((t.day::timestamp AT TIME ZONE 'UTC') + interval '26 hours', now())
+    FROM unnest(${arrayLiteral(days)}::date[], ${arrayLiteral(countries)}::text[],
+                ${arrayLiteral(adRequests)}::bigint[], ${arrayLiteral(impressions)}::bigint[],
+                ${arrayLiteral(clicks)}::bigint[], ${arrayLiteral(revenueMicros)}::bigint[])
+      AS t(day, country, ad_requests, impressions, clicks, revenue_micros)`);
+  return n;
+}
+
+/**
+ * Replaces all accounts, sites, keys, sessions and revenue with the demo data set, in one transaction.
+ * Every number is a pure function of (site, day, country), so a day looks the same whatever `today` is.
+ */
+export async function seedDemo(db: Db, options: { today?: string } = {}): Promise<SeedSummary> {
+  const started = performance.now();
+  const lastDay = dayNumber(options.today ?? todayUtc());
+  const firstDay = lastDay - DEMO_DAYS + 1;
+  // Hashing runs on libuv's pool; do it before the transaction so no lock is held meanwhile.
+  const passwordHashes = await Promise.all(DEMO_USERS.map(() => hash(DEMO_PASSWORD)));
+  const at = (day: number) => new Date(day * 86_400_000 + 9.5 * 3_600_000); // added mid-morning UTC
+
+  let revenueRows = 0;
+  await db.transaction(async (tx) => {
+    await tx.execute(sql`TRUNCATE revenue_daily, api_keys, sessions, sites, users CASCADE`);
+    await tx.insert(users).values(
+      DEMO_USERS.map((u, i) => ({
+        id: DEMO_IDS.users[u.key],
+        email: u.email,
+        name: u.name,
+        role: u.role,
+        passwordHash: passwordHashes[i],
+        createdAt: at(firstDay - 700), // before any of their sites
+      })),
+    );
+    await tx.insert(sites).values(
+      DEMO_SITES.map((s) => ({
+        id: s.id,
+        userId: s.userId,
+        name: s.name,
+        url: s.url,
+        framework: s.framework,
+        status: s.status,
+        dailyActiveUsers: s.dailyActiveUsers,
+        monthlyActiveUsers: s.monthlyActiveUsers,
+        adUnitId: s.adUnitId,
+        createdAt: at(firstDay - s.addedDaysEarlier),
+      })),
+    );
+    for (const site of DEMO_SITES) revenueRows += await insertRevenue(tx as unknown as Db, site, firstDay, lastDay);
+  });
+  // Fresh statistics, so report queries get their real plans at once (PGlite has no autovacuum to do it).
+  await db.execute(sql`ANALYZE users, sites, revenue_daily`);
+
+  return {
+    users: DEMO_USERS.length,
+    sites: DEMO_SITES.length,
+    revenueRows,
+    ms: Math.round(performance.now() - started),
+  };
+}
+
+/** Seeds the demo data only into a database without any user (a fresh embedded database, say). */
+export async function seedDemoIfEmpty(db: Db, options: { today?: string } = {}): Promise<SeedSummary | null> {
+  const existing = await db.select({ id: users.id }).from(users).limit(1);
+  return existing.length === 0 ? seedDemo(db, options) : null;
+}

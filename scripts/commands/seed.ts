@@ -1,0 +1,46 @@
+import { dayNumber } from '@/db/seed-data';
+import { DEMO_DAYS, DEMO_PASSWORD, DEMO_USERS, seedDemo } from '@/db/seed';
+import { type Command, CommandError, UsageError, parseCommandArgs } from '../cli-kit';
+import { configuredDatabaseTarget, isLocalDatabaseUrl, withDatabase } from '../open-database';
+
+export const seedCommand: Command = {
+  summary: 'Replace every user, site, API key, session and revenue row with the demo data set',
+  help: `Usage: tsx scripts/cli.ts seed [--today YYYY-MM-DD] [--force]   (npm run db:seed)
+
+Deletes all users, sites, API keys, sessions and revenue, then loads the demo publishers
+(${DEMO_USERS.map((u) => u.email).join(', ')}; password "${DEMO_PASSWORD}") and ${DEMO_DAYS} days
+of revenue per site and country. Acts on DATABASE_URL, or on the embedded database in PGLITE_DIR
+when DATABASE_URL is unset (stop a running server first: it holds the embedded database).
+
+Options:
+  --today YYYY-MM-DD  last day of the data (UTC); default today. A day's numbers never depend on it.
+  --force             allow a DATABASE_URL on another machine (refused by default: it wipes the data)
+  -h, --help          show this help`,
+
+  async run(args) {
+    const { values } = parseCommandArgs(args, { today: { type: 'string' }, force: { type: 'boolean' } });
+    if (values.today !== undefined) {
+      try {
+        dayNumber(values.today);
+      } catch {
+        throw new UsageError(`--today must be a date as YYYY-MM-DD, not "${values.today}"`);
+      }
+    }
+
+    const target = configuredDatabaseTarget();
+    if (target.url && !isLocalDatabaseUrl(target.url) && !values.force) {
+      throw new CommandError(
+        `refusing to seed ${target.description}: it is not on this machine, and seeding deletes every ` +
+          `user, site, API key and revenue row there. If that is really what you want, add --force.`,
+      );
+    }
+
+    const summary = await withDatabase((database) => seedDemo(database.db, { today: values.today }));
+    const count = (n: number) => n.toLocaleString('en-US');
+    console.log(
+      `Seeded ${target.description}: ${summary.users} users, ${summary.sites} sites, ` +
+        `${count(summary.revenueRows)} revenue rows in ${(summary.ms / 1000).toFixed(1)} s. ` +
+        `Sign in as ${DEMO_USERS[0].email} / ${DEMO_PASSWORD}.`,
+    );
+  },
+};

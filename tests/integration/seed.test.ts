@@ -1,0 +1,191 @@
+import { verify } from '@node-rs/argon2';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Database, type Db, migrate, openPglite } from '@/db/client';
+import { revenueDaily, sites, users } from '@/db/schema';
+import { DEMO_DAYS, DEMO_IDS, DEMO_PASSWORD, seedDemo } from '@/db/seed';
+import { dayNumber, dayString } from '@/db/seed-data';
+import { COUNTRIES } from '@/lib/countries';
+import { useTestDatabase } from '../support/db';
+import { createPublisher, createRevenue, createSite } from '../support/factories';
+
+const t = useTestDatabase();
+const demoSiteIds = Object.values(DEMO_IDS.sites);
+const ofDemoSites = inArray(revenueDaily.siteId, demoSiteIds);
+
+/** Per site and day sums: enough to tell two seeded databases apart. */
+async function dailySums(db: Db, fromDay: string, toDay: string) {
+  return db
+    .select({
+      siteId: revenueDaily.siteId,
+      day: revenueDaily.day,
+      rows: sql<number>`count(*)::int`,
+      adRequests: sql<string>`sum(${revenueDaily.adRequests})::text`,
+      impressions: sql<string>`sum(${revenueDaily.impressions})::text`,
+      clicks: sql<string>`sum(${revenueDaily.clicks})::text`,
+      revenueMicros: sql<string>`sum(${revenueDaily.revenueMicros})::text`,
+    })
+    .from(revenueDaily)
+    .where(and(ofDemoSites, sql`${revenueDaily.day} between ${fromDay} and ${toDay}`))
+    .groupBy(revenueDaily.siteId, revenueDaily.day)
+    .orderBy(asc(revenueDaily.siteId), asc(revenueDaily.day));
+}
+
+describe('demo seed', () => {
+  it('has the three demo users with their roles and argon2id hashes of the demo password', async () => {
+    const rows = await t.db
+      .select()
+      .from(users)
+      .where(inArray(users.email, ['demo@example.com', 'rival@example.com', 'admin@example.com']))
+      .orderBy(asc(users.email));
+    expect(rows.map((u) => [u.email, u.role, u.id])).toEqual([
+      ['admin@example.com', 'admin', DEMO_IDS.users.admin],
+      ['demo@example.com', 'publisher', DEMO_IDS.users.demo],
+      ['rival@example.com', 'publisher', DEMO_IDS.users.rival],
+    ]);
+    for (const user of rows) {
+      expect(user.passwordHash).toMatch(/^\$argon2id\$/);
+      expect(await verify(user.passwordHash!, DEMO_PASSWORD)).toBe(true);
+      expect(await verify(user.passwordHash!, 'wrong-password')).toBe(false);
+    }
+  });
+
+  it('gives the demo publisher sites in every status, the rival a few, the admin none', async () => {
+    const rows = await t.db.select().from(sites).where(inArray(sites.id, demoSiteIds));
+    const of = (userId: string) => rows.filter((s) => s.userId === userId);
+    expect(of(DEMO_IDS.users.demo).length).toBeGreaterThanOrEqual(5);
+    expect(new Set(of(DEMO_IDS.users.demo).map((s) => s.status))).toEqual(new Set(['live', 'approved', 'pending']));
+    expect(of(DEMO_IDS.users.rival).length).toBeGreaterThanOrEqual(2);
+    const adminSites = await t.db.select().from(sites).where(eq(sites.userId, DEMO_IDS.users.admin));
+    expect(adminSites).toEqual([]);
+    for (const site of rows) {
+      expect(site).toMatchObject({ name: expect.any(String), url: expect.stringMatching(/^https:\/\//) });
+      expect(site.framework).toMatch(/^(unity|phaser|construct|godot|pixijs)$/);
+      expect(site.dailyActiveUsers).toBeLessThan(site.monthlyActiveUsers!);
+      expect(site.adUnitId).toBeTruthy();
+    }
+  });
+
+  it('has one row per site, country and day for the last year, ending today', async () => {
+    const firstDay = dayString(dayNumber(t.today) - DEMO_DAYS + 1);
+    const perSite = await t.db
+      .select({
+        siteId: revenueDaily.siteId,
+        rows: sql<number>`count(*)::int`,
+        days: sql<number>`count(distinct ${revenueDaily.day})::int`,
+        countries: sql<number>`count(distinct ${revenueDaily.country})::int`,
+        firstDay: sql<string>`min(${revenueDaily.day})::text`,
+        lastDay: sql<string>`max(${revenueDaily.day})::text`,
+        addedBeforeData: sql<boolean>`min(${sites.createdAt}) < min(${revenueDaily.day})`,
+      })
+      .from(revenueDaily)
+      .innerJoin(sites, eq(sites.id, revenueDaily.siteId))
+      .where(ofDemoSites)
+      .groupBy(revenueDaily.siteId);
+    expect(perSite).toHaveLength(demoSiteIds.length);
+    for (const site of perSite) {
+      expect(site).toMatchObject({ days: DEMO_DAYS, countries: COUNTRIES.length, firstDay, lastDay: t.today });
+      expect(site).toMatchObject({ rows: DEMO_DAYS * COUNTRIES.length, addedBeforeData: true });
+    }
+    expect(COUNTRIES.length).toBeGreaterThanOrEqual(40);
+  });
+
+  it('has realistic fill rates, click rates and CPMs, and a few days without impressions', async () => {
+    const [stats] = await t.db
+      .select({
+        noRequests: sql<number>`count(*) filter (where ${revenueDaily.adRequests} <= 0)::int`,
+        fillOutOfRange: sql<number>`count(*) filter (where ${revenueDaily.impressions} > 0 and
+          (${revenueDaily.impressions}::float8 / ${revenueDaily.adRequests} not between 0.6 and 0.98))::int`,
+        zeroDays: sql<number>`count(*) filter (where ${revenueDaily.impressions} = 0)::int`,
+        zeroDaysWithMoney: sql<number>`count(*) filter (where ${revenueDaily.impressions} = 0 and
+          (${revenueDaily.revenueMicros} <> 0 or ${revenueDaily.clicks} <> 0))::int`,
+        ctr: sql<number>`(sum(${revenueDaily.clicks})::float8 / sum(${revenueDaily.impressions}))`,
+        cpm: sql<number>`(sum(${revenueDaily.revenueMicros})::float8 / sum(${revenueDaily.impressions}) / 1000)`,
+        futureUpdates: sql<number>`count(*) filter (where ${revenueDaily.updatedAt} > now())::int`,
+      })
+      .from(revenueDaily)
+      .where(ofDemoSites);
+    expect(stats).toMatchObject({ noRequests: 0, fillOutOfRange: 0, zeroDaysWithMoney: 0, futureUpdates: 0 });
+    expect(stats.zeroDays).toBeGreaterThan(0);
+    expect(stats.zeroDays).toBeLessThan(DEMO_DAYS * COUNTRIES.length * 0.02 * demoSiteIds.length);
+    expect(Number(stats.ctr)).toBeGreaterThan(0.005);
+    expect(Number(stats.ctr)).toBeLessThan(0.02);
+    expect(Number(stats.cpm)).toBeGreaterThan(1);
+    expect(Number(stats.cpm)).toBeLessThan(20);
+
+    // Premium markets pay more per impression, and people play more at the weekend.
+    const cpmOf = async (codes: string[]) => {
+      const [row] = await t.db
+        .select({ cpm: sql<number>`sum(${revenueDaily.revenueMicros})::float8 / sum(${revenueDaily.impressions})` })
+        .from(revenueDaily)
+        .where(and(ofDemoSites, inArray(revenueDaily.country, codes)));
+      return Number(row.cpm);
+    };
+    const tier = (n: number) => COUNTRIES.filter((c) => c.tier === n).map((c) => c.code);
+    expect(await cpmOf(tier(1))).toBeGreaterThan(2 * (await cpmOf(tier(3))));
+    const [week] = await t.db
+      .select({
+        weekend: sql<number>`avg(${revenueDaily.adRequests}) filter (where extract(isodow from ${revenueDaily.day}) >= 6)`,
+        weekday: sql<number>`avg(${revenueDaily.adRequests}) filter (where extract(isodow from ${revenueDaily.day}) < 6)`,
+      })
+      .from(revenueDaily)
+      .where(ofDemoSites);
+    expect(Number(week.weekend)).toBeGreaterThan(1.1 * Number(week.weekday));
+  });
+});
+
+describe('determinism', () => {
+  let fresh: Database;
+  beforeAll(async () => {
+    fresh = await openPglite(undefined);
+    await migrate(fresh);
+  });
+  afterAll(() => fresh?.close());
+
+  it('seeds the same numbers again for the same today', { timeout: 60_000 }, async () => {
+    await seedDemo(fresh.db, { today: t.today });
+    const from = dayString(dayNumber(t.today) - DEMO_DAYS + 1);
+    expect(await dailySums(fresh.db, from, t.today)).toEqual(await dailySums(t.db, from, t.today));
+  });
+
+  it('gives a day the same rows whatever today is', { timeout: 60_000 }, async () => {
+    const earlierToday = dayString(dayNumber(t.today) - 30);
+    await seedDemo(fresh.db, { today: earlierToday });
+    const from = dayString(dayNumber(t.today) - DEMO_DAYS + 1);
+    const sums = await dailySums(fresh.db, from, earlierToday);
+    expect(sums).toHaveLength(demoSiteIds.length * (DEMO_DAYS - 30));
+    expect(sums).toEqual(await dailySums(t.db, from, earlierToday));
+
+    const someDay = dayString(dayNumber(t.today) - 100);
+    const rowsOf = (db: Db) =>
+      db
+        .select()
+        .from(revenueDaily)
+        .where(and(ofDemoSites, eq(revenueDaily.day, someDay)))
+        .orderBy(asc(revenueDaily.siteId), asc(revenueDaily.country));
+    expect(await rowsOf(fresh.db)).toEqual(await rowsOf(t.db));
+  });
+});
+
+describe('factories', () => {
+  it('make publishers, sites and revenue of a test of its own', async () => {
+    const tag = Date.now().toString(36);
+    const a = await createPublisher(t.db, { email: `Someone.${tag}@Test.Example` });
+    const b = await createPublisher(t.db, { password: 'secret-1' });
+    expect(a.email).toBe(`someone.${tag}@test.example`);
+    expect(b.email).not.toBe(a.email);
+    expect(a.role).toBe('publisher');
+    expect(await verify(b.passwordHash!, 'secret-1')).toBe(true);
+
+    const site = await createSite(t.db, b.id, { status: 'pending' });
+    expect(site).toMatchObject({ userId: b.id, status: 'pending', framework: 'phaser' });
+    const rows = await createRevenue(t.db, site.id, [
+      { day: '2025-01-01', country: 'US', adRequests: 10, impressions: 8, revenueMicros: 24_000 },
+      { day: '2025-01-02', country: 'DE' },
+    ]);
+    expect(rows.map((r) => [r.day, r.country, r.impressions, r.updatedAt.toISOString()])).toEqual([
+      ['2025-01-01', 'US', 8, '2025-01-02T02:00:00.000Z'],
+      ['2025-01-02', 'DE', 0, '2025-01-03T02:00:00.000Z'],
+    ]);
+  });
+});

@@ -1,0 +1,62 @@
+import fs from 'node:fs';
+import { afterAll, beforeAll, inject } from 'vitest';
+import { type Database, type Db, openPglite, openPostgres, setDatabase } from '@/db/client';
+
+/**
+ * The database of an integration test file: a private in-memory copy of the seeded PGlite template, or
+ * (with TEST_DATABASE_URL) the shared PostgreSQL database that global-setup seeded. On PostgreSQL every
+ * file sees what earlier files wrote: make the rows a test depends on with tests/support/factories.ts,
+ * and never change the demo data.
+ */
+export interface TestDatabase {
+  readonly database: Database;
+  readonly db: Db;
+  readonly kind: Database['kind'];
+  /** Last day of the demo data (YYYY-MM-DD, UTC): "today" as of the seed, even if a run crosses midnight. */
+  readonly today: string;
+}
+
+/** Opens a new connection to the test data: a fresh PGlite copy, or a small pool on the shared server. */
+export async function openTestDatabase(): Promise<Database> {
+  const source = inject('testDatabase');
+  if (source.kind === 'postgres') return openPostgres(source.url, { max: 5 });
+  const tarball = fs.readFileSync(source.templatePath);
+  return openPglite(undefined, { loadDataDir: new Blob([tarball], { type: 'application/x-tar' }) });
+}
+
+/**
+ * Call at the top of an integration test file. The database opens in beforeAll and is installed with
+ * setDatabase(), so route handlers and services (which call getDb()) use it; afterAll closes it.
+ * Read the returned object's properties inside tests and hooks, not at the top level.
+ */
+export function useTestDatabase(): TestDatabase {
+  let database: Database | undefined;
+
+  beforeAll(async () => {
+    database = await openTestDatabase();
+    setDatabase(database);
+  });
+
+  afterAll(async () => {
+    setDatabase(undefined);
+    await database?.close();
+    database = undefined;
+  });
+
+  const current = () => {
+    if (!database) throw new Error('useTestDatabase(): the database is open only inside tests and hooks');
+    return database;
+  };
+  return {
+    get database() {
+      return current();
+    },
+    get db() {
+      return current().db;
+    },
+    get kind() {
+      return current().kind;
+    },
+    today: inject('demoToday'),
+  };
+}

@@ -1,0 +1,80 @@
+import { randomUUID } from 'node:crypto';
+import { hash } from '@node-rs/argon2';
+import type { Db } from '@/db/client';
+import { type Site, type User, revenueDaily, sites, users } from '@/db/schema';
+
+/**
+ * Rows of a test's own, for tests that must not depend on shared state: on PostgreSQL all test files share
+ * one database, so anything a test counts or changes should belong to an account it created itself.
+ */
+
+type NewUser = typeof users.$inferInsert;
+type NewSite = typeof sites.$inferInsert;
+type NewRevenue = typeof revenueDaily.$inferInsert;
+type RevenueRow = typeof revenueDaily.$inferSelect;
+
+const unique = () => randomUUID().slice(0, 8);
+
+/** A publisher with a unique e-mail address; pass `password` to be able to sign in as it. */
+export async function createPublisher(
+  db: Db,
+  overrides: Partial<NewUser> & { password?: string } = {},
+): Promise<User> {
+  const { password, ...fields } = overrides;
+  const tag = unique();
+  const [user] = await db
+    .insert(users)
+    .values({
+      name: `Test Publisher ${tag}`,
+      role: 'publisher',
+      passwordHash: password === undefined ? null : await hash(password),
+      ...fields,
+      // Stored lower-cased, like every e-mail address in the users table.
+      email: (fields.email ?? `publisher-${tag}-${Date.now()}@test.example`).toLowerCase(),
+    })
+    .returning();
+  return user;
+}
+
+/** A live site of `userId`. */
+export async function createSite(db: Db, userId: string, overrides: Partial<NewSite> = {}): Promise<Site> {
+  const tag = unique();
+  const [site] = await db
+    .insert(sites)
+    .values({
+      userId,
+      name: `Test Game ${tag}`,
+      url: `https://game-${tag}.test.example`,
+      framework: 'phaser',
+      status: 'live',
+      dailyActiveUsers: 1_000,
+      monthlyActiveUsers: 12_000,
+      adUnitId: `au-test-${tag}`,
+      createdAt: new Date('2020-01-01T00:00:00Z'),
+      ...overrides,
+    })
+    .returning();
+  return site;
+}
+
+/**
+ * Revenue rows of `siteId` with exactly the numbers a test wants to assert on; unspecified metrics are 0
+ * and `updatedAt` is the next day at 02:00 UTC.
+ */
+export async function createRevenue(
+  db: Db,
+  siteId: string,
+  rows: Array<{ day: string; country: string } & Partial<Omit<NewRevenue, 'siteId' | 'day' | 'country'>>>,
+): Promise<RevenueRow[]> {
+  if (rows.length === 0) return [];
+  return db
+    .insert(revenueDaily)
+    .values(
+      rows.map((row) => ({
+        updatedAt: new Date(Date.parse(`${row.day}T00:00:00Z`) + 26 * 3_600_000),
+        ...row,
+        siteId,
+      })),
+    )
+    .returning();
+}
