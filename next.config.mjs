@@ -3,6 +3,8 @@ const nextConfig = {
   // PGlite ships a WASM build of PostgreSQL that must be loaded from node_modules at run time, not bundled.
   serverExternalPackages: ['@electric-sql/pglite'],
   poweredByHeader: false,
+  // Migrations are read from disk at start-up; make sure serverless bundles (Vercel) carry them.
+  outputFileTracingIncludes: { '/**': ['./db/migrations/**/*'] },
 };
 
 export default nextConfig;

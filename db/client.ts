@@ -52,7 +52,7 @@ export async function migrate(database: Database): Promise<void> {
  * Opens the configured database and applies pending migrations: PostgreSQL when DATABASE_URL is set,
  * otherwise the embedded PGlite folder, which is also seeded with demo data the first time it is created.
  */
-export async function openConfiguredDatabase(): Promise<Database> {
+export async function openConfiguredDatabase(options: { seedIfEmpty?: boolean } = {}): Promise<Database> {
   const { DATABASE_URL, PGLITE_DIR } = env();
   if (DATABASE_URL) {
     const database = await openPostgres(DATABASE_URL);
@@ -63,8 +63,10 @@ export async function openConfiguredDatabase(): Promise<Database> {
   try {
     const database = await openPglite(PGLITE_DIR);
     await migrate(database);
-    const { seedDemoIfEmpty } = await import('./seed');
-    await seedDemoIfEmpty(database.db);
+    if (options.seedIfEmpty ?? true) {
+      const { seedDemoIfEmpty } = await import('./seed');
+      await seedDemoIfEmpty(database.db);
+    }
     return {
       ...database,
       close: async () => {

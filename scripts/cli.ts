@@ -1,5 +1,6 @@
 import { EmbeddedDatabaseBusyError } from '@/db/embedded-lock';
 import { type Command, CommandError, UsageError } from './cli-kit';
+import { apikeyCommand } from './commands/apikey';
 import { seedCommand } from './commands/seed';
 
 /**
@@ -8,6 +9,7 @@ import { seedCommand } from './commands/seed';
  */
 const COMMANDS: Record<string, Command> = {
   seed: seedCommand,
+  apikey: apikeyCommand,
 };
 
 const EXIT_USAGE = 2;

@@ -1,5 +1,6 @@
 import { type Database, openConfiguredDatabase, setDatabase } from '@/db/client';
 import { env } from '@/lib/env';
+import { settleBackgroundTasks } from '@/lib/http/api-route';
 
 /**
  * How operator commands reach the configured database: the same DATABASE_URL / PGLITE_DIR rules as the
@@ -55,12 +56,17 @@ export function configuredDatabaseTarget(): DatabaseTarget {
  * The handle is also installed as the process's database, so services called by `work` (which use
  * getDb()) share it instead of opening the embedded folder a second time.
  */
-export async function withDatabase<T>(work: (database: Database) => Promise<T>): Promise<T> {
-  const database = await openConfiguredDatabase();
+export async function withDatabase<T>(
+  work: (database: Database) => Promise<T>,
+  options: { seedIfEmpty?: boolean } = {},
+): Promise<T> {
+  const database = await openConfiguredDatabase(options);
   setDatabase(database);
   try {
     return await work(database);
   } finally {
+    // Background writes (e.g. lastUsedAt) must land before the handle closes.
+    await settleBackgroundTasks();
     setDatabase(undefined);
     await database.close();
   }

@@ -1,12 +1,13 @@
 /**
  * Who is asking. Route handlers build it from an API key, dashboard pages and server actions from the
- * session; every service takes it first and enforces scope itself, so no door can see more than another.
+ * session (the operator CLI acts as the account it names);
+ * every service takes it first and enforces scope itself, so no door can see more than another.
  */
 export interface Principal {
   userId: string;
   role: 'publisher' | 'admin';
   /** Sites a site-scoped API key may read; null for account-level keys and sessions. */
   siteScope: string[] | null;
-  via: 'apiKey' | 'session';
+  via: 'apiKey' | 'session' | 'operator';
   keyId?: string;
 }

@@ -35,7 +35,10 @@ Options:
       );
     }
 
-    const summary = await withDatabase((database) => seedDemo(database.db, { today: values.today }));
+    // The seed replaces everything anyway: don't let opening a new embedded folder seed it first.
+    const summary = await withDatabase((database) => seedDemo(database.db, { today: values.today }), {
+      seedIfEmpty: false,
+    });
     const count = (n: number) => n.toLocaleString('en-US');
     console.log(
       `Seeded ${target.description}: ${summary.users} users, ${summary.sites} sites, ` +

@@ -1,0 +1,87 @@
+/**
+ * Calls the API's route handlers in-process, exactly as Next.js would (a Request plus a params promise),
+ * so integration tests exercise the wrapper, auth, grammar and services without a server.
+ */
+import * as catchAll from '@/app/api/[...path]/route';
+import * as keyById from '@/app/api/v1/api-keys/[id]/route';
+import * as keysForUser from '@/app/api/v1/api-keys/for-user/[userId]/route';
+import * as keys from '@/app/api/v1/api-keys/route';
+import * as byCountry from '@/app/api/v1/reports/by-country/route';
+import * as countries from '@/app/api/v1/reports/countries/route';
+import * as totals from '@/app/api/v1/reports/totals/route';
+import * as legacy from '@/app/api/v1/revenues/countries/route';
+import * as sitesRoute from '@/app/api/v1/sites/route';
+import { settleBackgroundTasks } from '@/lib/http/api-route';
+
+type Handler = (request: Request, context: { params: Promise<Record<string, string | string[]>> }) => Promise<Response>;
+type RouteModule = Record<string, Handler>;
+
+const ROUTES: [RegExp, RouteModule, string[]][] = [
+  [/^\/api\/v1\/sites$/, sitesRoute, []],
+  [/^\/api\/v1\/reports\/totals$/, totals, []],
+  [/^\/api\/v1\/reports\/by-country$/, byCountry, []],
+  [/^\/api\/v1\/reports\/countries$/, countries, []],
+  [/^\/api\/v1\/revenues\/countries$/, legacy, []],
+  [/^\/api\/v1\/api-keys$/, keys, []],
+  [/^\/api\/v1\/api-keys\/for-user\/([^/]+)$/, keysForUser, ['userId']],
+  [/^\/api\/v1\/api-keys\/([^/]+)$/, keyById, ['id']],
+];
+
+export interface CallOptions {
+  /** Sent as X-Api-Key. */
+  key?: string;
+  headers?: Record<string, string>;
+  /** An object is sent as JSON (Content-Type application/json unless given); a string is sent as is. */
+  body?: unknown;
+}
+
+export interface ApiResult {
+  status: number;
+  headers: Headers;
+  text: string;
+  /** The parsed JSON body, or undefined when the body is empty or not JSON. */
+  json: any;
+}
+
+/** `path` may carry a query string, e.g. `/api/v1/reports/by-country?pageSize=5`. */
+export async function callApi(method: string, path: string, options: CallOptions = {}): Promise<ApiResult> {
+  const url = new URL(path, 'http://localhost');
+  const headers = new Headers(options.headers);
+  if (options.key) headers.set('X-Api-Key', options.key);
+  let body: string | undefined;
+  if (options.body !== undefined) {
+    body = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
+    if (!headers.has('content-type')) headers.set('Content-Type', 'application/json');
+  }
+  const request = new Request(url, { method, headers, body });
+
+  let handler: Handler | undefined;
+  let params: Record<string, string | string[]> = {};
+  for (const [pattern, module, names] of ROUTES) {
+    const match = pattern.exec(url.pathname);
+    if (match) {
+      handler = module[method];
+      params = Object.fromEntries(names.map((n, i) => [n, decodeURIComponent(match[i + 1])]));
+      break;
+    }
+  }
+  if (!handler) {
+    if (ROUTES.some(([pattern]) => pattern.test(url.pathname))) {
+      throw new Error(`${method} is not exported by the route for ${url.pathname}; Next.js would answer 405 itself`);
+    }
+    handler = (catchAll as unknown as RouteModule)[method];
+    params = { path: url.pathname.split('/').slice(2) };
+  }
+  const response = await handler(request, { params: Promise.resolve(params) });
+  await settleBackgroundTasks();
+  const text = await response.text();
+  let json: unknown;
+  try {
+    json = text ? JSON.parse(text) : undefined;
+  } catch {
+    json = undefined;
+  }
+  return { status: response.status, headers: response.headers, text, json };
+}
+
+export const get = (path: string, options?: CallOptions) => callApi('GET', path, options);

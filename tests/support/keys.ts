@@ -1,0 +1,22 @@
+import { DEMO_IDS } from '@/db/seed';
+import { createApiKey, type CreateApiKeyInput } from '@/lib/services/api-keys';
+import type { Principal } from '@/lib/services/principal';
+
+/** A dashboard-session principal for a user, the way the web side calls services. */
+export function sessionPrincipal(userId: string, role: Principal['role'] = 'publisher'): Principal {
+  return { userId, role, siteScope: null, via: 'session' };
+}
+
+/** Creates a key through the real service and returns the raw key and its record. */
+export async function issueKey(
+  userId: string,
+  input: CreateApiKeyInput = {},
+  role: Principal['role'] = 'publisher',
+) {
+  const created = await createApiKey(sessionPrincipal(userId, role), { label: 'test', ...input });
+  return { raw: created.apiKey, record: created.key };
+}
+
+export const demoKey = (input?: CreateApiKeyInput) => issueKey(DEMO_IDS.users.demo, input);
+export const rivalKey = (input?: CreateApiKeyInput) => issueKey(DEMO_IDS.users.rival, input);
+export const adminKey = (input?: CreateApiKeyInput) => issueKey(DEMO_IDS.users.admin, input, 'admin');
