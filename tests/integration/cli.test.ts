@@ -1,0 +1,170 @@
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { type Database, openPglite, openPostgres, setDatabase } from '@/db/client';
+import { lockPathFor } from '@/db/embedded-lock';
+import { hashApiKey } from '@/lib/auth/api-key';
+import { get } from '../support/api';
+
+/**
+ * The operator CLI as an operator runs it: a separate process (`tsx scripts/cli.ts`), on an embedded
+ * database folder of its own and, when TEST_DATABASE_URL is set, on PostgreSQL.
+ */
+const run = promisify(execFile);
+const root = path.resolve(import.meta.dirname, '../..');
+const tsx = path.join(root, 'node_modules/.bin/tsx');
+
+async function cli(args: string[], env: Record<string, string | undefined>) {
+  try {
+    const { stdout, stderr } = await run(tsx, ['scripts/cli.ts', ...args], {
+      cwd: root,
+      env: { ...process.env, DATABASE_URL: '', ...env },
+      timeout: 60_000,
+    });
+    return { code: 0, stdout, stderr };
+  } catch (err) {
+    const e = err as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+const lastLine = (text: string) => text.trim().split('\n').at(-1) ?? '';
+const KEY_SHAPE = /^rpk_[0-9A-Za-z]{38}$/;
+
+/** Reads through a short-lived connection so the CLI can take the embedded folder in between. */
+async function withFolder<T>(dir: string, work: (database: Database) => Promise<T>): Promise<T> {
+  const database = await openPglite(dir);
+  setDatabase(database);
+  try {
+    return await work(database);
+  } finally {
+    setDatabase(undefined);
+    await database.close();
+  }
+}
+
+async function keyCount(dir: string): Promise<number> {
+  return withFolder(dir, async ({ db }) => (await db.query.apiKeys.findMany()).length);
+}
+
+describe('operator CLI on the embedded database', () => {
+  let dir: string;
+  let env: Record<string, string>;
+
+  beforeAll(async () => {
+    // Start from the seeded template written to disk, rather than paying for a fresh seed.
+    const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-cli-'));
+    dir = path.join(tmp, 'pglite');
+    env = { PGLITE_DIR: dir };
+    const source = inject('testDatabase');
+    if (source.kind === 'pglite') {
+      const blob = new Blob([fs.readFileSync(source.templatePath)]);
+      await (await openPglite(dir, { loadDataDir: blob })).close();
+    }
+  });
+
+  afterAll(() => fs.rmSync(path.dirname(dir), { recursive: true, force: true }));
+
+  it('creates a key whose raw value is the last line of stdout and which works on the API', async () => {
+    const result = await cli(['apikey', '--email', 'DEMO@example.com', '--label', 'from the cli'], env);
+    expect(result.code).toBe(0);
+    const raw = lastLine(result.stdout);
+    expect(raw).toMatch(KEY_SHAPE);
+
+    await withFolder(dir, async ({ db }) => {
+      const stored = await db.query.apiKeys.findFirst({ where: (k, { eq }) => eq(k.keyHash, hashApiKey(raw)) });
+      expect(stored?.label).toBe('from the cli');
+      expect(stored?.keyPrefix).toBe(raw.slice(0, 12));
+      const sites = await get('/api/v1/sites', { key: raw });
+      expect(sites.status).toBe(200);
+      expect(sites.json.length).toBeGreaterThanOrEqual(5);
+    });
+  });
+
+  it('creates a site-scoped, expiring key', async () => {
+    const siteId = await withFolder(dir, async ({ db }) => (await db.query.sites.findFirst())!.id);
+    const owner = await withFolder(dir, async ({ db }) => (await db.query.sites.findFirst())!.userId);
+    const email = await withFolder(dir, async ({ db }) =>
+      (await db.query.users.findFirst({ where: (u, { eq }) => eq(u.id, owner) }))!.email,
+    );
+    const result = await cli(
+      ['apikey', '--email', email, '--sites', siteId, '--expires', '2099-01-01T00:00:00Z'],
+      env,
+    );
+    expect(result.code).toBe(0);
+    const raw = lastLine(result.stdout);
+    await withFolder(dir, async ({ db }) => {
+      const stored = await db.query.apiKeys.findFirst({ where: (k, { eq }) => eq(k.keyHash, hashApiKey(raw)) });
+      expect(stored?.siteIds).toEqual([siteId]);
+      expect(stored?.expiresAt?.toISOString()).toBe('2099-01-01T00:00:00.000Z');
+    });
+  });
+
+  it.each([
+    [['apikey', '--email', 'nobody@example.com'], 1, /no user with email nobody@example\.com/],
+    [['apikey'], 2, /--email is required/],
+    [['apikey', '--email', 'demo@example.com', '--bogus'], 2, /Unknown option '--bogus'/],
+    [['apikey', '--email', 'demo@example.com', '--expires', 'tomorrow'], 2, /--expires/],
+    [['apikey', '--email', 'demo@example.com', '--expires', '2001-01-01T00:00:00Z'], 1, /must be in the future/],
+    [['apikey', '--email', 'demo@example.com', '--sites', 'not-a-uuid'], 2, /--sites/],
+    [['apikey', '--email', 'rival@example.com', '--sites', '00000000-0000-4000-8000-000000000000'], 1, /not sites of this account/],
+    [['no-such-command'], 2, /Unknown command/],
+  ])('%j exits %i with a clear message and changes nothing', async (args, code, message) => {
+    const before = await keyCount(dir);
+    const result = await cli(args, env);
+    expect(result.code).toBe(code);
+    expect(result.stderr).toMatch(message);
+    expect(result.stdout).not.toMatch(/rpk_/);
+    expect(await keyCount(dir)).toBe(before);
+  });
+
+  it('refuses, and changes nothing, while another process holds the embedded database', async () => {
+    const before = await keyCount(dir);
+    // This test process is alive and is not the CLI's process: to the CLI it is a running server.
+    fs.writeFileSync(lockPathFor(dir), String(process.pid));
+    try {
+      for (const args of [['apikey', '--email', 'demo@example.com'], ['seed']]) {
+        const result = await cli(args, env);
+        expect(result.code).toBe(1);
+        expect(result.stderr).toMatch(/in use by another process \(pid \d+\)/);
+      }
+    } finally {
+      fs.rmSync(lockPathFor(dir));
+    }
+    expect(await keyCount(dir)).toBe(before);
+  });
+
+  it('takes over a lock left behind by a process that no longer exists', async () => {
+    fs.writeFileSync(lockPathFor(dir), '999999999');
+    const result = await cli(['apikey', '--email', 'demo@example.com'], env);
+    expect(result.code).toBe(0);
+    expect(fs.existsSync(lockPathFor(dir))).toBe(false);
+  });
+});
+
+describe('operator CLI on PostgreSQL', () => {
+  it('db:seed refuses a DATABASE_URL on another machine unless --force', async () => {
+    const result = await cli(['seed'], { DATABASE_URL: 'postgres://postgres@db.example.com:5432/prod' });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/refusing to seed .*db\.example\.com.*--force/s);
+  });
+
+  // Only when the suite runs on PostgreSQL (TEST_DATABASE_URL); embedded runs cover the CLI above.
+  const source = inject('testDatabase');
+  if (source.kind !== 'postgres') return;
+  it('creates a key on DATABASE_URL', async () => {
+    const result = await cli(['apikey', '--email', 'demo@example.com'], { DATABASE_URL: source.url });
+    expect(result.code).toBe(0);
+    const raw = lastLine(result.stdout);
+    const database = await openPostgres(source.url, { max: 1 });
+    try {
+      const stored = await database.db.query.apiKeys.findFirst({ where: (k, { eq }) => eq(k.keyHash, hashApiKey(raw)) });
+      expect(stored).toBeDefined();
+    } finally {
+      await database.close();
+    }
+  });
+});
