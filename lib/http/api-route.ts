@@ -6,8 +6,9 @@ import { authenticateApiKey, touchApiKey } from '@/lib/services/api-key-auth';
 import type { Principal } from '@/lib/services/principal';
 import { readJsonBody } from './body';
 import { negotiateResponseType } from './negotiate';
-import { badRequest, notFound, ProblemError } from './problem';
+import { notFound, ProblemError, ValidationError } from './problem';
 import { applyRateLimit } from './rate-limit';
+import { describeError } from './describe-error';
 import { isDatabaseUnavailable } from './unavailable';
 import { renderBody } from './render';
 
@@ -50,27 +51,39 @@ const UNAUTHORIZED = () =>
     headers: { 'WWW-Authenticate': 'Bearer realm="reporting-api"' },
   });
 
-/** The keys presented in a request; two different ones are a client error, not a guess at which to use. */
-function presentedKey(request: Request, query: QueryParams, keyInQuery: boolean): string | null {
+/**
+ * The key presented in a request, or null. Two different ones are a client error, not a guess at which to
+ * use. Read before anything else of the request is validated, so that a caller without a valid key learns
+ * nothing but 401, and straight from the URL so that no error message can ever quote an `apiKey` value.
+ */
+function presentedKey(request: Request, searchParams: URLSearchParams, keyInQuery: boolean): string | null {
   const found = new Map<string, string>();
-  const header = request.headers.get('x-api-key')?.trim();
-  if (header) found.set(header, 'X-Api-Key');
+  // A header sent twice arrives joined with ", " (keys never contain a comma).
+  for (const part of request.headers.get('x-api-key')?.split(',') ?? []) {
+    const header = part.trim();
+    if (header && !found.has(header)) found.set(header, 'X-Api-Key');
+  }
   const authorization = request.headers.get('authorization')?.trim();
   if (authorization) {
     const bearer = /^Bearer\s+(\S+)$/i.exec(authorization);
     if (!bearer) throw UNAUTHORIZED();
     if (!found.has(bearer[1])) found.set(bearer[1], 'Authorization');
   }
-  const fromQuery = keyInQuery ? query.get('apiKey')?.trim() : undefined;
-  if (fromQuery && !found.has(fromQuery)) found.set(fromQuery, 'apiKey');
+  if (keyInQuery) {
+    for (const [name, value] of searchParams) {
+      const fromQuery = name.toLowerCase() === 'apikey' ? value.trim() : '';
+      if (fromQuery && !found.has(fromQuery)) found.set(fromQuery, 'apiKey');
+    }
+  }
   if (found.size > 1) {
-    throw badRequest([...found.values()].join(', '), 'two different API keys were sent; send exactly one.');
+    const detail = 'one of two different API keys sent in this request; send exactly one';
+    throw new ValidationError([...new Set(found.values())].map((parameter) => ({ parameter, detail })));
   }
   return found.keys().next().value ?? null;
 }
 
-async function authenticate(request: Request, query: QueryParams, keyInQuery: boolean): Promise<Principal> {
-  const raw = presentedKey(request, query, keyInQuery);
+async function authenticate(request: Request, searchParams: URLSearchParams, keyInQuery: boolean): Promise<Principal> {
+  const raw = presentedKey(request, searchParams, keyInQuery);
   const found = raw ? await authenticateApiKey(raw) : null;
   if (!found) throw UNAUTHORIZED();
   const { principal, lastUsedAt } = found;
@@ -82,7 +95,7 @@ const detached = new Set<Promise<void>>();
 
 /** Work that must not delay the response; outside a Next.js request (tests, scripts) it runs detached. */
 function runAfterResponse(task: () => Promise<void>) {
-  const guarded = () => task().catch((err) => console.error('[api] background task failed:', (err as Error).message));
+  const guarded = () => task().catch((err) => console.error('[api] background task failed:', describeError(err)));
   try {
     after(guarded);
   } catch {
@@ -101,7 +114,7 @@ function problemResponse(err: unknown, request: Request, headers: Headers, reque
   if (err instanceof ProblemError) {
     problem = err;
   } else if (isDatabaseUnavailable(err)) {
-    console.error(`[api] ${requestId} database unavailable:`, (err as Error).message);
+    console.error(`[api] ${requestId} database unavailable: ${describeError(err)}`);
     problem = new ProblemError({
       status: 503,
       title: 'Service Unavailable',
@@ -110,7 +123,8 @@ function problemResponse(err: unknown, request: Request, headers: Headers, reque
     });
   } else {
     // Never expected: logged with the request id (never the query string, which may hold a key).
-    console.error(`[api] ${requestId} ${request.method} ${new URL(request.url).pathname} failed:`, err);
+    // Nor the SQL parameters of a failed query, which may hold a key's hash: see describeError.
+    console.error(`[api] ${requestId} ${request.method} ${new URL(request.url).pathname} failed: ${describeError(err, true)}`);
     problem = new ProblemError({
       status: 500,
       title: 'Internal Server Error',
@@ -136,9 +150,10 @@ async function serve<P>(endpoint: Endpoint<P>, request: Request, context: RouteC
   const requestId = randomUUID();
   const headers = new Headers({ 'X-Request-Id': requestId, 'Cache-Control': 'no-store' });
   try {
-    const query = QueryParams.from(new URL(request.url).searchParams);
-    const principal = await authenticate(request, query, !!endpoint.keyInQuery);
+    const { searchParams } = new URL(request.url);
+    const principal = await authenticate(request, searchParams, !!endpoint.keyInQuery);
     await applyRateLimit(`key:${principal.keyId}`, headers);
+    const query = QueryParams.from(searchParams);
     const type = negotiateResponseType(request.headers.get('accept'), !!endpoint.csvColumns);
     query.assertOnly([...(endpoint.params ?? []), ...(endpoint.keyInQuery ? ['apiKey'] : [])]);
     const params = (await context.params) as P;

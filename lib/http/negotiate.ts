@@ -6,11 +6,16 @@ export const JSON_TYPES = ['application/json', 'text/json', 'text/plain'] as con
 export const CSV_TYPE = 'text/csv';
 export type ResponseType = (typeof JSON_TYPES)[number] | typeof CSV_TYPE;
 
+// Offered with the charset we actually send, so that `Accept: application/json; charset=utf-8` (sent by
+// many HTTP client libraries) matches; a media range naming another charset still does not.
+const CHARSET = '; charset=utf-8';
+
 /** Picks the response media type from `Accept` (q-values honoured; none or a wildcard means JSON), or 406. */
 export function negotiateResponseType(accept: string | null, csv: boolean): ResponseType {
   const available: ResponseType[] = csv ? [...JSON_TYPES, CSV_TYPE] : [...JSON_TYPES];
   if (!accept || !accept.trim()) return 'application/json';
-  const chosen = new Negotiator({ headers: { accept } }).mediaType(available) as ResponseType | undefined;
+  const offered = available.map((type) => type + CHARSET);
+  const chosen = new Negotiator({ headers: { accept } }).mediaType(offered);
   if (!chosen) {
     throw new ProblemError({
       status: 406,
@@ -18,5 +23,5 @@ export function negotiateResponseType(accept: string | null, csv: boolean): Resp
       detail: `Accept: none of "${accept}" can be produced; this endpoint offers ${available.join(', ')}.`,
     });
   }
-  return chosen;
+  return available[offered.indexOf(chosen)];
 }

@@ -15,6 +15,8 @@ export interface RateLimitResult {
 /** A counter store; in-process by default, Upstash when configured (issue 3). */
 export interface RateLimitStore {
   hit(bucket: string, limit: number, windowMs: number): Promise<RateLimitResult>;
+  /** The store's clock (epoch ms), when it is not Date.now(): `reset` is measured on it, and so is Retry-After. */
+  now?(): number;
 }
 
 const slot = globalThis as unknown as { __portalRateLimit?: RateLimitStore };

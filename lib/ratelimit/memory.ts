@@ -8,6 +8,7 @@ export function createMemoryStore(now: () => number = Date.now): RateLimitStore 
   const counters = new Map<string, { window: number; count: number }>();
   let sweptWindow = 0;
   return {
+    now,
     async hit(bucket, limit, windowMs): Promise<RateLimitResult> {
       const t = now();
       const window = Math.floor(t / windowMs);
