@@ -5,6 +5,8 @@ const nextConfig = {
   poweredByHeader: false,
   // Migrations are read from disk at start-up; make sure serverless bundles (Vercel) carry them.
   outputFileTracingIncludes: { '/**': ['./db/migrations/**/*'] },
+  // The dev server logs request URLs; the legacy feed carries its key in `?apiKey=`, which must never be logged.
+  logging: { incomingRequests: { ignore: [/[?&]apikey=/i] } },
 };
 
 export default nextConfig;

@@ -1,4 +1,5 @@
 import { EmbeddedDatabaseBusyError } from '@/db/embedded-lock';
+import { describeError } from '@/lib/http/describe-error';
 import { type Command, CommandError, UsageError } from './cli-kit';
 import { apikeyCommand } from './commands/apikey';
 import { seedCommand } from './commands/seed';
@@ -64,7 +65,8 @@ async function main(argv: string[]): Promise<number> {
       console.error(`${name}: ${reason}`);
       return 1;
     }
-    console.error(`${name} failed:`, err); // a bug: keep the stack
+    // A bug: keep the stack, but never a failed query's parameters (they can hold key or password hashes).
+    console.error(`${name} failed: ${describeError(err, true)}`);
     return 1;
   }
 }
