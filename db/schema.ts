@@ -2,6 +2,7 @@ import {
   bigint,
   char,
   date,
+  foreignKey,
   index,
   integer,
   pgEnum,
@@ -9,6 +10,7 @@ import {
   primaryKey,
   text,
   timestamp,
+  unique,
   uuid,
 } from 'drizzle-orm/pg-core';
 
@@ -45,20 +47,23 @@ export const sites = pgTable(
     adUnitId: text('ad_unit_id'),
     createdAt: createdAt(),
   },
-  (t) => [index('sites_user_id_idx').on(t.userId)],
+  // (id, user_id) is unique so that revenue rows can reference both and never disagree with the owner.
+  (t) => [index('sites_user_id_idx').on(t.userId), unique('sites_id_user_id_key').on(t.id, t.userId)],
 );
 
 /**
  * One row per site × UTC day × viewer country. Volumes and money are bigint: money in micro-dollars,
- * converted to a JSON number only at the HTTP edge. The primary key leads with site_id then day, which is
- * exactly the shape of every report's WHERE clause (a set of sites and a day range).
+ * converted to a JSON number only at the HTTP edge.
+ * - The primary key (site_id, day, country) serves the aggregated reports: a set of sites and a day range.
+ * - The owning account's user_id is repeated on every row (kept true by the foreign key on (site_id, user_id))
+ *   so that the granular feed, which reads a whole account in (day, site, country) order, walks one index
+ *   in that order instead of sorting the account's rows on every page.
  */
 export const revenueDaily = pgTable(
   'revenue_daily',
   {
-    siteId: uuid('site_id')
-      .notNull()
-      .references(() => sites.id, { onDelete: 'cascade' }),
+    siteId: uuid('site_id').notNull(),
+    userId: uuid('user_id').notNull(),
     day: date('day', { mode: 'string' }).notNull(),
     country: char('country', { length: 2 }).notNull(),
     impressions: bigint('impressions', { mode: 'number' }).notNull().default(0),
@@ -67,7 +72,13 @@ export const revenueDaily = pgTable(
     revenueMicros: bigint('revenue_micros', { mode: 'number' }).notNull().default(0),
     updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
-  (t) => [primaryKey({ columns: [t.siteId, t.day, t.country] })],
+  (t) => [
+    primaryKey({ columns: [t.siteId, t.day, t.country] }),
+    foreignKey({ name: 'revenue_daily_site_owner_fk', columns: [t.siteId, t.userId], foreignColumns: [sites.id, sites.userId] })
+      .onDelete('cascade')
+      .onUpdate('cascade'),
+    index('revenue_daily_user_day_idx').on(t.userId, t.day, t.siteId, t.country),
+  ],
 );
 
 /** Client API keys: only the SHA-256 of the raw key is stored, plus its first 12 characters to recognise it by. */

@@ -58,8 +58,8 @@ async function insertRevenue(db: Db, site: DemoSite, firstDay: number, lastDay: 
   }
   // A day's row is final the next night at 02:00 UTC; today's and yesterday's may not have got there yet.
   await db.execute(sql`
-    INSERT INTO revenue_daily (site_id, day, country, ad_requests, impressions, clicks, revenue_micros, updated_at)
-    SELECT ${site.id}::uuid, t.day, t.country, t.ad_requests, t.impressions, t.clicks, t.revenue_micros,
+    INSERT INTO revenue_daily (site_id, user_id, day, country, ad_requests, impressions, clicks, revenue_micros, updated_at)
+    SELECT ${site.id}::uuid, ${site.userId}::uuid, t.day, t.country, t.ad_requests, t.impressions, t.clicks, t.revenue_micros,
            least((t.day::timestamp AT TIME ZONE 'UTC') + interval '26 hours', now())
     FROM unnest(${arrayLiteral(days)}::date[], ${arrayLiteral(countries)}::text[],
                 ${arrayLiteral(adRequests)}::bigint[], ${arrayLiteral(impressions)}::bigint[],

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { hash } from '@node-rs/argon2';
+import { eq } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { type Site, type User, revenueDaily, sites, users } from '@/db/schema';
 
@@ -64,9 +65,11 @@ export async function createSite(db: Db, userId: string, overrides: Partial<NewS
 export async function createRevenue(
   db: Db,
   siteId: string,
-  rows: Array<{ day: string; country: string } & Partial<Omit<NewRevenue, 'siteId' | 'day' | 'country'>>>,
+  rows: Array<{ day: string; country: string } & Partial<Omit<NewRevenue, 'siteId' | 'userId' | 'day' | 'country'>>>,
 ): Promise<RevenueRow[]> {
   if (rows.length === 0) return [];
+  const [site] = await db.select({ userId: sites.userId }).from(sites).where(eq(sites.id, siteId));
+  if (!site) throw new Error(`createRevenue: no site ${siteId}`);
   return db
     .insert(revenueDaily)
     .values(
@@ -74,6 +77,7 @@ export async function createRevenue(
         updatedAt: new Date(Date.parse(`${row.day}T00:00:00Z`) + 26 * 3_600_000),
         ...row,
         siteId,
+        userId: site.userId,
       })),
     )
     .returning();
