@@ -19,6 +19,7 @@ import {
   PAGED_PARAMS,
   type QueryParams,
 } from '@/lib/query';
+import { ValidationError, type FieldError } from '@/lib/http/problem';
 import { readableSites, requireAccountLevel } from './account';
 import type { Principal } from './principal';
 import {
@@ -73,11 +74,45 @@ export const TOTALS_PARAMS = ['siteIds', 'fromDate', 'toDate'];
 export const BY_COUNTRY_PARAMS = [...TOTALS_PARAMS, ...PAGED_PARAMS];
 export const COUNTRY_ROWS_PARAMS = PAGED_PARAMS;
 
+/**
+ * Runs one parser and keeps its 400 instead of throwing it, so that a request's mistakes come back in one
+ * answer (each parser already gathers its own) and before any database work or scope check.
+ */
+function collect<T>(errors: FieldError[], parse: () => T): T {
+  try {
+    return parse();
+  } catch (e) {
+    if (!(e instanceof ValidationError)) throw e;
+    errors.push(...(e.errors ?? []));
+    return undefined as T;
+  }
+}
+
+function throwIfAny(errors: FieldError[]) {
+  if (errors.length > 0) throw new ValidationError(errors);
+}
+
+interface SiteDayInput {
+  requested: string[] | null;
+  today: string;
+}
+
+/**
+ * Validates siteIds, fromDate and toDate. The dates' errors do not depend on the account's default range
+ * (a lone toDate only ever looks back by it), so they are checked here with the shortest default and the
+ * range is resolved once the account is known.
+ */
+function parseSiteDay(query: QueryParams, errors: FieldError[]): SiteDayInput {
+  const today = todayUtc();
+  const requested = collect(errors, () => parseSiteIds(query));
+  collect(errors, () => parseDateRange(query, { defaultDays: 1, today }));
+  return { requested, today };
+}
+
 /** The sites and days a totals or by-country request covers, after scope checks and defaults. */
-async function siteDayScope(principal: Principal, query: QueryParams) {
-  const requested = parseSiteIds(query);
-  const { siteIds, defaultRangeDays } = await readableSites(principal, requested);
-  const range = parseDateRange(query, { defaultDays: defaultRangeDays, today: todayUtc() });
+async function siteDayScope(principal: Principal, query: QueryParams, input: SiteDayInput) {
+  const { siteIds, defaultRangeDays } = await readableSites(principal, input.requested);
+  const range = parseDateRange(query, { defaultDays: defaultRangeDays, today: input.today });
   const where =
     siteIds.length === 0
       ? sql`false`
@@ -92,7 +127,10 @@ function orderBy(paging: Paging, columns: Record<string, SQLWrapper>, defaultFie
 }
 
 export async function getTotals(principal: Principal, query: QueryParams): Promise<RevenueTotalResponse> {
-  const { where } = await siteDayScope(principal, query);
+  const errors: FieldError[] = [];
+  const input = parseSiteDay(query, errors);
+  throwIfAny(errors);
+  const { where } = await siteDayScope(principal, query, input);
   const db = await getDb();
   const [sums] = await db.select(aggregates).from(revenueDaily).where(where);
   return {
@@ -108,10 +146,14 @@ export async function getRevenueByCountry(
   principal: Principal,
   query: QueryParams,
 ): Promise<Paged<RevenueByCountryResponse>> {
-  const paging = parsePaging(query, { fields: byCountryFields });
-  const filter = filterToSql(parseFilterParams(query, byCountryFields), byCountryColumns);
-  const search = parseSearch(query);
-  const { where } = await siteDayScope(principal, query);
+  const errors: FieldError[] = [];
+  const paging = collect(errors, () => parsePaging(query, { fields: byCountryFields }));
+  const filterExpr = collect(errors, () => parseFilterParams(query, byCountryFields));
+  const search = collect(errors, () => parseSearch(query));
+  const input = parseSiteDay(query, errors);
+  throwIfAny(errors);
+  const filter = filterToSql(filterExpr, byCountryColumns);
+  const { where } = await siteDayScope(principal, query, input);
   const db = await getDb();
   // At most one row per country (~250), so the whole filtered, sorted result is fetched and paged here;
   // that also gives totalRows without a second pass over the day rows.
@@ -148,9 +190,12 @@ export async function getCountryRows(
   query: QueryParams,
 ): Promise<Paged<RevenueWithCountryResponse>> {
   requireAccountLevel(principal, 'The per-site, country and day feed');
-  const paging = parsePaging(query, { fields: countryRowFields });
-  const filter = filterToSql(parseFilterParams(query, countryRowFields), countryRowColumns);
-  const search = parseSearch(query);
+  const errors: FieldError[] = [];
+  const paging = collect(errors, () => parsePaging(query, { fields: countryRowFields }));
+  const filterExpr = collect(errors, () => parseFilterParams(query, countryRowFields));
+  const search = collect(errors, () => parseSearch(query));
+  throwIfAny(errors);
+  const filter = filterToSql(filterExpr, countryRowColumns);
   const where = and(
     eq(sites.userId, principal.userId),
     filter,
