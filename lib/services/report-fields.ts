@@ -68,7 +68,7 @@ export const countryRowColumns: Record<string, SQLWrapper> = {
   // Filtered as a UTC day whatever the session time zone is.
   updatedAt: sql`((${r.updatedAt} at time zone 'UTC')::date)`,
   gameId: r.siteId,
-  userId: sites.userId,
+  userId: r.userId,
   adUnitId: sites.adUnitId,
   gameName: sites.name,
 };

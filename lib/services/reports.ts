@@ -120,10 +120,14 @@ async function siteDayScope(principal: Principal, query: QueryParams, input: Sit
   return { where, range, siteIds };
 }
 
+/**
+ * ORDER BY the requested field, then the tie-breakers, all in the requested direction: the order is total
+ * (pages never overlap), and a descending feed can walk the same index backwards.
+ */
 function orderBy(paging: Paging, columns: Record<string, SQLWrapper>, defaultField: string, tieBreakers: SQLWrapper[]) {
   const direction = paging.sortDirection === 'desc' ? desc : asc;
   const primary = columns[paging.sortBy ?? defaultField];
-  return [direction(primary), ...tieBreakers.map((c) => asc(c))];
+  return [primary, ...tieBreakers].map((c) => direction(c));
 }
 
 export async function getTotals(principal: Principal, query: QueryParams): Promise<RevenueTotalResponse> {
@@ -184,6 +188,9 @@ function countrySearch(search: string, column: SQLWrapper, extra: SQLWrapper[] =
   return searchToSql(search, [column, ...extra], codes.length > 0 ? inArray(column as never, codes) : undefined);
 }
 
+/** Row fields that live on sites rather than on revenue_daily. */
+const SITE_FIELDS = new Set(['gameName', 'adUnitId']);
+
 /** The granular feed: every row of the account's sites, for account-level credentials only. */
 export async function getCountryRows(
   principal: Principal,
@@ -196,16 +203,20 @@ export async function getCountryRows(
   const search = collect(errors, () => parseSearch(query));
   throwIfAny(errors);
   const filter = filterToSql(filterExpr, countryRowColumns);
+  // revenue_daily carries its owner, so the account's rows come from the (user_id, day, site_id, country)
+  // index in the feed's default order; sites is joined only for the site fields.
   const where = and(
-    eq(sites.userId, principal.userId),
+    eq(revenueDaily.userId, principal.userId),
     filter,
     search ? countrySearch(search, revenueDaily.country, [sites.name]) : undefined,
   );
+  const usesSites = !!search || filterExpr.some((group) => group.some((t) => SITE_FIELDS.has(t.field)));
   const db = await getDb();
+  const counted = db.select({ total: count() }).from(revenueDaily);
   const [[{ total }], rows] = await Promise.all([
-    db.select({ total: count() }).from(revenueDaily).innerJoin(sites, eq(sites.id, revenueDaily.siteId)).where(where),
+    (usesSites ? counted.innerJoin(sites, eq(sites.id, revenueDaily.siteId)) : counted).where(where),
     db
-      .select({ row: revenueDaily, userId: sites.userId, adUnitId: sites.adUnitId, gameName: sites.name })
+      .select({ row: revenueDaily, adUnitId: sites.adUnitId, gameName: sites.name })
       .from(revenueDaily)
       .innerJoin(sites, eq(sites.id, revenueDaily.siteId))
       .where(where)
@@ -216,7 +227,7 @@ export async function getCountryRows(
       .offset(pageOffset(paging)),
   ]);
   return {
-    data: rows.map(({ row, userId, adUnitId, gameName }) => ({
+    data: rows.map(({ row, adUnitId, gameName }) => ({
       impressions: row.impressions,
       clicks: row.clicks,
       adRequests: row.adRequests,
@@ -227,7 +238,7 @@ export async function getCountryRows(
       createdAt: `${row.day}T00:00:00.000Z`,
       updatedAt: row.updatedAt.toISOString(),
       gameId: row.siteId,
-      userId,
+      userId: row.userId,
       adUnitId,
       gameName,
     })),
