@@ -16,7 +16,11 @@ const schema = z.object({
     .enum(['0', '1', 'true', 'false'])
     .default('0')
     .transform((v) => v === '1' || v === 'true'),
-});
+})
+  .refine((e) => !e.UPSTASH_REDIS_REST_URL === !e.UPSTASH_REDIS_REST_TOKEN, {
+    message: 'set both UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN, or neither',
+    path: ['UPSTASH_REDIS_REST_TOKEN'],
+  });
 
 export type Env = z.infer<typeof schema>;
 

@@ -6,7 +6,7 @@ import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '..');
 const buildId = path.join(root, '.next', 'BUILD_ID');
-const sources = ['app', 'components', 'lib', 'db', 'instrumentation.ts', 'next.config.mjs', 'package.json', 'package-lock.json'];
+const sources = ['app', 'scripts/serve.mjs', 'components', 'lib', 'db', 'instrumentation.ts', 'next.config.mjs', 'package.json', 'package-lock.json'];
 
 function newestMtime(p) {
   if (!fs.existsSync(p)) return 0;
@@ -22,5 +22,9 @@ if (builtAt < Math.max(...sources.map((s) => newestMtime(path.join(root, s))))) 
   const build = spawnSync(next, ['build'], { cwd: root, stdio: 'inherit' });
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
-const server = spawnSync(next, ['start', ...process.argv.slice(2)], { cwd: root, stdio: 'inherit' });
+// Our own server (scripts/serve.mjs) rather than `next start`: it stamps each request with the caller's address.
+const server = spawnSync(process.execPath, [path.join(root, 'scripts', 'serve.mjs'), ...process.argv.slice(2)], {
+  cwd: root,
+  stdio: 'inherit',
+});
 process.exit(server.status ?? 0);

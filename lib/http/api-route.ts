@@ -7,7 +7,7 @@ import type { Principal } from '@/lib/services/principal';
 import { readJsonBody } from './body';
 import { negotiateResponseType } from './negotiate';
 import { notFound, ProblemError, ValidationError } from './problem';
-import { applyRateLimit } from './rate-limit';
+import { addressPolicy, applyRateLimit, keyPolicy } from './rate-limit';
 import { describeError } from './describe-error';
 import { isDatabaseUnavailable } from './unavailable';
 import { renderBody } from './render';
@@ -82,13 +82,34 @@ function presentedKey(request: Request, searchParams: URLSearchParams, keyInQuer
   return found.keys().next().value ?? null;
 }
 
-async function authenticate(request: Request, searchParams: URLSearchParams, keyInQuery: boolean): Promise<Principal> {
-  const raw = presentedKey(request, searchParams, keyInQuery);
-  const found = raw ? await authenticateApiKey(raw) : null;
-  if (!found) throw UNAUTHORIZED();
-  const { principal, lastUsedAt } = found;
+type Caller = { principal: Principal; lastUsedAt: Date | null } | { principal: null; rejection: ProblemError };
+
+/** Who is calling: a valid key's principal, or the answer to give a caller without one (401, or 400 for two keys). */
+async function identify(request: Request, searchParams: URLSearchParams, keyInQuery: boolean): Promise<Caller> {
+  try {
+    const raw = presentedKey(request, searchParams, keyInQuery);
+    const found = raw ? await authenticateApiKey(raw) : null;
+    return found ?? { principal: null, rejection: UNAUTHORIZED() };
+  } catch (err) {
+    if (err instanceof ProblemError) return { principal: null, rejection: err };
+    throw err;
+  }
+}
+
+/**
+ * Identifies the caller and spends one request: from the key's bucket, or, without a valid key, from the
+ * client address's smaller bucket, so guessing is bounded and never costs a real key its quota.
+ */
+async function admit(request: Request, searchParams: URLSearchParams, keyInQuery: boolean, headers: Headers) {
+  const caller = await identify(request, searchParams, keyInQuery);
+  if (!caller.principal) {
+    await applyRateLimit(addressPolicy(request), headers);
+    return caller;
+  }
+  const { principal, lastUsedAt } = caller;
+  await applyRateLimit(keyPolicy(principal.keyId!), headers);
   runAfterResponse(() => touchApiKey(principal.keyId!, lastUsedAt));
-  return principal;
+  return caller;
 }
 
 const detached = new Set<Promise<void>>();
@@ -146,13 +167,23 @@ function problemResponse(err: unknown, request: Request, headers: Headers, reque
   return new Response(JSON.stringify(body), { status: problem.status, headers });
 }
 
-async function serve<P>(endpoint: Endpoint<P>, request: Request, context: RouteContext): Promise<Response> {
+/** Runs `work` with a request id and response headers; anything it throws becomes a problem response. */
+async function respond(request: Request, work: (headers: Headers) => Promise<Response>): Promise<Response> {
   const requestId = randomUUID();
   const headers = new Headers({ 'X-Request-Id': requestId, 'Cache-Control': 'no-store' });
   try {
+    return await work(headers);
+  } catch (err) {
+    return problemResponse(err, request, headers, requestId);
+  }
+}
+
+function serve<P>(endpoint: Endpoint<P>, request: Request, context: RouteContext): Promise<Response> {
+  return respond(request, async (headers) => {
     const { searchParams } = new URL(request.url);
-    const principal = await authenticate(request, searchParams, !!endpoint.keyInQuery);
-    await applyRateLimit(`key:${principal.keyId}`, headers);
+    const caller = await admit(request, searchParams, !!endpoint.keyInQuery, headers);
+    if (!caller.principal) throw caller.rejection;
+    const { principal } = caller;
     const query = QueryParams.from(searchParams);
     const type = negotiateResponseType(request.headers.get('accept'), !!endpoint.csvColumns);
     query.assertOnly([...(endpoint.params ?? []), ...(endpoint.keyInQuery ? ['apiKey'] : [])]);
@@ -166,47 +197,50 @@ async function serve<P>(endpoint: Endpoint<P>, request: Request, context: RouteC
       readBody: (schema) => readJsonBody(request, schema),
     });
     return renderBody(result, type, endpoint.csvColumns, headers);
-  } catch (err) {
-    return problemResponse(err, request, headers, requestId);
-  }
+  });
 }
 
-function methodNotAllowed(allowed: Method[]): NextHandler {
-  const allow = allowed.join(', ');
-  return async (request) =>
-    problemResponse(
+/**
+ * Answers that need no handler (404, 405, OPTIONS) still identify the caller and spend a request, so they
+ * carry the rate-limit headers like every other response.
+ */
+function answerWithout(reply: (request: Request, headers: Headers) => Response | ProblemError): NextHandler {
+  return (request) =>
+    respond(request, async (headers) => {
+      await admit(request, new URL(request.url).searchParams, false, headers);
+      const answer = reply(request, headers);
+      if (answer instanceof ProblemError) throw answer;
+      return answer;
+    });
+}
+
+/** Declares a route file's endpoints; other methods answer 405 and OPTIONS lists the allowed ones. */
+export function defineRoutes<P = Record<string, never>>(
+  endpoints: Partial<Record<Method, Endpoint<P>>>,
+): Record<Method | 'OPTIONS', NextHandler> {
+  const allowed = METHODS.filter((m) => endpoints[m]);
+  const allow = [...allowed, 'OPTIONS'].join(', ');
+  const notAllowed = answerWithout(
+    (request) =>
       new ProblemError({
         status: 405,
         title: 'Method Not Allowed',
-        detail: `${request.method} is not supported here; use ${allow}.`,
+        detail: `${request.method} is not supported here; use ${allowed.join(', ')}.`,
         headers: { Allow: allow },
       }),
-      request,
-      new Headers(),
-      randomUUID(),
-    );
-}
-
-/** Declares a route file's endpoints; every other method answers 405 with `Allow`. */
-export function defineRoutes<P = Record<string, never>>(
-  endpoints: Partial<Record<Method, Endpoint<P>>>,
-): Record<Method, NextHandler> {
-  const allowed = METHODS.filter((m) => endpoints[m]);
-  const otherwise = methodNotAllowed(allowed);
-  return Object.fromEntries(
-    METHODS.map((m) => {
-      const endpoint = endpoints[m];
-      const handler: NextHandler = endpoint ? (req, ctx) => serve(endpoint, req, ctx) : otherwise;
-      return [m, handler];
-    }),
-  ) as Record<Method, NextHandler>;
+  );
+  const options = answerWithout((_, headers) => {
+    headers.set('Allow', allow);
+    return new Response(null, { status: 204, headers });
+  });
+  const handlers = METHODS.map((m): [string, NextHandler] => {
+    const endpoint = endpoints[m];
+    return [m, endpoint ? (req, ctx) => serve(endpoint, req, ctx) : notAllowed];
+  });
+  return Object.fromEntries([...handlers, ['OPTIONS', options]]) as Record<Method | 'OPTIONS', NextHandler>;
 }
 
 /** For the catch-all under /api: any method on an unknown path is a 404 problem, not the HTML page. */
-export const unknownApiPath: NextHandler = async (request) =>
-  problemResponse(
-    notFound(`There is no API endpoint at ${new URL(request.url).pathname}.`),
-    request,
-    new Headers(),
-    randomUUID(),
-  );
+export const unknownApiPath: NextHandler = answerWithout((request) =>
+  notFound(`There is no API endpoint at ${new URL(request.url).pathname}.`),
+);

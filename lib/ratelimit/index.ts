@@ -1,7 +1,11 @@
+import { env } from '@/lib/env';
 import { createMemoryStore } from './memory';
+import { createUpstashStore } from './upstash';
 
 /** The spec's limit: 120 requests per minute per key, fixed window. */
 export const KEY_LIMIT = 120;
+/** Requests without a valid key, per client address: bounds key guessing without touching real keys' quotas. */
+export const ADDRESS_LIMIT = 30;
 export const WINDOW_MS = 60_000;
 
 export interface RateLimitResult {
@@ -12,17 +16,22 @@ export interface RateLimitResult {
   reset: number;
 }
 
-/** A counter store; in-process by default, Upstash when configured (issue 3). */
+/** A counter store: in-process by default, Upstash Redis when UPSTASH_REDIS_REST_URL/_TOKEN are set. */
 export interface RateLimitStore {
   hit(bucket: string, limit: number, windowMs: number): Promise<RateLimitResult>;
   /** The store's clock (epoch ms), when it is not Date.now(): `reset` is measured on it, and so is Retry-After. */
   now?(): number;
 }
 
+export function createConfiguredStore(): RateLimitStore {
+  const { UPSTASH_REDIS_REST_URL: url, UPSTASH_REDIS_REST_TOKEN: token } = env();
+  return url && token ? createUpstashStore({ url, token }) : createMemoryStore();
+}
+
 const slot = globalThis as unknown as { __portalRateLimit?: RateLimitStore };
 
 export function getRateLimitStore(): RateLimitStore {
-  return (slot.__portalRateLimit ??= createMemoryStore());
+  return (slot.__portalRateLimit ??= createConfiguredStore());
 }
 
 /** Tests install a store of their own (e.g. with an injected clock). */

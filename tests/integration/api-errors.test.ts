@@ -85,7 +85,10 @@ describe('unknown paths and methods', () => {
     for (const [method, path, allow] of cases) {
       const res = await callApi(method, path, { key: raw });
       expectProblem(res, 405, path);
-      expect(res.headers.get('allow'), `${method} ${path}`).toBe(allow);
+      expect(res.headers.get('allow'), `${method} ${path}`).toBe(`${allow}, OPTIONS`);
+      const options = await callApi('OPTIONS', path, { key: raw });
+      expect(options.status, `OPTIONS ${path}`).toBe(204);
+      expect(options.headers.get('allow'), `OPTIONS ${path}`).toBe(`${allow}, OPTIONS`);
     }
   });
 });

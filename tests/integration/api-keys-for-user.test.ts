@@ -108,7 +108,7 @@ describe('POST /api/v1/api-keys/for-user/{userId}', () => {
     for (const method of ['GET', 'PUT', 'PATCH', 'DELETE']) {
       const res = await callApi(method, path, { key: admin.raw });
       expectProblem(res, 405, path);
-      expect(res.headers.get('allow')).toBe('POST');
+      expect(res.headers.get('allow')).toBe('POST, OPTIONS');
     }
   });
 });

@@ -11,7 +11,9 @@ import * as countries from '@/app/api/v1/reports/countries/route';
 import * as totals from '@/app/api/v1/reports/totals/route';
 import * as legacy from '@/app/api/v1/revenues/countries/route';
 import * as sitesRoute from '@/app/api/v1/sites/route';
+import { randomUUID } from 'node:crypto';
 import { settleBackgroundTasks } from '@/lib/http/api-route';
+import { CLIENT_ADDRESS_HEADER } from '@/lib/http/client-address';
 
 type Handler = (request: Request, context: { params: Promise<Record<string, string | string[]>> }) => Promise<Response>;
 type RouteModule = Record<string, Handler>;
@@ -48,6 +50,9 @@ export async function callApi(method: string, path: string, options: CallOptions
   const url = new URL(path, 'http://localhost');
   const headers = new Headers(options.headers);
   if (options.key) headers.set('X-Api-Key', options.key);
+  // Our server stamps every request with the caller's address; give each call its own unless a test picks
+  // one, so unrelated 401s in a file never share the per-address budget.
+  if (!headers.has(CLIENT_ADDRESS_HEADER)) headers.set(CLIENT_ADDRESS_HEADER, `test-${randomUUID()}`);
   let body: string | undefined;
   if (options.body !== undefined) {
     body = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
@@ -67,7 +72,7 @@ export async function callApi(method: string, path: string, options: CallOptions
   }
   if (!handler) {
     if (ROUTES.some(([pattern]) => pattern.test(url.pathname))) {
-      throw new Error(`${method} is not exported by the route for ${url.pathname}; Next.js would answer 405 itself`);
+      throw new Error(`${method} is not exported by the route for ${url.pathname}; Next.js would answer it itself`);
     }
     handler = (catchAll as unknown as RouteModule)[method];
     params = { path: url.pathname.split('/').slice(2) };

@@ -1,6 +1,6 @@
 import { defineRoutes } from '@/lib/http/api-route';
 import { listSites } from '@/lib/services/sites';
 
-export const { GET, POST, PUT, PATCH, DELETE } = defineRoutes({
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoutes({
   GET: { handler: ({ principal }) => listSites(principal) },
 });

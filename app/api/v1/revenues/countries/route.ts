@@ -4,7 +4,7 @@ import { COUNTRY_ROW_COLUMNS, COUNTRY_ROWS_PARAMS, getCountryRows } from '@/lib/
 /** The deprecated legacy feed (spec §9): the successor's rows, with the key allowed in `?apiKey=`. */
 const LEGACY_SUNSET = 'Wed, 30 Jun 2027 23:59:59 GMT';
 
-export const { GET, POST, PUT, PATCH, DELETE } = defineRoutes({
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoutes({
   GET: {
     keyInQuery: true,
     params: COUNTRY_ROWS_PARAMS,

@@ -1,0 +1,36 @@
+#!/usr/bin/env node
+// The production server behind `npm start`: Next.js's request handler on a plain Node HTTP server, so that
+// every request can carry the caller's real TCP address (the per-address rate limit needs it and Next.js
+// route handlers cannot see the socket). Any copy of that header sent by a client is replaced.
+import { createServer } from 'node:http';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import next from 'next';
+
+const CLIENT_ADDRESS_HEADER = 'x-portal-client-address'; // lib/http/client-address.ts reads it
+
+const { values } = parseArgs({
+  options: { port: { type: 'string', short: 'p' }, hostname: { type: 'string', short: 'H' } },
+});
+const port = Number(values.port ?? process.env.PORT ?? 3000);
+const hostname = values.hostname ?? process.env.HOSTNAME ?? '0.0.0.0';
+process.env.NODE_ENV = 'production';
+
+const app = next({ dev: false, dir: path.resolve(import.meta.dirname, '..'), hostname, port });
+const handle = app.getRequestHandler();
+await app.prepare();
+
+const server = createServer((req, res) => {
+  req.headers[CLIENT_ADDRESS_HEADER] = req.socket.remoteAddress ?? 'unknown';
+  handle(req, res);
+});
+server.listen(port, hostname, () => {
+  console.log(`Publisher Portal ready on http://${hostname === '0.0.0.0' ? 'localhost' : hostname}:${port}`);
+});
+
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.once(signal, () => {
+    server.close();
+    process.exit(0);
+  });
+}
