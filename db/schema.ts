@@ -1,5 +1,7 @@
+import { sql } from 'drizzle-orm';
 import {
   bigint,
+  check,
   char,
   date,
   foreignKey,
@@ -20,15 +22,20 @@ export const siteStatus = pgEnum('site_status', ['live', 'approved', 'pending'])
 const createdAt = () => timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow();
 
 /** An account is a publisher user; admins operate on publishers' behalf. */
-export const users = pgTable('users', {
-  id: uuid('id').primaryKey().defaultRandom(),
-  email: text('email').notNull().unique(), // always stored lower-cased
-  name: text('name').notNull(),
-  role: userRole('role').notNull().default('publisher'),
-  passwordHash: text('password_hash'),
-  defaultRangeDays: integer('default_range_days').notNull().default(30),
-  createdAt: createdAt(),
-});
+export const users = pgTable(
+  'users',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    email: text('email').notNull().unique(), // always stored lower-cased
+    name: text('name').notNull(),
+    role: userRole('role').notNull().default('publisher'),
+    passwordHash: text('password_hash'),
+    defaultRangeDays: integer('default_range_days').notNull().default(30),
+    createdAt: createdAt(),
+  },
+  // Reports default to this many days, and the API accepts ranges of at most 731 days.
+  (t) => [check('users_default_range_days_check', sql`${t.defaultRangeDays} between 1 and 731`)],
+);
 
 /** A site is a game; its id is the API's siteId and gameId. */
 export const sites = pgTable(

@@ -25,8 +25,6 @@ export interface ApiContext<P> {
   principal: Principal;
   query: QueryParams;
   params: P;
-  /** Extra headers for a successful response (e.g. the legacy feed's Deprecation). */
-  responseHeaders: Headers;
   readBody<T>(schema: z.ZodType<T>): Promise<T>;
 }
 
@@ -36,6 +34,8 @@ export interface Endpoint<P> {
   params?: readonly string[];
   /** Accept the key in the `apiKey` query parameter too (only the deprecated legacy feed does). */
   keyInQuery?: boolean;
+  /** Headers on every response of this endpoint, errors included (the legacy feed's deprecation notice). */
+  headers?: Record<string, string>;
   /** Columns of the rows when the response may also be rendered as text/csv (paged reports). */
   csvColumns?: readonly string[];
 }
@@ -180,6 +180,7 @@ async function respond(request: Request, work: (headers: Headers) => Promise<Res
 
 function serve<P>(endpoint: Endpoint<P>, request: Request, context: RouteContext): Promise<Response> {
   return respond(request, async (headers) => {
+    for (const [name, value] of Object.entries(endpoint.headers ?? {})) headers.set(name, value);
     const { searchParams } = new URL(request.url);
     const caller = await admit(request, searchParams, !!endpoint.keyInQuery, headers);
     if (!caller.principal) throw caller.rejection;
@@ -193,7 +194,6 @@ function serve<P>(endpoint: Endpoint<P>, request: Request, context: RouteContext
       principal,
       query,
       params,
-      responseHeaders: headers,
       readBody: (schema) => readJsonBody(request, schema),
     });
     return renderBody(result, type, endpoint.csvColumns, headers);

@@ -11,6 +11,12 @@ function isPaged(value: unknown): value is PagedBody {
 }
 
 /**
+ * Spreadsheets run a cell that starts with = + - @ (or a tab/CR) as a formula; a site named "=HYPERLINK(…)"
+ * must open as text. OWASP's advice: prefix such cells with a single quote. Numbers are not strings here.
+ */
+const neutralizeFormula = (value: string) => (/^[=+\-@\t\r]/.test(value) ? `'${value}` : value);
+
+/**
  * A handler's result as the negotiated media type. `undefined` is the spec's "no body" 200 (DELETE).
  * CSV carries the rows of the page; the paging figures go into headers since CSV has no envelope.
  */
@@ -26,7 +32,7 @@ export function renderBody(
     headers.set('Content-Type', 'text/csv; charset=utf-8');
     headers.set('X-Total-Rows', String(meta.totalRows));
     headers.set('X-Total-Pages', String(meta.totalPages));
-    const csv = stringify(result.data, { header: true, columns: [...csvColumns] });
+    const csv = stringify(result.data, { header: true, columns: [...csvColumns], cast: { string: neutralizeFormula } });
     return new Response(csv, { status: 200, headers });
   }
   headers.set('Content-Type', `${type}; charset=utf-8`);

@@ -2,7 +2,6 @@ import { eq } from 'drizzle-orm';
 import { getDb } from '@/db/client';
 import { sites, users } from '@/db/schema';
 import { forbidden, notFound } from '@/lib/http/problem';
-import { MAX_RANGE_DAYS } from '@/lib/query';
 import type { Principal } from './principal';
 
 export interface ReadableSites {
@@ -40,17 +39,7 @@ export async function readableSites(principal: Principal, requested: string[] | 
     }
     siteIds = allowed.filter((id) => requested.includes(id));
   }
-  return { siteIds, defaultRangeDays: usableRangeDays(rows[0].defaultRangeDays) };
-}
-
-/**
- * The stored default range as the date grammar accepts it (1..MAX_RANGE_DAYS). The column has no CHECK
- * constraint, and a bad value written by hand or by a future settings page must not turn every report
- * that omits its dates into a 500.
- */
-function usableRangeDays(days: number): number {
-  if (!Number.isFinite(days)) return 30;
-  return Math.min(MAX_RANGE_DAYS, Math.max(1, Math.trunc(days)));
+  return { siteIds, defaultRangeDays: rows[0].defaultRangeDays };
 }
 
 /** Account-wide operations (the granular feed, key management) are closed to site-scoped keys. */

@@ -206,3 +206,26 @@ describe('GET /api/v1/reports/countries: Filter and Search on row fields', () =>
     expectProblem(await get(`${FEED}?fromDate=${t.today}`, { key: demo }), 400, 'fromDate');
   });
 });
+
+describe('CSV of the feed', () => {
+  it('opens cells that look like spreadsheet formulas as text', async () => {
+    const user = await createPublisher(t.db);
+    const names = ['=HYPERLINK("http://evil.example","x")', '+1', '-2', '@SUM(A1)', 'Plain'];
+    for (const name of names) {
+      const site = await createSite(t.db, user.id, { name });
+      await createRevenue(t.db, site.id, [{ day: t.today, country: 'US', impressions: 1, adRequests: 1 }]);
+    }
+    const { raw } = await issueKey(user.id);
+    const res = await get('/api/v1/reports/countries?sortBy=gameName&pageSize=10', { key: raw, headers: { accept: 'text/csv' } });
+    expect(res.status).toBe(200);
+    const json = await get('/api/v1/reports/countries?sortBy=gameName&pageSize=10', { key: raw });
+    for (const row of json.json.data) {
+      const name: string = row.gameName;
+      const expected = /^[=+\-@]/.test(name) ? `'${name}` : name;
+      // csv-stringify quotes cells with quotes or commas; compare on the quoted form when needed.
+      const cell = /[",]/.test(expected) ? `"${expected.replaceAll('"', '""')}"` : expected;
+      expect(res.text, name).toContain(cell);
+      if (expected !== name) expect(res.text.split(/\r?\n/).some((line) => line.includes(`,${name},`) || line.startsWith(`${name},`))).toBe(false);
+    }
+  });
+});

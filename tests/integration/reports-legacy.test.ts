@@ -54,6 +54,20 @@ describe('GET /api/v1/revenues/countries (deprecated legacy feed)', () => {
     expect(successor.headers.get('sunset')).toBeNull();
   });
 
+  it('carries the deprecation notice on its error answers too (401, 400, 429 alike)', async () => {
+    const answers = [
+      await get(LEGACY), // no key
+      await get(`${LEGACY}?apiKey=${key}&pageSize=0`), // bad parameter
+      await get(`${LEGACY}?apiKey=${key}&siteIds=${DEMO_IDS.sites.wordGarden}`), // not a parameter of this feed
+    ];
+    expect(answers.map((a) => a.status)).toEqual([401, 400, 400]);
+    for (const answer of answers) {
+      expect(answer.headers.get('deprecation')).toBe('true');
+      expect(answer.headers.get('link')).toContain('rel="successor-version"');
+      expect(answer.headers.get('sunset')).toMatch(IMF_FIXDATE);
+    }
+  });
+
   it('also takes the key in a header, and the same key twice, but not two different keys', async () => {
     expect((await get(`${LEGACY}?pageSize=1`, { key })).status).toBe(200);
     expect((await get(`${LEGACY}?pageSize=1&apiKey=${key}`, { key })).status).toBe(200);

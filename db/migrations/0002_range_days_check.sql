@@ -1,0 +1,1 @@
+ALTER TABLE "users" ADD CONSTRAINT "users_default_range_days_check" CHECK ("users"."default_range_days" between 1 and 731);
