@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { sql } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import * as schema from './schema';
 import { acquireEmbeddedLock } from './embedded-lock';
@@ -10,10 +11,14 @@ export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 export interface Database {
   db: Db;
   kind: 'pglite' | 'postgres';
+  /** The server's URL, for PostgreSQL. */
+  url?: string;
   close(): Promise<void>;
 }
 
 export const migrationsFolder = path.join(process.cwd(), 'db', 'migrations');
+/** Any fixed number: the key of the advisory lock that serialises migrations across instances. */
+const MIGRATION_LOCK = 7_310_2024;
 
 export async function openPglite(dataDir: string | undefined, options: { loadDataDir?: Blob } = {}): Promise<Database> {
   const { PGlite } = await import('@electric-sql/pglite');
@@ -35,16 +40,25 @@ export async function openPostgres(url: string, options: { max?: number } = {}):
     connection: { statement_timeout: 15_000, TimeZone: 'UTC' },
   });
   const db = drizzle(client, { schema }) as unknown as Db;
-  return { db, kind: 'postgres', close: () => client.end({ timeout: 5 }) };
+  return { db, kind: 'postgres', url, close: () => client.end({ timeout: 5 }) };
 }
 
 export async function migrate(database: Database): Promise<void> {
-  if (database.kind === 'pglite') {
+  if (database.kind === 'pglite' || !database.url) {
     const { migrate: run } = await import('drizzle-orm/pglite/migrator');
     await run(database.db as never, { migrationsFolder });
-  } else {
-    const { migrate: run } = await import('drizzle-orm/postgres-js/migrator');
-    await run(database.db as never, { migrationsFolder });
+    return;
+  }
+  // Several instances may start at once (serverless cold starts): a session-level advisory lock on one
+  // dedicated connection lets the first migrate while the others wait and then find nothing left to do.
+  const { migrate: run } = await import('drizzle-orm/postgres-js/migrator');
+  const single = await openPostgres(database.url, { max: 1 });
+  try {
+    await single.db.execute(sql`select pg_advisory_lock(${MIGRATION_LOCK})`);
+    await run(single.db as never, { migrationsFolder });
+    await single.db.execute(sql`select pg_advisory_unlock(${MIGRATION_LOCK})`);
+  } finally {
+    await single.close();
   }
 }
 
