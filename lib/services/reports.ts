@@ -1,5 +1,5 @@
-import { and, asc, between, count, desc, eq, inArray, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
-import { getDb } from '@/db/client';
+import { and, asc, between, count, desc, eq, inArray, or, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
+import { type Db, getDb } from '@/db/client';
 import { revenueDaily, sites } from '@/db/schema';
 import { countryCodesMatching } from '@/lib/countries';
 import { cpmOf, fillRateOf, usdFromMicros } from '@/lib/money';
@@ -183,9 +183,26 @@ export async function getRevenueByCountry(
 }
 
 /** Search matches a country by its code or English name (names are not in the database). */
-function countrySearch(search: string, column: SQLWrapper, extra: SQLWrapper[] = []): SQL {
+function countrySearch(search: string, column: SQLWrapper): SQL {
   const codes = countryCodesMatching(search);
-  return searchToSql(search, [column, ...extra], codes.length > 0 ? inArray(column as never, codes) : undefined);
+  return searchToSql(search, [column], codes.length > 0 ? inArray(column as never, codes) : undefined);
+}
+
+/**
+ * Search on the feed matches the country (code or English name) or the site's name. The few matching sites
+ * are looked up first, so the rows are filtered by ids instead of joining and comparing names row by row.
+ */
+async function feedSearch(db: Db, userId: string, search: string): Promise<SQL> {
+  const codes = countryCodesMatching(search);
+  const named = await db
+    .select({ id: sites.id })
+    .from(sites)
+    .where(and(eq(sites.userId, userId), searchToSql(search, [sites.name])));
+  const matches = [
+    codes.length > 0 ? inArray(revenueDaily.country, codes) : undefined,
+    named.length > 0 ? inArray(revenueDaily.siteId, named.map((site) => site.id)) : undefined,
+  ].filter((m) => m !== undefined);
+  return matches.length > 0 ? or(...matches)! : sql`false`;
 }
 
 /** Row fields that live on sites rather than on revenue_daily. */
@@ -205,13 +222,13 @@ export async function getCountryRows(
   const filter = filterToSql(filterExpr, countryRowColumns);
   // revenue_daily carries its owner, so the account's rows come from the (user_id, day, site_id, country)
   // index in the feed's default order; sites is joined only for the site fields.
+  const db = await getDb();
   const where = and(
     eq(revenueDaily.userId, principal.userId),
     filter,
-    search ? countrySearch(search, revenueDaily.country, [sites.name]) : undefined,
+    search ? await feedSearch(db, principal.userId, search) : undefined,
   );
-  const usesSites = !!search || filterExpr.some((group) => group.some((t) => SITE_FIELDS.has(t.field)));
-  const db = await getDb();
+  const usesSites = filterExpr.some((group) => group.some((t) => SITE_FIELDS.has(t.field)));
   const counted = db.select({ total: count() }).from(revenueDaily);
   const [[{ total }], rows] = await Promise.all([
     (usesSites ? counted.innerJoin(sites, eq(sites.id, revenueDaily.siteId)) : counted).where(where),
