@@ -15,6 +15,73 @@ export interface UpstashStoreOptions {
 }
 
 const WARN_EVERY_MS = 60_000;
+/** Extra time an HTTP call to Upstash may live after we stopped waiting for it, before it is aborted. */
+const ABORT_AFTER_MS = 1_000;
+
+const TIMED_OUT = Symbol('timed out');
+
+/** The next turn of the event loop after pending I/O has been read (setImmediate), or the nearest thing. */
+function afterIo(fn: () => void): void {
+  if (typeof setImmediate === 'function') setImmediate(fn);
+  else setTimeout(fn, 0);
+}
+
+/**
+ * Deadlines counted in time this process was able to listen, not in wall time. A plain timer started when
+ * the call is made expires early in effect whenever our own process stalls: embedded PGlite answering a
+ * burst runs for seconds in microtasks alone, during which requests to Upstash are not even sent and
+ * answers sit unread, and timers are served before I/O once the loop turns again. That stall is not
+ * Upstash being slow. So a shared ticker credits each waiting deadline with the time between its ticks,
+ * but with at most two ticks' worth after a late one; and a deadline that runs out resolves only after the
+ * loop has read whatever arrived meanwhile. A real hang still ends after ~ms of a responsive process.
+ */
+const TICK_MS = 20;
+interface Waiting {
+  left: number;
+  last: number;
+  done: () => void;
+}
+const waiting = new Set<Waiting>();
+let ticker: ReturnType<typeof setInterval> | undefined;
+
+function tick() {
+  const t = performance.now();
+  for (const w of waiting) {
+    w.left -= Math.min(t - w.last, 2 * TICK_MS);
+    w.last = t;
+    if (w.left <= 0) {
+      waiting.delete(w);
+      afterIo(w.done);
+    }
+  }
+  if (waiting.size === 0 && ticker) {
+    clearInterval(ticker);
+    ticker = undefined;
+  }
+}
+
+function listenFor(ms: number): { promise: Promise<typeof TIMED_OUT>; cancel(): void } {
+  let entry: Waiting | undefined;
+  const promise = new Promise<typeof TIMED_OUT>((resolve) => {
+    entry = { left: ms, last: performance.now(), done: () => resolve(TIMED_OUT) };
+    waiting.add(entry);
+    if (!ticker) {
+      ticker = setInterval(tick, TICK_MS);
+      (ticker as { unref?: () => void }).unref?.(); // never what keeps a process alive
+    }
+  });
+  return {
+    promise,
+    cancel: () => void (entry && waiting.delete(entry)),
+  };
+}
+
+/** Aborts an HTTP call some time after the caller stopped waiting for it, so a hung socket is not kept. */
+function abortSignal(ms: number): AbortSignal {
+  const controller = new AbortController();
+  void listenFor(ms).promise.then(() => controller.abort(new Error(`Upstash did not answer within ${ms} ms`)));
+  return controller.signal;
+}
 
 /**
  * Fixed-window counters in Upstash Redis, shared by every instance (Vercel, several servers):
@@ -30,9 +97,9 @@ export function createUpstashStore(options: UpstashStoreOptions): RateLimitStore
   const redis = new Redis({
     url: options.url,
     token: options.token,
-    // No retries with back-off (≈4 s by default) and a hard deadline per HTTP call: the limiter must answer fast.
+    // No retries with back-off (≈4 s by default); every HTTP call is aborted a while after we gave up on it.
     retry: false,
-    signal: () => AbortSignal.timeout(timeoutMs),
+    signal: () => abortSignal(timeoutMs + ABORT_AFTER_MS),
     enableTelemetry: false,
   });
   const limiters = new Map<string, Ratelimit>();
@@ -44,7 +111,8 @@ export function createUpstashStore(options: UpstashStoreOptions): RateLimitStore
         redis,
         limiter: Ratelimit.fixedWindow(limit, `${windowMs} ms`),
         prefix: 'portal:ratelimit',
-        timeout: timeoutMs,
+        // Our own deadline below instead of the library's plain timer (which also answers with limit 0).
+        timeout: 0,
         analytics: false,
       });
       limiters.set(id, limiter);
@@ -64,13 +132,20 @@ export function createUpstashStore(options: UpstashStoreOptions): RateLimitStore
   return {
     now,
     async hit(bucket, limit, windowMs) {
+      const timer = listenFor(timeoutMs);
       try {
-        const result = await limiterFor(limit, windowMs).limit(bucket);
-        // On its own timeout the library lets the request pass with limit 0: use our local count instead.
-        if (result.reason === 'timeout') return failOpen(bucket, limit, windowMs, `no answer within ${timeoutMs} ms`);
-        return { success: result.success, limit, remaining: result.remaining, reset: result.reset };
+        const result = await Promise.race([limiterFor(limit, windowMs).limit(bucket), timer.promise]);
+        if (result === TIMED_OUT || result.reason === 'timeout') {
+          return failOpen(bucket, limit, windowMs, `no answer within ${timeoutMs} ms`);
+        }
+        // The library counts windows on the real clock (Date.now()); state the window's end on this store's
+        // clock, which Retry-After is measured on (they differ only when a test injects `now`).
+        const reset = options.now ? now() + (result.reset - Date.now()) : result.reset;
+        return { success: result.success, limit, remaining: result.remaining, reset };
       } catch (err) {
         return failOpen(bucket, limit, windowMs, err instanceof Error ? err.message.slice(0, 200) : String(err));
+      } finally {
+        timer.cancel();
       }
     },
   };

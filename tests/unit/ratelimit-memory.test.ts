@@ -95,4 +95,78 @@ describe('in-memory fixed-window rate limiter', () => {
     expect(results.filter((r) => r.success)).toHaveLength(120);
     expect(new Set(results.filter((r) => r.success).map((r) => r.remaining)).size).toBe(120);
   });
+
+  it('sweeps the counters of ended windows, so memory is bounded by the buckets of the current window', async () => {
+    const clock = manualClock(MINUTE_START + 1_000);
+    const store = createMemoryStore(clock.now);
+    for (let i = 0; i < 1_000; i++) await store.hit(`addr:10.0.${i >> 8}.${i & 255}`, 30, 60_000);
+    expect(store.size()).toBe(1_000);
+    // Still inside the window: nothing is dropped, and a known bucket keeps its count.
+    clock.set(NEXT_MINUTE - 1);
+    expect(await store.hit('addr:10.0.0.0', 30, 60_000)).toMatchObject({ remaining: 28 });
+    expect(store.size()).toBe(1_000);
+    // The first hit of the next window drops every counter of the previous one.
+    clock.set(NEXT_MINUTE + 5);
+    expect(await store.hit('key:new', 120, 60_000)).toMatchObject({ success: true, remaining: 119 });
+    expect(store.size()).toBe(1);
+    // A long idle gap: the next hit still finds only its own counter.
+    clock.advance(86_400_000);
+    await store.hit('key:later', 120, 60_000);
+    expect(store.size()).toBe(1);
+  });
+
+  it('sweeps on the first hit of a new window whichever bucket it is for', async () => {
+    const clock = manualClock(MINUTE_START);
+    const store = createMemoryStore(clock.now);
+    await store.hit('a', 5, 60_000);
+    await store.hit('b', 5, 60_000);
+    clock.set(NEXT_MINUTE);
+    await store.hit('a', 5, 60_000);
+    expect(store.size()).toBe(1); // b's old counter went, a's was replaced by its new window's
+  });
+
+  it('keeps windows of different lengths apart: a short window never resets or sweeps a long one', async () => {
+    const clock = manualClock(MINUTE_START + 1_000);
+    const store = createMemoryStore(clock.now);
+    for (let i = 0; i < 3; i++) await store.hit('k', 3, 60_000);
+    // Hits on 10 s windows (same bucket name or another) in between...
+    clock.set(MINUTE_START + 25_000);
+    expect(await store.hit('k', 3, 10_000)).toMatchObject({ success: true, remaining: 2, reset: MINUTE_START + 30_000 });
+    expect(await store.hit('other', 3, 10_000)).toMatchObject({ success: true, remaining: 2 });
+    // ...leave the minute's count alone: it is still exhausted until the minute ends.
+    expect(await store.hit('k', 3, 60_000)).toMatchObject({ success: false, remaining: 0, reset: NEXT_MINUTE });
+    clock.set(MINUTE_START + 35_000);
+    expect(await store.hit('other', 3, 10_000)).toMatchObject({ success: true, remaining: 2 });
+    expect(await store.hit('k', 3, 60_000)).toMatchObject({ success: false, remaining: 0 });
+    // The ended 10 s windows are swept, the running minute is not.
+    expect(store.size()).toBe(2);
+    clock.set(NEXT_MINUTE);
+    expect(await store.hit('k', 3, 60_000)).toMatchObject({ success: true, remaining: 2 });
+  });
+
+  it('exposes its clock, so Retry-After is measured on the clock the window was counted with', async () => {
+    const clock = manualClock(MINUTE_START + 59_500);
+    const store = createMemoryStore(clock.now);
+    const r = await store.hit('k', 1, 60_000);
+    expect(store.now()).toBe(MINUTE_START + 59_500);
+    expect(r.reset - store.now()).toBe(500);
+  });
+
+  it('survives a clock that steps back into an earlier window (counts that window afresh)', async () => {
+    const clock = manualClock(NEXT_MINUTE + 1_000);
+    const store = createMemoryStore(clock.now);
+    await store.hit('k', 2, 60_000);
+    await store.hit('k', 2, 60_000);
+    clock.set(MINUTE_START + 30_000);
+    expect(await store.hit('k', 2, 60_000)).toEqual({ success: true, limit: 2, remaining: 1, reset: NEXT_MINUTE });
+  });
+
+  it('counts 300 concurrent hits exactly: 120 pass with remaining {0..119} once each, 180 refused', async () => {
+    const store = createMemoryStore(manualClock().now);
+    const results = await Promise.all(Array.from({ length: 300 }, () => store.hit('key:burst', KEY_LIMIT, WINDOW_MS)));
+    const passed = results.filter((r) => r.success);
+    expect(passed).toHaveLength(120);
+    expect(passed.map((r) => r.remaining).sort((a, b) => a - b)).toEqual(Array.from({ length: 120 }, (_, i) => i));
+    expect(results.filter((r) => !r.success).every((r) => r.remaining === 0)).toBe(true);
+  });
 });
