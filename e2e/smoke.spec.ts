@@ -1,8 +1,9 @@
 import { expect, test } from '@playwright/test';
 
-test('the home page renders', async ({ page }) => {
+test('a signed-out visitor is sent to the sign-in page', async ({ page }) => {
   await page.goto('/');
-  await expect(page.getByRole('heading', { name: 'Publisher Portal' })).toBeVisible();
+  await expect(page).toHaveURL(/\/login$/);
+  await expect(page.getByRole('button', { name: 'Sign in' })).toBeVisible();
 });
 
 test('the API answers an unauthenticated call with a 401 problem', async ({ request }) => {

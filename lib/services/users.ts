@@ -1,6 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { getDb } from '@/db/client';
 import { users } from '@/db/schema';
+import { forbidden } from '@/lib/http/problem';
+import type { Principal } from './principal';
 
 export interface UserSummary {
   id: string;
@@ -18,4 +20,15 @@ export async function findUserByEmail(email: string): Promise<UserSummary | null
     .where(eq(users.email, email.trim().toLowerCase()))
     .limit(1);
   return user ?? null;
+}
+
+/** Publisher accounts, for an admin choosing whom to create a key for. */
+export async function listPublishers(principal: Principal): Promise<UserSummary[]> {
+  if (principal.role !== 'admin') throw forbidden('Only admins can list publisher accounts.');
+  const db = await getDb();
+  return db
+    .select({ id: users.id, email: users.email, name: users.name, role: users.role })
+    .from(users)
+    .where(eq(users.role, 'publisher'))
+    .orderBy(users.name, users.id);
 }

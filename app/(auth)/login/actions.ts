@@ -1,0 +1,39 @@
+'use server';
+
+import { redirect } from 'next/navigation';
+import { z } from 'zod';
+import { actionClientAddress, safeNextPath, setSessionCookie, takeSessionCookie } from '@/lib/auth/session';
+import { signIn, signOut } from '@/lib/services/sessions';
+
+export interface SignInState {
+  error?: string;
+  email?: string;
+}
+
+const credentials = z.object({
+  email: z.string().trim().min(1).max(320),
+  password: z.string().min(1).max(1024),
+});
+
+export async function signInAction(_: SignInState, form: FormData): Promise<SignInState> {
+  const email = String(form.get('email') ?? '');
+  const parsed = credentials.safeParse({ email, password: form.get('password') });
+  if (!parsed.success) return { error: 'Enter your email and password.', email };
+  const result = await signIn(parsed.data.email, parsed.data.password, await actionClientAddress());
+  if (!result.ok) {
+    if (result.reason === 'throttled') {
+      const minutes = Math.ceil(result.retryAfterSeconds / 60);
+      return { error: `Too many sign-in attempts. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`, email };
+    }
+    // One message for an unknown email and a wrong password: it must not reveal which accounts exist.
+    return { error: 'Invalid email or password', email };
+  }
+  await setSessionCookie(result.token, result.expiresAt);
+  redirect(safeNextPath(form.get('next')));
+}
+
+export async function signOutAction() {
+  const token = await takeSessionCookie();
+  if (token) await signOut(token);
+  redirect('/login');
+}

@@ -1,0 +1,33 @@
+import { stringify } from 'csv-stringify/sync';
+import { currentUser } from '@/lib/auth/session';
+import { countriesQuery } from '@/lib/dashboard/countries';
+import { readFilters } from '@/lib/dashboard/filters';
+import { ValidationError } from '@/lib/http/problem';
+import { BY_COUNTRY_COLUMNS, getRevenueByCountry } from '@/lib/services/reports';
+
+/**
+ * CSV of the Countries view as filtered and sorted, all pages: the dashboard's download (session cookie,
+ * not an API key). There is at most one row per country, so one page of 1000 rows holds them all.
+ */
+export async function GET(request: Request) {
+  const user = await currentUser();
+  if (!user) return new Response('Sign in to download reports.', { status: 401 });
+  const searchParams = Object.fromEntries(new URL(request.url).searchParams);
+  const filters = readFilters(searchParams);
+  try {
+    if (filters instanceof ValidationError) throw filters;
+    const { page: _page, pageSize: _size, ...rest } = searchParams;
+    const report = await getRevenueByCountry(user.principal, countriesQuery({ ...rest, pageSize: '1000' }, filters));
+    const csv = stringify(report.data, { header: true, columns: BY_COUNTRY_COLUMNS });
+    return new Response(csv, {
+      headers: {
+        'Content-Type': 'text/csv; charset=utf-8',
+        'Content-Disposition': `attachment; filename="revenue-by-country_${filters.from}_${filters.to}.csv"`,
+        'Cache-Control': 'no-store',
+      },
+    });
+  } catch (err) {
+    if (err instanceof ValidationError) return new Response(err.detail, { status: 400 });
+    throw err;
+  }
+}

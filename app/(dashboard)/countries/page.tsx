@@ -1,0 +1,62 @@
+import { Download } from 'lucide-react';
+import type { Metadata } from 'next';
+import { CountriesTable } from '@/components/dashboard/countries-table';
+import { FilterBar } from '@/components/dashboard/filter-bar';
+import { FilterError } from '@/components/dashboard/filter-error';
+import { PageHeader } from '@/components/dashboard/page-header';
+import { Pagination } from '@/components/dashboard/pagination';
+import { TableControls } from '@/components/dashboard/table-controls';
+import { buttonClass } from '@/components/ui/button';
+import { Card } from '@/components/ui/card';
+import { requireUser } from '@/lib/auth/session';
+import { countriesQuery, isValidationError } from '@/lib/dashboard/countries';
+import { readFilters, type SearchParams } from '@/lib/dashboard/filters';
+import { formatDay } from '@/lib/format';
+import { ValidationError } from '@/lib/http/problem';
+import { todayUtc } from '@/lib/query';
+import { getRevenueByCountry } from '@/lib/services/reports';
+import { listSites } from '@/lib/services/sites';
+
+export const metadata: Metadata = { title: 'Countries · Publisher Portal' };
+
+export default async function CountriesPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
+  const { principal } = await requireUser();
+  const params = await searchParams;
+  const today = todayUtc();
+  const filters = readFilters(params, today);
+  if (filters instanceof ValidationError) return <FilterError error={filters} resetHref="/countries" />;
+  const [report, sites] = await Promise.all([
+    getRevenueByCountry(principal, countriesQuery(params, filters)).catch((err) => (isValidationError(err) ? err : Promise.reject(err))),
+    listSites(principal),
+  ]);
+  const single = (name: string) => (typeof params[name] === 'string' ? (params[name] as string) : '');
+  const exportHref = `/countries/export?${new URLSearchParams(Object.entries(params).filter((e): e is [string, string] => typeof e[1] === 'string'))}`;
+  return (
+    <>
+      <PageHeader title="Countries" description={`Revenue by viewer country · ${formatDay(filters.from)} – ${formatDay(filters.to)} · UTC`}>
+        <FilterBar {...filters} allSites={sites} today={today} />
+      </PageHeader>
+      <Card>
+        <div className="flex flex-wrap items-end justify-between gap-3 border-b border-zinc-200 p-4 dark:border-zinc-800">
+          <TableControls search={single('Search')} filter={single('Filter')} />
+          <a href={exportHref} className={buttonClass('secondary')} download>
+            <Download aria-hidden className="size-4" />
+            Download CSV
+          </a>
+        </div>
+        {report instanceof ValidationError ? (
+          <div className="p-4">
+            <FilterError error={report} resetHref={`/countries?from=${filters.from}&to=${filters.to}`} />
+          </div>
+        ) : report.data.length === 0 ? (
+          <p className="p-10 text-center text-sm text-zinc-600 dark:text-zinc-400">No countries match these filters.</p>
+        ) : (
+          <>
+            <CountriesTable rows={report.data} sortBy={report.meta.sortBy} sortDirection={report.meta.sortDirection} />
+            <Pagination searchParams={params} {...report.meta} />
+          </>
+        )}
+      </Card>
+    </>
+  );
+}

@@ -1,0 +1,65 @@
+'use server';
+
+import { revalidatePath } from 'next/cache';
+import { requireUser } from '@/lib/auth/session';
+import { ProblemError } from '@/lib/http/problem';
+import {
+  createApiKey,
+  createApiKeyForUser,
+  createApiKeyInput,
+  revokeApiKey,
+  type ApiKeyResponse,
+} from '@/lib/services/api-keys';
+
+export type CreateKeyResult =
+  | { ok: true; apiKey: string; key: ApiKeyResponse }
+  | { ok: false; errors: Record<string, string>; message?: string };
+
+export interface CreateKeyFields {
+  label: string;
+  siteIds: string[];
+  /** YYYY-MM-DD: the key works through the end of that UTC day. Empty for no expiry. */
+  expiresOn: string;
+  /** Admins only: create the key for this publisher instead of for themselves. */
+  forUserId?: string;
+}
+
+/** Validation and authorization come from the same schema and services as POST /api/v1/api-keys. */
+export async function createKeyAction(fields: CreateKeyFields): Promise<CreateKeyResult> {
+  const { principal } = await requireUser();
+  const parsed = createApiKeyInput.safeParse({
+    label: fields.label || null,
+    siteIds: fields.siteIds.length > 0 ? fields.siteIds : null,
+    expiresAt: fields.expiresOn ? `${fields.expiresOn}T23:59:59Z` : null,
+  });
+  if (!parsed.success) {
+    const errors: Record<string, string> = {};
+    for (const issue of parsed.error.issues) errors[String(issue.path[0] ?? 'form')] ??= issue.message;
+    if (errors.expiresAt) errors.expiresOn = 'Pick a valid date';
+    return { ok: false, errors };
+  }
+  try {
+    const created = fields.forUserId
+      ? await createApiKeyForUser(principal, fields.forUserId, parsed.data)
+      : await createApiKey(principal, parsed.data);
+    revalidatePath('/keys');
+    // The raw key goes back to this one response only; it is stored nowhere but as a hash.
+    return { ok: true, apiKey: created.apiKey, key: created.key };
+  } catch (err) {
+    if (!(err instanceof ProblemError)) throw err;
+    const field = err.errors?.[0]?.parameter === 'expiresAt' ? 'expiresOn' : 'form';
+    return { ok: false, errors: { [field]: field === 'expiresOn' ? 'The expiry date must be in the future' : err.detail } };
+  }
+}
+
+export async function revokeKeyAction(keyId: string): Promise<{ ok: boolean; message: string }> {
+  const { principal } = await requireUser();
+  try {
+    const key = await revokeApiKey(principal, keyId);
+    revalidatePath('/keys');
+    return { ok: true, message: `Key ${key.label ?? key.keyPrefix} was revoked.` };
+  } catch (err) {
+    if (err instanceof ProblemError) return { ok: false, message: err.detail };
+    throw err;
+  }
+}

@@ -1,0 +1,42 @@
+import { LogOut } from 'lucide-react';
+import type { ReactNode } from 'react';
+import { Suspense } from 'react';
+import { signOutAction } from '@/app/(auth)/login/actions';
+import { Nav } from '@/components/dashboard/nav';
+import { Button } from '@/components/ui/button';
+import { requireUser } from '@/lib/auth/session';
+
+/** The signed-in shell: sidebar navigation (a top bar on narrow screens) and the account in the header. */
+export default async function DashboardLayout({ children }: { children: ReactNode }) {
+  const user = await requireUser();
+  return (
+    <div className="min-h-dvh md:grid md:grid-cols-[14rem_1fr]">
+      <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2 dark:focus:bg-zinc-900">
+        Skip to content
+      </a>
+      <aside className="border-b border-zinc-200 bg-white px-3 py-3 md:min-h-dvh md:border-r md:border-b-0 md:py-5 dark:border-zinc-800 dark:bg-zinc-900">
+        <p className="mb-3 px-3 text-sm font-semibold text-accent-700 md:mb-6 dark:text-accent-300">Publisher Portal</p>
+        <Suspense>
+          <Nav />
+        </Suspense>
+      </aside>
+      <div className="min-w-0">
+        <header className="flex items-center justify-end gap-3 border-b border-zinc-200 px-4 py-3 md:px-8 dark:border-zinc-800">
+          <span className="truncate text-sm text-zinc-700 dark:text-zinc-300">
+            <span className="font-medium text-zinc-900 dark:text-zinc-100">{user.name}</span>
+            <span className="hidden sm:inline"> · {user.email}</span>
+          </span>
+          <form action={signOutAction}>
+            <Button type="submit" variant="ghost">
+              <LogOut aria-hidden className="size-4" />
+              Sign out
+            </Button>
+          </form>
+        </header>
+        <main id="main" className="px-4 py-6 md:px-8 md:py-8">
+          {children}
+        </main>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,49 @@
+'use client';
+
+import { BarChart3, Globe2, KeyRound, LayoutDashboard, BookOpen } from 'lucide-react';
+import Link from 'next/link';
+import { usePathname, useSearchParams } from 'next/navigation';
+import { cn } from '@/components/ui/cn';
+
+const ITEMS = [
+  { href: '/', label: 'Overview', icon: LayoutDashboard, keepsFilters: true },
+  { href: '/countries', label: 'Countries', icon: Globe2, keepsFilters: true },
+  { href: '/sites', label: 'Sites', icon: BarChart3, keepsFilters: false },
+  { href: '/keys', label: 'API keys', icon: KeyRound, keepsFilters: false },
+  { href: '/docs', label: 'Docs', icon: BookOpen, keepsFilters: false },
+];
+
+/** The main navigation; Overview and Countries share the filter bar, so links between them keep it. */
+export function Nav() {
+  const pathname = usePathname();
+  const searchParams = useSearchParams();
+  const filters = new URLSearchParams();
+  for (const name of ['from', 'to', 'sites']) {
+    const value = searchParams.get(name);
+    if (value) filters.set(name, value);
+  }
+  const carried = filters.size > 0 ? `?${filters}` : '';
+  return (
+    <nav aria-label="Main" className="flex gap-1 overflow-x-auto md:flex-col">
+      {ITEMS.map(({ href, label, icon: Icon, keepsFilters }) => {
+        const active = href === '/' ? pathname === '/' : pathname.startsWith(href);
+        return (
+          <Link
+            key={href}
+            href={keepsFilters ? `${href}${carried}` : href}
+            aria-current={active ? 'page' : undefined}
+            className={cn(
+              'flex shrink-0 items-center gap-2 rounded-md px-3 py-2 text-sm font-medium',
+              active
+                ? 'bg-accent-50 text-accent-700 dark:bg-accent-500/15 dark:text-accent-300'
+                : 'text-zinc-700 hover:bg-zinc-100 dark:text-zinc-300 dark:hover:bg-zinc-800',
+            )}
+          >
+            <Icon aria-hidden className="size-4" />
+            {label}
+          </Link>
+        );
+      })}
+    </nav>
+  );
+}

@@ -1,0 +1,52 @@
+import { ValidationError } from '@/lib/http/problem';
+import { addDays, parseDateRange, parseSiteIds, QueryParams, todayUtc } from '@/lib/query';
+
+/**
+ * The dashboard's filter bar state lives in the URL (`?from=&to=&sites=`) so every view can be shared and
+ * reloaded. It is read with the API's own grammar (lib/query), under the API's parameter names, so a page
+ * accepts exactly what `/api/v1/reports/*` would for the same range and sites.
+ */
+export interface DashboardFilters {
+  from: string;
+  to: string;
+  /** Null means all sites of the account. */
+  sites: string[] | null;
+}
+
+export type SearchParams = Record<string, string | string[] | undefined>;
+
+export const DEFAULT_DAYS = 30;
+
+export function readFilters(searchParams: SearchParams, today = todayUtc()): DashboardFilters | ValidationError {
+  try {
+    const query = QueryParams.from({ fromDate: searchParams.from, toDate: searchParams.to, siteIds: searchParams.sites });
+    const { fromDate, toDate } = parseDateRange(query, { defaultDays: DEFAULT_DAYS, today });
+    return { from: fromDate, to: toDate, sites: parseSiteIds(query) };
+  } catch (err) {
+    if (err instanceof ValidationError) return err;
+    throw err;
+  }
+}
+
+/** The same filters as API parameters, for the services (which speak the API's grammar). */
+export function toApiQuery(filters: DashboardFilters, extra: Record<string, string> = {}): QueryParams {
+  return QueryParams.from({
+    fromDate: filters.from,
+    toDate: filters.to,
+    ...(filters.sites ? { siteIds: filters.sites.join(',') } : {}),
+    ...extra,
+  });
+}
+
+/** The period of equal length just before, for "change against the previous period". */
+export function previousPeriod(filters: DashboardFilters): DashboardFilters {
+  const days = Math.round((Date.parse(filters.to) - Date.parse(filters.from)) / 86_400_000) + 1;
+  return { ...filters, from: addDays(filters.from, -days), to: addDays(filters.from, -1) };
+}
+
+/** `?from=&to=&sites=` for links, keeping the filters when moving between pages. */
+export function filterSearch(filters: DashboardFilters, extra: Record<string, string> = {}): string {
+  const params = new URLSearchParams({ from: filters.from, to: filters.to, ...extra });
+  if (filters.sites) params.set('sites', filters.sites.join(','));
+  return `?${params}`;
+}

@@ -1,0 +1,28 @@
+/** Number formats of the dashboard: USD with cents, thousands separators, percentages with one decimal. */
+const usdFormat = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
+const usdCompactFormat = new Intl.NumberFormat('en-US', {
+  style: 'currency',
+  currency: 'USD',
+  notation: 'compact',
+  maximumFractionDigits: 1,
+});
+const intFormat = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
+const compactFormat = new Intl.NumberFormat('en-US', { notation: 'compact', maximumFractionDigits: 1 });
+const pctFormat = new Intl.NumberFormat('en-US', { style: 'percent', minimumFractionDigits: 1, maximumFractionDigits: 1 });
+
+export const formatUsd = (n: number) => usdFormat.format(n);
+export const formatUsdCompact = (n: number) => usdCompactFormat.format(n);
+export const formatInt = (n: number) => intFormat.format(n);
+export const formatCompact = (n: number) => compactFormat.format(n);
+export const formatPct = (ratio: number) => pctFormat.format(ratio);
+
+/** Relative change from `previous` to `current`; null when there is nothing to compare with. */
+export function relativeChange(current: number, previous: number): number | null {
+  if (previous === 0) return current === 0 ? 0 : null;
+  return (current - previous) / previous;
+}
+
+/** "Nov 21, 2026" for a YYYY-MM-DD UTC day. */
+export function formatDay(day: string, options: Intl.DateTimeFormatOptions = { month: 'short', day: 'numeric', year: 'numeric' }) {
+  return new Date(`${day}T00:00:00Z`).toLocaleDateString('en-US', { timeZone: 'UTC', ...options });
+}
