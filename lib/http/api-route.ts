@@ -101,7 +101,14 @@ async function identify(request: Request, searchParams: URLSearchParams, keyInQu
  * client address's smaller bucket, so guessing is bounded and never costs a real key its quota.
  */
 async function admit(request: Request, searchParams: URLSearchParams, keyInQuery: boolean, headers: Headers) {
-  const caller = await identify(request, searchParams, keyInQuery);
+  let caller: Caller;
+  try {
+    caller = await identify(request, searchParams, keyInQuery);
+  } catch (err) {
+    // The key could not be checked (database down): still spend and report the address's budget.
+    await applyRateLimit(addressPolicy(request), headers);
+    throw err;
+  }
   if (!caller.principal) {
     await applyRateLimit(addressPolicy(request), headers);
     return caller;

@@ -12,6 +12,8 @@ const UNAVAILABLE_CODES = new Set([
 export function isDatabaseUnavailable(err: unknown): boolean {
   for (let e: unknown = err, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
     if (e instanceof EmbeddedDatabaseBusyError) return true;
+    // PGlite after close() (shutting down, or a failed start): no code, only this message.
+    if (e instanceof Error && /PGlite is closed/i.test(e.message)) return true;
     const code = (e as { code?: unknown }).code;
     if (typeof code === 'string' && UNAVAILABLE_CODES.has(code)) return true;
     if (e instanceof AggregateError && e.errors.some(isDatabaseUnavailable)) return true;

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it, vi } from 'vitest';
-import { type Database, type Db, openPostgres, setDatabase } from '@/db/client';
+import { type Database, type Db, openPglite, openPostgres, setDatabase } from '@/db/client';
 import { apiKeys } from '@/db/schema';
 import { DEMO_IDS } from '@/db/seed-data';
 import { type ApiResult, callApi, get } from '../support/api';
@@ -138,11 +138,25 @@ describe('database outages', () => {
         const res = await get(path, { key: raw });
         const body = expectProblem(res, 503, path);
         expect(Number(res.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+        // The key could not be checked, so the address's budget is spent and reported.
+        expect(res.headers.get('x-ratelimit-limit')).toBe('120');
+        expect(res.headers.get('x-ratelimit-remaining')).toMatch(/^\d+$/);
         expect(body.detail).not.toMatch(/ECONNREFUSED|127\.0\.0\.1|select/i);
       }
     });
     await down.close();
     expect((await get('/api/v1/sites', { key: raw })).status).toBe(200);
+  });
+
+  it('answer 503 when the embedded database has been closed (shutting down)', async () => {
+    const { raw } = await demoKey();
+    const closed = await openPglite(undefined);
+    await closed.close();
+    await withDatabase(closed, async () => {
+      const res = await get('/api/v1/sites', { key: raw });
+      expectProblem(res, 503, '/api/v1/sites');
+      expect(res.headers.get('x-ratelimit-limit')).toBe('120');
+    });
   });
 
   it('answer 503 for connection-level error codes, and 500 for anything else', async () => {
