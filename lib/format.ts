@@ -1,14 +1,25 @@
-/** Number formats of the dashboard: USD with cents, thousands separators, percentages with one decimal. */
-const usdFormat = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
+/**
+ * Number formats of the dashboard: USD with cents, thousands separators, percentages with one decimal.
+ * `signDisplay: 'negative'` keeps the minus sign off zero and off values that round to zero ("-$0.00", "-0.0%").
+ */
+const usdFormat = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', signDisplay: 'negative' });
+// A currency's own two minimum decimals would otherwise force "$1.0K", "$950.0" and "$0.0" onto chart axes.
 const usdCompactFormat = new Intl.NumberFormat('en-US', {
   style: 'currency',
   currency: 'USD',
   notation: 'compact',
+  minimumFractionDigits: 0,
   maximumFractionDigits: 1,
+  signDisplay: 'negative',
 });
 const intFormat = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
 const compactFormat = new Intl.NumberFormat('en-US', { notation: 'compact', maximumFractionDigits: 1 });
-const pctFormat = new Intl.NumberFormat('en-US', { style: 'percent', minimumFractionDigits: 1, maximumFractionDigits: 1 });
+const pctFormat = new Intl.NumberFormat('en-US', {
+  style: 'percent',
+  minimumFractionDigits: 1,
+  maximumFractionDigits: 1,
+  signDisplay: 'negative',
+});
 
 export const formatUsd = (n: number) => usdFormat.format(n);
 export const formatUsdCompact = (n: number) => usdCompactFormat.format(n);

@@ -45,9 +45,26 @@ export async function actionClientAddress(): Promise<string> {
   return clientAddress(new Request('http://portal.local/', { headers: new Headers(await headers()) }));
 }
 
-/** A path inside this site to return to after signing in; anything else (another host) becomes "/". */
+const SELF = 'http://portal.invalid';
+
+/**
+ * A path inside this site to return to after signing in; anything else (another host) becomes "/".
+ * Browsers drop tabs and newlines anywhere in a URL and read a backslash as "/", so "/<tab>/evil.example"
+ * and "/\evil.example" both mean "//evil.example" to them: control characters and backslashes are refused,
+ * and what is left must resolve to this site. The path comes back as the URL parser writes it (non-ASCII
+ * percent-encoded), so it fits in a Location header.
+ */
 export function safeNextPath(next: unknown): string {
-  return typeof next === 'string' && next.startsWith('/') && !next.startsWith('//') && !next.startsWith('/\\')
-    ? next
-    : '/';
+  if (typeof next !== 'string' || !next.startsWith('/') || next.startsWith('//')) return '/';
+  if (/[\u0000-\u001f\u007f\\]/.test(next)) return '/';
+  let url: URL;
+  try {
+    url = new URL(next, `${SELF}/`);
+  } catch {
+    return '/';
+  }
+  if (url.origin !== SELF) return '/';
+  // Resolving dot segments can itself produce "//": "/.//evil.example" has the path "//evil.example".
+  const path = `${url.pathname}${url.search}${url.hash}`;
+  return path.startsWith('//') ? '/' : path;
 }

@@ -1,0 +1,233 @@
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_IDS, DEMO_PASSWORD, DEMO_SITES } from '@/db/seed-data';
+import { countriesQuery } from '@/lib/dashboard/countries';
+import { previousPeriod, readFilters, type DashboardFilters, toApiQuery } from '@/lib/dashboard/filters';
+import { loadOverview, TOP_COUNTRIES } from '@/lib/dashboard/overview';
+import { ProblemError, ValidationError } from '@/lib/http/problem';
+import { setRateLimitStore } from '@/lib/ratelimit';
+import { createMemoryStore } from '@/lib/ratelimit/memory';
+import { addDays } from '@/lib/query';
+import { getRevenueByCountry, getTotals } from '@/lib/services/reports';
+import { type SessionUser, signIn, signOut, userForSession } from '@/lib/services/sessions';
+import { listSites } from '@/lib/services/sites';
+import { listPublishers } from '@/lib/services/users';
+import { useTestDatabase } from '../support/db';
+import { createPublisher, createRevenue, createSite } from '../support/factories';
+import { sessionPrincipal } from '../support/keys';
+
+const t = useTestDatabase();
+const micros = (usd: number) => Math.round(usd * 1e6);
+const DEMO_SITE_IDS = DEMO_SITES.filter((s) => s.userId === DEMO_IDS.users.demo).map((s) => s.id);
+const RIVAL_SITE_IDS = DEMO_SITES.filter((s) => s.userId === DEMO_IDS.users.rival).map((s) => s.id);
+
+const demoUser: SessionUser = {
+  principal: sessionPrincipal(DEMO_IDS.users.demo),
+  name: 'Demo Games Ltd',
+  email: 'demo@example.com',
+};
+
+function filtersOf(params: Record<string, string>): DashboardFilters {
+  const f = readFilters(params, t.today);
+  if (f instanceof ValidationError) throw new Error(f.detail);
+  return f;
+}
+
+/** Every country of the range, sorted like the overview's top list. */
+async function allCountries(user: SessionUser, filters: DashboardFilters) {
+  return getRevenueByCountry(
+    user.principal,
+    toApiQuery(filters, { sortBy: 'revenueAmount', sortDirection: 'desc', pageSize: '1000' }),
+  );
+}
+
+describe('loadOverview for the demo account', () => {
+  it('shows the same figures as the API for the default view (last 30 days, all sites)', async () => {
+    const filters = filtersOf({});
+    expect(filters).toEqual({ from: addDays(t.today, -29), to: t.today, sites: null });
+    const overview = await loadOverview(demoUser, filters);
+
+    expect(overview.totals).toEqual(await getTotals(demoUser.principal, toApiQuery(filters)));
+    expect(overview.previousTotals).toEqual(await getTotals(demoUser.principal, toApiQuery(previousPeriod(filters))));
+    expect(overview.totals.totalRevenue).toBeGreaterThan(0);
+    expect(overview.previousTotals.totalRevenue).toBeGreaterThan(0);
+
+    expect(overview.daily.map((p) => p.day)).toEqual(Array.from({ length: 30 }, (_, i) => addDays(filters.from, i)));
+    expect(overview.previousDaily).toHaveLength(30);
+    expect(overview.previousDaily.at(-1)?.day).toBe(addDays(filters.from, -1));
+    // The chart adds up to the KPI cards.
+    expect(overview.daily.reduce((s, p) => s + micros(p.revenue), 0)).toBe(micros(overview.totals.totalRevenue));
+    expect(overview.daily.reduce((s, p) => s + p.impressions, 0)).toBe(overview.totals.totalImpressions);
+    expect(overview.previousDaily.reduce((s, p) => s + p.adRequests, 0)).toBe(overview.previousTotals.totalRequests);
+
+    expect(overview.sites).toEqual(await listSites(demoUser.principal));
+    expect(overview.sites.map((s) => s.siteId).sort()).toEqual([...DEMO_SITE_IDS].sort());
+  });
+
+  it('lists at most 10 top countries by revenue, descending, and counts all countries', async () => {
+    const filters = filtersOf({});
+    const [overview, all] = await Promise.all([loadOverview(demoUser, filters), allCountries(demoUser, filters)]);
+    expect(TOP_COUNTRIES).toBe(10);
+    expect(all.meta.totalRows).toBeGreaterThan(TOP_COUNTRIES);
+    expect(overview.topCountries).toHaveLength(TOP_COUNTRIES);
+    expect(overview.countryCount).toBe(all.meta.totalRows);
+    expect(overview.topCountries).toEqual(all.data.slice(0, TOP_COUNTRIES));
+    const revenues = overview.topCountries.map((c) => c.revenueAmount);
+    expect(revenues).toEqual([...revenues].sort((a, b) => b - a));
+    // No country outside the top list earned more than the last one in it.
+    expect(Math.max(...all.data.slice(TOP_COUNTRIES).map((c) => c.revenueAmount))).toBeLessThanOrEqual(revenues.at(-1)!);
+  });
+
+  it('follows the site filter and other ranges, still equal to the API', async () => {
+    const monthStart = `${t.today.slice(0, 7)}-01`;
+    const cases: Record<string, string>[] = [
+      { sites: DEMO_SITE_IDS[1] },
+      { sites: DEMO_SITE_IDS.slice(0, 3).join(','), from: addDays(t.today, -89) },
+      { from: `${addDays(monthStart, -1).slice(0, 7)}-01`, to: addDays(monthStart, -1) },
+      { from: addDays(t.today, -364) },
+    ];
+    for (const params of cases) {
+      const filters = filtersOf(params);
+      const overview = await loadOverview(demoUser, filters);
+      const [totals, all] = await Promise.all([getTotals(demoUser.principal, toApiQuery(filters)), allCountries(demoUser, filters)]);
+      expect(overview.totals, JSON.stringify(params)).toEqual(totals);
+      expect(overview.countryCount).toBe(all.meta.totalRows);
+      expect(overview.topCountries).toEqual(all.data.slice(0, TOP_COUNTRIES));
+      expect(overview.daily.reduce((s, p) => s + micros(p.revenue), 0)).toBe(micros(totals.totalRevenue));
+    }
+  });
+
+  it('works for a user signed in the real way, and refuses the rival\'s site', async () => {
+    setRateLimitStore(createMemoryStore());
+    const result = await signIn('demo@example.com', DEMO_PASSWORD, '192.0.2.77');
+    if (!result.ok) throw new Error(JSON.stringify(result));
+    try {
+      const user = await userForSession(result.token);
+      expect(user).toEqual(demoUser);
+      const filters = filtersOf({ from: addDays(t.today, -6) });
+      expect((await loadOverview(user!, filters)).totals).toEqual(await getTotals(demoUser.principal, toApiQuery(filters)));
+      const err = await loadOverview(user!, { ...filters, sites: [RIVAL_SITE_IDS[0]] }).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(ProblemError);
+      expect((err as ProblemError).status).toBe(403);
+    } finally {
+      await signOut(result.token);
+    }
+  });
+});
+
+afterEach(() => setRateLimitStore(undefined));
+
+describe('loadOverview for an account of its own, exactly', () => {
+  it('ranks its countries, counts them and compares with the previous period', async () => {
+    const user = await createPublisher(t.db);
+    const site = await createSite(t.db, user.id);
+    await createRevenue(t.db, site.id, [
+      { day: '2025-06-10', country: 'DE', revenueMicros: 2_000_000, impressions: 1_000, adRequests: 2_000 },
+      { day: '2025-06-11', country: 'US', revenueMicros: 5_000_000, impressions: 2_000, adRequests: 2_000 },
+      { day: '2025-06-12', country: 'FR', revenueMicros: 1_000_000, impressions: 500, adRequests: 1_000 },
+      { day: '2025-06-12', country: 'DE', revenueMicros: 500_000, impressions: 100, adRequests: 100 },
+      // The previous period (2025-06-07..09).
+      { day: '2025-06-08', country: 'US', revenueMicros: 4_250_000, impressions: 1_000, adRequests: 1_000 },
+    ]);
+    const session: SessionUser = { principal: sessionPrincipal(user.id), name: user.name, email: user.email };
+    const overview = await loadOverview(session, { from: '2025-06-10', to: '2025-06-12', sites: null });
+
+    expect(overview.totals).toEqual({
+      totalImpressions: 3_600,
+      totalRequests: 5_100,
+      averageCpm: expect.closeTo(8.5 / 3.6, 12),
+      totalRevenue: 8.5,
+      fillRate: expect.closeTo(3_600 / 5_100, 12),
+    });
+    expect(overview.previousTotals).toEqual({
+      totalImpressions: 1_000,
+      totalRequests: 1_000,
+      averageCpm: 4.25,
+      totalRevenue: 4.25,
+      fillRate: 1,
+    });
+    expect(overview.topCountries.map((c) => [c.country, c.revenueAmount])).toEqual([
+      ['US', 5],
+      ['DE', 2.5],
+      ['FR', 1],
+    ]);
+    expect(overview.countryCount).toBe(3);
+    expect(overview.daily.map((p) => p.revenue)).toEqual([2, 5, 1.5]);
+    expect(overview.previousDaily.map((p) => [p.day, p.revenue])).toEqual([
+      ['2025-06-07', 0],
+      ['2025-06-08', 4.25],
+      ['2025-06-09', 0],
+    ]);
+    expect(overview.sites.map((s) => s.siteId)).toEqual([site.id]);
+  });
+});
+
+describe('the Countries page\'s query (countriesQuery) against the by-country service', () => {
+  it('ignores an unknown URL parameter instead of failing, and answers like the API', async () => {
+    const params = { from: addDays(t.today, -13), sortBy: 'impressions', SortDirection: 'desc', pagesize: '5', page: '2' };
+    const filters = filtersOf(params);
+    const plain = await getRevenueByCountry(demoUser.principal, countriesQuery(params, filters));
+    const withJunk = await getRevenueByCountry(
+      demoUser.principal,
+      countriesQuery({ ...params, utm_campaign: 'spring', fbclid: 'abc', fromDate: '2000-01-01' }, filters),
+    );
+    expect(withJunk).toEqual(plain);
+    const api = await getRevenueByCountry(
+      demoUser.principal,
+      toApiQuery(filters, { sortBy: 'impressions', sortDirection: 'desc', pageSize: '5', page: '2' }),
+    );
+    expect(plain).toEqual(api);
+    expect(plain.meta).toMatchObject({ page: 2, pageSize: 5, sortBy: 'impressions', sortDirection: 'desc' });
+    expect(plain.data).toHaveLength(5);
+  });
+
+  it('passes Search and FilterList through', async () => {
+    const params = { Search: 'germany', 'FilterList[country]': 'DE,FR' };
+    const filters = filtersOf({});
+    const page = await getRevenueByCountry(demoUser.principal, countriesQuery(params, filters));
+    expect(page.data.map((c) => c.country)).toEqual(['DE']);
+  });
+
+  it('turns a bad grammar value into a ValidationError (the page shows it), not a crash', async () => {
+    const filters = filtersOf({});
+    const err = await getRevenueByCountry(demoUser.principal, countriesQuery({ sortBy: 'nope' }, filters)).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ValidationError);
+    expect((err as ValidationError).errors?.[0]?.parameter).toBe('sortBy');
+  });
+});
+
+describe('listPublishers', () => {
+  const admin = sessionPrincipal(DEMO_IDS.users.admin, 'admin');
+  let own: { id: string; email: string };
+
+  beforeAll(async () => {
+    own = await createPublisher(t.db, { name: 'Zz Listed Publisher' });
+  });
+
+  it('gives an admin every publisher account and no admin accounts', async () => {
+    const list = await listPublishers(admin);
+    expect(list.length).toBeGreaterThanOrEqual(3);
+    expect(list.every((u) => u.role === 'publisher')).toBe(true);
+    const ids = list.map((u) => u.id);
+    expect(ids).toContain(DEMO_IDS.users.demo);
+    expect(ids).toContain(DEMO_IDS.users.rival);
+    expect(ids).toContain(own.id);
+    expect(ids).not.toContain(DEMO_IDS.users.admin);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(list.find((u) => u.id === DEMO_IDS.users.demo)).toEqual({
+      id: DEMO_IDS.users.demo,
+      email: 'demo@example.com',
+      name: 'Demo Games Ltd',
+      role: 'publisher',
+    });
+    // Never a password hash or anything beyond the summary.
+    for (const u of list) expect(Object.keys(u).sort()).toEqual(['email', 'id', 'name', 'role']);
+  });
+
+  it('refuses a publisher with a 403', async () => {
+    for (const principal of [sessionPrincipal(DEMO_IDS.users.demo), sessionPrincipal(own.id)]) {
+      const err = await listPublishers(principal).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(ProblemError);
+      expect((err as ProblemError).status).toBe(403);
+    }
+  });
+});

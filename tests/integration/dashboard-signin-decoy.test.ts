@@ -1,0 +1,53 @@
+import { verify } from '@node-rs/argon2';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createMemoryStore } from '@/lib/ratelimit/memory';
+import { setRateLimitStore } from '@/lib/ratelimit';
+import { SIGN_IN_LIMITS, signIn } from '@/lib/services/sessions';
+import { useTestDatabase } from '../support/db';
+import { createPublisher } from '../support/factories';
+
+// The real argon2, with its verify() counted: response time must not tell which accounts exist, so every
+// answer of "invalid" costs one full argon2 verification; a throttled attempt costs none.
+vi.mock('@node-rs/argon2', async (importOriginal) => {
+  const real = await importOriginal<typeof import('@node-rs/argon2')>();
+  return { ...real, verify: vi.fn(real.verify) };
+});
+
+const t = useTestDatabase();
+const verifyCalls = () => vi.mocked(verify).mock.calls.length;
+
+beforeAll(() => setRateLimitStore(createMemoryStore()));
+afterAll(() => setRateLimitStore(undefined));
+// A block body: a function returned from beforeEach (mockClear returns the mock) would be run as a cleanup hook.
+beforeEach(() => {
+  vi.mocked(verify).mockClear();
+});
+
+describe('sign-in cost does not reveal accounts', () => {
+  it('verifies one argon2 hash for a wrong password, an unknown e-mail and an account without a password alike', async () => {
+    const withPassword = await createPublisher(t.db, { password: 'decoy-test-password' });
+    const withoutPassword = await createPublisher(t.db);
+
+    expect(await signIn(withPassword.email, 'wrong', '192.0.2.10')).toEqual({ ok: false, reason: 'invalid' });
+    expect(verifyCalls()).toBe(1);
+    expect(await signIn(`unknown-${withPassword.id}@test.example`, 'wrong', '192.0.2.11')).toEqual({ ok: false, reason: 'invalid' });
+    expect(verifyCalls()).toBe(2);
+    expect(await signIn(withoutPassword.email, 'wrong', '192.0.2.12')).toEqual({ ok: false, reason: 'invalid' });
+    expect(verifyCalls()).toBe(3);
+
+    // The decoy is a real argon2id hash of the same cost, not a cheap string that fails fast.
+    const decoy = vi.mocked(verify).mock.calls[1][0] as string;
+    const real = vi.mocked(verify).mock.calls[0][0] as string;
+    expect(decoy).toMatch(/^\$argon2id\$/);
+    expect(decoy.split('$').slice(0, 4)).toEqual(real.split('$').slice(0, 4));
+  });
+
+  it('spends no argon2 work on a throttled attempt', async () => {
+    const user = await createPublisher(t.db, { password: 'decoy-test-password' });
+    for (let i = 0; i < SIGN_IN_LIMITS.perEmail; i++) await signIn(user.email, 'wrong', `192.0.2.${100 + i}`);
+    expect(verifyCalls()).toBe(SIGN_IN_LIMITS.perEmail);
+    const throttled = await signIn(user.email, 'decoy-test-password', '192.0.2.200');
+    expect(throttled).toMatchObject({ ok: false, reason: 'throttled' });
+    expect(verifyCalls()).toBe(SIGN_IN_LIMITS.perEmail);
+  });
+});

@@ -1,0 +1,105 @@
+import { describe, expect, it } from 'vitest';
+import { matchPreset, PRESETS, presetRange, type PresetId } from '@/lib/dashboard/presets';
+import { readFilters } from '@/lib/dashboard/filters';
+import { addDays, daysBetweenInclusive, isDay } from '@/lib/query';
+
+const ranges = (today: string) => Object.fromEntries(PRESETS.map((p) => [p.id, presetRange(p.id, today)]));
+
+describe('presetRange', () => {
+  it('lists the issue\'s presets in order with their labels', () => {
+    expect(PRESETS.map((p) => p.label)).toEqual([
+      'Last 7 days', 'Last 30 days', 'Last 90 days', 'This month', 'Last month', 'Year to date',
+    ]);
+  });
+
+  it('gives inclusive UTC day ranges relative to today', () => {
+    expect(ranges('2026-03-15')).toEqual({
+      '7d': { from: '2026-03-09', to: '2026-03-15' },
+      '30d': { from: '2026-02-14', to: '2026-03-15' },
+      '90d': { from: '2025-12-16', to: '2026-03-15' },
+      mtd: { from: '2026-03-01', to: '2026-03-15' },
+      lastmonth: { from: '2026-02-01', to: '2026-02-28' },
+      ytd: { from: '2026-01-01', to: '2026-03-15' },
+    });
+  });
+
+  it('counts 7, 30 and 90 days including today', () => {
+    for (const today of ['2026-03-15', '2024-02-29', '2026-01-01', '2025-12-31']) {
+      expect(daysBetweenInclusive(presetRange('7d', today).from, today)).toBe(7);
+      expect(daysBetweenInclusive(presetRange('30d', today).from, today)).toBe(30);
+      expect(daysBetweenInclusive(presetRange('90d', today).from, today)).toBe(90);
+    }
+  });
+
+  it('takes last month across the year boundary in January', () => {
+    expect(presetRange('lastmonth', '2026-01-10')).toEqual({ from: '2025-12-01', to: '2025-12-31' });
+    expect(presetRange('lastmonth', '2026-01-01')).toEqual({ from: '2025-12-01', to: '2025-12-31' });
+    expect(presetRange('lastmonth', '2026-01-31')).toEqual({ from: '2025-12-01', to: '2025-12-31' });
+  });
+
+  it('ends last month on February 29 in a leap year and on February 28 otherwise', () => {
+    expect(presetRange('lastmonth', '2024-03-05')).toEqual({ from: '2024-02-01', to: '2024-02-29' });
+    expect(presetRange('lastmonth', '2025-03-31')).toEqual({ from: '2025-02-01', to: '2025-02-28' });
+    expect(presetRange('lastmonth', '2000-03-01')).toEqual({ from: '2000-02-01', to: '2000-02-29' });
+    expect(presetRange('lastmonth', '2100-03-01')).toEqual({ from: '2100-02-01', to: '2100-02-28' });
+    // Months of 30 and 31 days.
+    expect(presetRange('lastmonth', '2026-05-31')).toEqual({ from: '2026-04-01', to: '2026-04-30' });
+    expect(presetRange('lastmonth', '2026-08-01')).toEqual({ from: '2026-07-01', to: '2026-07-31' });
+  });
+
+  it('starts this month on the 1st and the year on January 1 (a single day on those days)', () => {
+    expect(presetRange('mtd', '2024-02-29')).toEqual({ from: '2024-02-01', to: '2024-02-29' });
+    expect(presetRange('mtd', '2026-03-01')).toEqual({ from: '2026-03-01', to: '2026-03-01' });
+    expect(presetRange('ytd', '2026-12-31')).toEqual({ from: '2026-01-01', to: '2026-12-31' });
+    expect(presetRange('ytd', '2026-01-01')).toEqual({ from: '2026-01-01', to: '2026-01-01' });
+  });
+
+  it('always yields real days, from <= to, that the filter bar\'s URL reader accepts as they are', () => {
+    let today = '2023-12-25';
+    for (let i = 0; i < 800; i++, today = addDays(today, 1)) {
+      for (const p of PRESETS) {
+        const r = presetRange(p.id, today);
+        expect(isDay(r.from) && isDay(r.to), `${p.id} ${today}`).toBe(true);
+        expect(r.from <= r.to && r.to <= today, `${p.id} ${today}`).toBe(true);
+        expect(readFilters(r, today), `${p.id} ${today}`).toEqual({ ...r, sites: null });
+      }
+    }
+  });
+});
+
+describe('matchPreset', () => {
+  it('recognises every preset\'s own range', () => {
+    const today = '2026-03-15';
+    for (const p of PRESETS) {
+      const r = presetRange(p.id, today);
+      expect(matchPreset(r.from, r.to, today)).toBe(p.id);
+    }
+  });
+
+  it('finds a preset whose range it is, on every day of two years', () => {
+    let today = '2024-01-01';
+    for (let i = 0; i < 731; i++, today = addDays(today, 1)) {
+      for (const p of PRESETS) {
+        const r = presetRange(p.id, today);
+        const matched = matchPreset(r.from, r.to, today) as PresetId;
+        // Two presets can name the same days (on January 1–7 "This month", "Year to date" and "Last 7 days" may
+        // coincide); the match must then be one with exactly those days.
+        expect(presetRange(matched, today), `${p.id} on ${today}`).toEqual(r);
+      }
+    }
+  });
+
+  it('calls the default view "Last 30 days"', () => {
+    const today = '2026-03-15';
+    const defaults = readFilters({}, today);
+    if (defaults instanceof Error) throw defaults;
+    expect(matchPreset(defaults.from, defaults.to, today)).toBe('30d');
+  });
+
+  it('is "custom" for anything else, including a preset\'s days relative to another today', () => {
+    expect(matchPreset('2026-03-01', '2026-03-10', '2026-03-15')).toBe('custom');
+    expect(matchPreset('2026-03-09', '2026-03-15', '2026-03-16')).toBe('custom');
+    expect(matchPreset('2026-02-14', '2026-03-14', '2026-03-15')).toBe('custom');
+    expect(matchPreset('2026-02-01', '2026-02-27', '2026-03-15')).toBe('custom');
+  });
+});
