@@ -8,10 +8,10 @@ import { PageHeader } from '@/components/dashboard/page-header';
 import { TopCountriesTable } from '@/components/dashboard/top-countries-table';
 import { Card } from '@/components/ui/card';
 import { requireUser } from '@/lib/auth/session';
-import { filterSearch, readFilters, type SearchParams } from '@/lib/dashboard/filters';
+import { filterSearch, orFilterProblem, readFilters, type SearchParams } from '@/lib/dashboard/filters';
 import { loadOverview } from '@/lib/dashboard/overview';
 import { formatDay } from '@/lib/format';
-import { ValidationError } from '@/lib/http/problem';
+import { ProblemError, ValidationError } from '@/lib/http/problem';
 import { todayUtc } from '@/lib/query';
 
 export const metadata: Metadata = { title: 'Overview · Publisher Portal' };
@@ -20,15 +20,15 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
   const user = await requireUser();
   const today = todayUtc();
   const filters = readFilters(await searchParams, today);
-  if (filters instanceof ValidationError) {
+  const overview = filters instanceof ValidationError ? filters : await orFilterProblem(loadOverview(user, filters));
+  if (filters instanceof ValidationError || overview instanceof ProblemError) {
     return (
       <>
         <PageHeader title="Overview" />
-        <FilterError error={filters} resetHref="/" />
+        <FilterError error={overview as ProblemError} resetHref="/" />
       </>
     );
   }
-  const overview = await loadOverview(user, filters);
   const hasData = overview.totals.totalRequests > 0;
   return (
     <>

@@ -5,6 +5,7 @@ import { ArrowDown, ArrowUp, ChevronsUpDown } from 'lucide-react';
 import { usePathname, useRouter, useSearchParams } from 'next/navigation';
 import { useTransition } from 'react';
 import { countryName } from '@/lib/countries';
+import { withChanges } from '@/lib/dashboard/url';
 import { formatInt, formatPct, formatUsd } from '@/lib/format';
 import type { RevenueByCountryResponse } from '@/lib/services/reports';
 
@@ -55,12 +56,12 @@ export function CountriesTable({ rows, sortBy, sortDirection }: { rows: RevenueB
     state: { sorting },
     onSortingChange: (updater) => {
       const next = typeof updater === 'function' ? updater(sorting) : updater;
-      const params = new URLSearchParams(searchParams.toString());
-      if (next[0]) {
-        params.set('sortBy', next[0].id);
-        params.set('sortDirection', next[0].desc ? 'desc' : 'asc');
-      }
-      params.delete('page');
+      if (!next[0]) return;
+      const params = withChanges(searchParams.toString(), {
+        sortBy: next[0].id,
+        sortDirection: next[0].desc ? 'desc' : 'asc',
+        page: null,
+      });
       startTransition(() => router.push(`${pathname}?${params}`, { scroll: false }));
     },
   });

@@ -7,6 +7,7 @@ import { useId, useTransition } from 'react';
 import { buttonClass } from '@/components/ui/button';
 import { inputClass } from '@/components/ui/field';
 import { matchPreset, PRESETS, presetRange, type PresetId } from '@/lib/dashboard/presets';
+import { withChanges } from '@/lib/dashboard/url';
 
 export interface SiteOption {
   siteId: string;
@@ -38,14 +39,8 @@ export function FilterBar({
   const preset = matchPreset(from, to, today);
 
   const navigate = (changes: Record<string, string | null>) => {
-    const params = new URLSearchParams(searchParams.toString());
-    params.set('from', from);
-    params.set('to', to);
-    for (const [name, value] of Object.entries(changes)) {
-      if (value === null) params.delete(name);
-      else params.set(name, value);
-    }
-    params.delete('page'); // a new filter starts again on the first page
+    // A new filter starts again on the first page.
+    const params = withChanges(searchParams.toString(), { from, to, ...changes, page: null });
     startTransition(() => router.push(`${pathname}?${params}`, { scroll: false }));
   };
 

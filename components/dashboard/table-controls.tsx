@@ -5,6 +5,7 @@ import { usePathname, useRouter, useSearchParams } from 'next/navigation';
 import { useId, useTransition } from 'react';
 import { Button } from '@/components/ui/button';
 import { inputClass } from '@/components/ui/field';
+import { withChanges } from '@/lib/dashboard/url';
 
 /** Search and Filter of the by-country grammar, submitted into the URL (Enter or "Apply"). */
 export function TableControls({ search, filter }: { search: string; filter: string }) {
@@ -14,13 +15,8 @@ export function TableControls({ search, filter }: { search: string; filter: stri
   const [pending, startTransition] = useTransition();
   const id = useId();
   const apply = (form: FormData) => {
-    const params = new URLSearchParams(searchParams.toString());
-    for (const name of ['Search', 'Filter']) {
-      const value = String(form.get(name) ?? '').trim();
-      if (value) params.set(name, value);
-      else params.delete(name);
-    }
-    params.delete('page');
+    const value = (name: string) => String(form.get(name) ?? '').trim() || null;
+    const params = withChanges(searchParams.toString(), { Search: value('Search'), Filter: value('Filter'), page: null });
     startTransition(() => router.push(`${pathname}?${params}`, { scroll: false }));
   };
   return (

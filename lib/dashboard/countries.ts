@@ -1,4 +1,3 @@
-import { ValidationError } from '@/lib/http/problem';
 import { QueryParams } from '@/lib/query';
 import type { SearchParams } from './filters';
 
@@ -20,5 +19,3 @@ export function countriesQuery(searchParams: SearchParams, filters: { from: stri
   }
   return QueryParams.from(params);
 }
-
-export const isValidationError = (err: unknown): err is ValidationError => err instanceof ValidationError;

@@ -1,4 +1,4 @@
-import { ValidationError } from '@/lib/http/problem';
+import { ProblemError, ValidationError } from '@/lib/http/problem';
 import { addDays, parseDateRange, parseSiteIds, QueryParams, todayUtc } from '@/lib/query';
 
 /**
@@ -49,4 +49,13 @@ export function filterSearch(filters: DashboardFilters, extra: Record<string, st
   const params = new URLSearchParams({ from: filters.from, to: filters.to, ...extra });
   if (filters.sites) params.set('sites', filters.sites.join(','));
   return `?${params}`;
+}
+
+/** Answers a page shows in place of its data: bad input (400) or sites it may not read (403). */
+export const isFilterProblem = (err: unknown): err is ProblemError =>
+  err instanceof ProblemError && (err.status === 400 || err.status === 403);
+
+/** The data, or the filter problem to show instead; anything else (an outage) goes to the error boundary. */
+export function orFilterProblem<T>(loading: Promise<T>): Promise<T | ProblemError> {
+  return loading.catch((err: unknown) => (isFilterProblem(err) ? err : Promise.reject(err)));
 }

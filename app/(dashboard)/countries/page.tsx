@@ -9,10 +9,10 @@ import { TableControls } from '@/components/dashboard/table-controls';
 import { buttonClass } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { requireUser } from '@/lib/auth/session';
-import { countriesQuery, isValidationError } from '@/lib/dashboard/countries';
-import { readFilters, type SearchParams } from '@/lib/dashboard/filters';
+import { countriesQuery } from '@/lib/dashboard/countries';
+import { orFilterProblem, readFilters, type SearchParams } from '@/lib/dashboard/filters';
 import { formatDay } from '@/lib/format';
-import { ValidationError } from '@/lib/http/problem';
+import { ProblemError, ValidationError } from '@/lib/http/problem';
 import { todayUtc } from '@/lib/query';
 import { getRevenueByCountry } from '@/lib/services/reports';
 import { listSites } from '@/lib/services/sites';
@@ -26,7 +26,7 @@ export default async function CountriesPage({ searchParams }: { searchParams: Pr
   const filters = readFilters(params, today);
   if (filters instanceof ValidationError) return <FilterError error={filters} resetHref="/countries" />;
   const [report, sites] = await Promise.all([
-    getRevenueByCountry(principal, countriesQuery(params, filters)).catch((err) => (isValidationError(err) ? err : Promise.reject(err))),
+    orFilterProblem(getRevenueByCountry(principal, countriesQuery(params, filters))),
     listSites(principal),
   ]);
   const single = (name: string) => (typeof params[name] === 'string' ? (params[name] as string) : '');
@@ -44,7 +44,7 @@ export default async function CountriesPage({ searchParams }: { searchParams: Pr
             Download CSV
           </a>
         </div>
-        {report instanceof ValidationError ? (
+        {report instanceof ProblemError ? (
           <div className="p-4">
             <FilterError error={report} resetHref={`/countries?from=${filters.from}&to=${filters.to}`} />
           </div>

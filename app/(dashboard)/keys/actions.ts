@@ -2,6 +2,7 @@
 
 import { revalidatePath } from 'next/cache';
 import { requireUser } from '@/lib/auth/session';
+import { addDays, isDay } from '@/lib/query';
 import { ProblemError } from '@/lib/http/problem';
 import {
   createApiKey,
@@ -10,6 +11,8 @@ import {
   revokeApiKey,
   type ApiKeyResponse,
 } from '@/lib/services/api-keys';
+
+const nextDayStart = (day: string) => (isDay(day) ? `${addDays(day, 1)}T00:00:00Z` : day);
 
 export type CreateKeyResult =
   | { ok: true; apiKey: string; key: ApiKeyResponse }
@@ -30,7 +33,8 @@ export async function createKeyAction(fields: CreateKeyFields): Promise<CreateKe
   const parsed = createApiKeyInput.safeParse({
     label: fields.label || null,
     siteIds: fields.siteIds.length > 0 ? fields.siteIds : null,
-    expiresAt: fields.expiresOn ? `${fields.expiresOn}T23:59:59Z` : null,
+    // Through the whole chosen UTC day: the key expires at the start of the next one.
+    expiresAt: fields.expiresOn ? nextDayStart(fields.expiresOn) : null,
   });
   if (!parsed.success) {
     const errors: Record<string, string> = {};

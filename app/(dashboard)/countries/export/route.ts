@@ -2,6 +2,7 @@ import { stringify } from 'csv-stringify/sync';
 import { currentUser } from '@/lib/auth/session';
 import { countriesQuery } from '@/lib/dashboard/countries';
 import { readFilters } from '@/lib/dashboard/filters';
+import { withChanges } from '@/lib/dashboard/url';
 import { ValidationError } from '@/lib/http/problem';
 import { BY_COUNTRY_COLUMNS, getRevenueByCountry } from '@/lib/services/reports';
 
@@ -12,12 +13,14 @@ import { BY_COUNTRY_COLUMNS, getRevenueByCountry } from '@/lib/services/reports'
 export async function GET(request: Request) {
   const user = await currentUser();
   if (!user) return new Response('Sign in to download reports.', { status: 401 });
-  const searchParams = Object.fromEntries(new URL(request.url).searchParams);
+  const url = new URL(request.url);
+  const searchParams = Object.fromEntries(url.searchParams);
+  // Every row in one page, whatever page or page size (in any letter case) the view was on.
+  const allRows = Object.fromEntries(withChanges(url.search, { page: null, pageSize: '1000' }));
   const filters = readFilters(searchParams);
   try {
     if (filters instanceof ValidationError) throw filters;
-    const { page: _page, pageSize: _size, ...rest } = searchParams;
-    const report = await getRevenueByCountry(user.principal, countriesQuery({ ...rest, pageSize: '1000' }, filters));
+    const report = await getRevenueByCountry(user.principal, countriesQuery(allRows, filters));
     const csv = stringify(report.data, { header: true, columns: BY_COUNTRY_COLUMNS });
     return new Response(csv, {
       headers: {
