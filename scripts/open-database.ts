@@ -1,6 +1,6 @@
 import { type Database, openConfiguredDatabase, setDatabase } from '@/db/client';
 import { env } from '@/lib/env';
-import { settleBackgroundTasks } from '@/lib/http/api-route';
+import { settleBackgroundTasks } from '@/lib/http/background';
 
 /**
  * How operator commands reach the configured database: the same DATABASE_URL / PGLITE_DIR rules as the

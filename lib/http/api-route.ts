@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { after } from 'next/server';
 import type { z } from 'zod';
 import { QueryParams } from '@/lib/query';
 import { authenticateApiKey, touchApiKey } from '@/lib/services/api-key-auth';
@@ -8,8 +7,8 @@ import { readJsonBody } from './body';
 import { negotiateResponseType } from './negotiate';
 import { notFound, ProblemError, ValidationError } from './problem';
 import { addressPolicy, applyRateLimit, keyPolicy } from './rate-limit';
-import { describeError } from './describe-error';
-import { isDatabaseUnavailable } from './unavailable';
+import { problemResponse } from './problem-response';
+import { runAfterResponse } from './background';
 import { renderBody } from './render';
 
 /**
@@ -117,61 +116,6 @@ async function admit(request: Request, searchParams: URLSearchParams, keyInQuery
   await applyRateLimit(keyPolicy(principal.keyId!), headers);
   runAfterResponse(() => touchApiKey(principal.keyId!, lastUsedAt));
   return caller;
-}
-
-const detached = new Set<Promise<void>>();
-
-/** Work that must not delay the response; outside a Next.js request (tests, scripts) it runs detached. */
-function runAfterResponse(task: () => Promise<void>) {
-  const guarded = () => task().catch((err) => console.error('[api] background task failed:', describeError(err)));
-  try {
-    after(guarded);
-  } catch {
-    const running = guarded().finally(() => detached.delete(running));
-    detached.add(running);
-  }
-}
-
-/** Waits for detached background work (e.g. lastUsedAt writes) started outside a Next.js request. */
-export async function settleBackgroundTasks(): Promise<void> {
-  while (detached.size > 0) await Promise.allSettled([...detached]);
-}
-
-function problemResponse(err: unknown, request: Request, headers: Headers, requestId: string): Response {
-  let problem: ProblemError;
-  if (err instanceof ProblemError) {
-    problem = err;
-  } else if (isDatabaseUnavailable(err)) {
-    console.error(`[api] ${requestId} database unavailable: ${describeError(err)}`);
-    problem = new ProblemError({
-      status: 503,
-      title: 'Service Unavailable',
-      detail: 'The reporting database is unavailable or overloaded right now; retry shortly.',
-      headers: { 'Retry-After': '5' },
-    });
-  } else {
-    // Never expected: logged with the request id (never the query string, which may hold a key).
-    // Nor the SQL parameters of a failed query, which may hold a key's hash: see describeError.
-    console.error(`[api] ${requestId} ${request.method} ${new URL(request.url).pathname} failed: ${describeError(err, true)}`);
-    problem = new ProblemError({
-      status: 500,
-      title: 'Internal Server Error',
-      detail: `Something went wrong on our side; quote request id ${requestId} if you contact us.`,
-    });
-  }
-  for (const [name, value] of Object.entries(problem.headers)) headers.set(name, value);
-  headers.set('X-Request-Id', requestId);
-  headers.set('Content-Type', 'application/problem+json; charset=utf-8');
-  const body = {
-    type: problem.type,
-    title: problem.title,
-    status: problem.status,
-    detail: problem.detail,
-    instance: new URL(request.url).pathname,
-    requestId,
-    ...(problem.errors ? { errors: problem.errors } : {}),
-  };
-  return new Response(JSON.stringify(body), { status: problem.status, headers });
 }
 
 /** Runs `work` with a request id and response headers; anything it throws becomes a problem response. */

@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { POST as createKeyRoute } from '@/app/api/v1/api-keys/route';
 import { apiKeys } from '@/db/schema';
-import { settleBackgroundTasks } from '@/lib/http/api-route';
+import { settleBackgroundTasks } from '@/lib/http/background';
 import { type ApiResult, callApi } from '../support/api';
 import { useTestDatabase } from '../support/db';
 import { createPublisher, createSite } from '../support/factories';

@@ -12,7 +12,7 @@ import * as totals from '@/app/api/v1/reports/totals/route';
 import * as legacy from '@/app/api/v1/revenues/countries/route';
 import * as sitesRoute from '@/app/api/v1/sites/route';
 import { randomUUID } from 'node:crypto';
-import { settleBackgroundTasks } from '@/lib/http/api-route';
+import { settleBackgroundTasks } from '@/lib/http/background';
 import { CLIENT_ADDRESS_HEADER } from '@/lib/http/client-address';
 
 type Handler = (request: Request, context: { params: Promise<Record<string, string | string[]>> }) => Promise<Response>;

@@ -1,0 +1,21 @@
+import { after } from 'next/server';
+import { describeError } from './describe-error';
+
+const detached = new Set<Promise<void>>();
+
+/** Work that must not delay the response; outside a Next.js request (tests, scripts) it runs detached. */
+export function runAfterResponse(task: () => Promise<void>) {
+  const guarded = () => task().catch((err) => console.error('[api] background task failed:', describeError(err)));
+  try {
+    after(guarded);
+  } catch {
+    const running = guarded().finally(() => detached.delete(running));
+    detached.add(running);
+  }
+}
+
+/** Waits for detached background work (e.g. lastUsedAt writes) started outside a Next.js request. */
+export async function settleBackgroundTasks(): Promise<void> {
+  while (detached.size > 0) await Promise.allSettled([...detached]);
+}
+
