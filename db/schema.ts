@@ -88,6 +88,36 @@ export const revenueDaily = pgTable(
   ],
 );
 
+/**
+ * revenue_daily summed per site × UTC month × country, so that long-range reports read ~30× fewer rows:
+ * a range's whole months come from here, its partial months from revenue_daily (lib/services/revenue-source.ts).
+ * Never written by the application: statement-level triggers on revenue_daily keep it exact on every
+ * INSERT, UPDATE, DELETE and TRUNCATE (db/migrations/0003_monthly_rollup.sql). `days` counts the daily rows
+ * folded in, so a month whose rows are all deleted disappears instead of lingering as a row of zeros (which
+ * by-country would list as a country with data).
+ */
+export const revenueMonthly = pgTable(
+  'revenue_monthly',
+  {
+    siteId: uuid('site_id').notNull(),
+    userId: uuid('user_id').notNull(),
+    month: date('month', { mode: 'string' }).notNull(), // the first day of the UTC month
+    country: char('country', { length: 2 }).notNull(),
+    impressions: bigint('impressions', { mode: 'number' }).notNull().default(0),
+    clicks: bigint('clicks', { mode: 'number' }).notNull().default(0),
+    adRequests: bigint('ad_requests', { mode: 'number' }).notNull().default(0),
+    revenueMicros: bigint('revenue_micros', { mode: 'number' }).notNull().default(0),
+    days: integer('days').notNull().default(0),
+  },
+  (t) => [
+    primaryKey({ columns: [t.siteId, t.month, t.country] }),
+    foreignKey({ name: 'revenue_monthly_site_owner_fk', columns: [t.siteId, t.userId], foreignColumns: [sites.id, sites.userId] })
+      .onDelete('cascade')
+      .onUpdate('cascade'),
+    check('revenue_monthly_month_check', sql`extract(day from ${t.month}) = 1`),
+  ],
+);
+
 /** Client API keys: only the SHA-256 of the raw key is stored, plus its first 12 characters to recognise it by. */
 export const apiKeys = pgTable(
   'api_keys',

@@ -110,7 +110,7 @@ export async function seedDemo(db: Db, options: { today?: string } = {}): Promis
     for (const site of DEMO_SITES) revenueRows += await insertRevenue(tx as unknown as Db, site, firstDay, lastDay);
   });
   // Fresh statistics, so report queries get their real plans at once (PGlite has no autovacuum to do it).
-  await db.execute(sql`ANALYZE users, sites, revenue_daily`);
+  await db.execute(sql`ANALYZE users, sites, revenue_daily, revenue_monthly`);
 
   return {
     users: DEMO_USERS.length,

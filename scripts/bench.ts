@@ -42,14 +42,18 @@ async function addSyntheticPublisher(database: Database, sites: number): Promise
     select ${userId}::uuid, 'Bench site ' || n, 'https://bench' || n || '.example', 'phaser', 'live'
     from generate_series(1, ${sites}) as n`);
   const countries = 'US GB DE FR CA AU JP KR BR IN ID PH VN TR MX EG NL SE NO DK CH ES IT PL AR CL CO PE ZA NG KE SA AE IL RU UA RO CZ HU PT GR TH MY SG NZ'.split(' ');
-  await database.db.execute(sql`
-    insert into revenue_daily (site_id, user_id, day, country, impressions, clicks, ad_requests, revenue_micros)
-    select s.id, s.user_id, d::date, c, 800 + (hashtext(s.id::text || d::text || c) & 1023), 10, 1200, 2500000 + (hashtext(c || d::text) & 1048575)
-    from sites s,
-         generate_series(${addDays(todayUtc(), -364)}::date, ${todayUtc()}::date, interval '1 day') as d,
-         unnest(string_to_array(${countries.join(' ')}, ' ')) as c
-    where s.user_id = ${userId}::uuid`);
-  await database.db.execute(sql`analyze`);
+  // One statement of N × 16k rows outlasts the server connection's 15 s statement_timeout on PostgreSQL.
+  await database.db.transaction(async (tx) => {
+    await tx.execute(sql`set local statement_timeout = 0`);
+    await tx.execute(sql`
+      insert into revenue_daily (site_id, user_id, day, country, impressions, clicks, ad_requests, revenue_micros)
+      select s.id, s.user_id, d::date, c, 800 + (hashtext(s.id::text || d::text || c) & 1023), 10, 1200, 2500000 + (hashtext(c || d::text) & 1048575)
+      from sites s,
+           generate_series(${addDays(todayUtc(), -364)}::date, ${todayUtc()}::date, interval '1 day') as d,
+           unnest(string_to_array(${countries.join(' ')}, ' ')) as c
+      where s.user_id = ${userId}::uuid`);
+    await tx.execute(sql`analyze`);
+  });
   return userId;
 }
 

@@ -1,6 +1,7 @@
 import { sql, type SQLWrapper } from 'drizzle-orm';
 import { revenueDaily, sites } from '@/db/schema';
 import type { FieldDef } from '@/lib/query';
+import { revenue } from './revenue-source';
 
 /**
  * The row types' fields as the query grammar sees them (sortBy, Filter, FilterList), each with the SQL
@@ -8,10 +9,11 @@ import type { FieldDef } from '@/lib/query';
  */
 const num = (name: string): FieldDef => ({ name, type: 'number' });
 
-// Aggregates over revenue_daily for one group (by-country rows, totals).
-const rev = sql`sum(${revenueDaily.revenueMicros})`;
-const imp = sql`sum(${revenueDaily.impressions})`;
-const req = sql`sum(${revenueDaily.adRequests})`;
+// Aggregates for one group (by-country rows, totals) over the combined daily and monthly rows of a range
+// (revenue-source.ts), so HAVING and ORDER BY see the same sums as the answer.
+const rev = sql`sum(${revenue.revenueMicros})`;
+const imp = sql`sum(${revenue.impressions})`;
+const req = sql`sum(${revenue.adRequests})`;
 
 export const aggregates = {
   revenueMicros: sql`coalesce(${rev}, 0)`.mapWith(Number),
@@ -30,7 +32,7 @@ export const byCountryFields: FieldDef[] = [
 ];
 
 export const byCountryColumns: Record<string, SQLWrapper> = {
-  country: revenueDaily.country,
+  country: revenue.country,
   revenueAmount: sql`(${rev}::numeric / 1000000)`,
   cpm: sql`(case when ${imp} = 0 then 0 else ${rev}::numeric / ${imp} / 1000 end)`,
   adRequests: req,

@@ -1,4 +1,4 @@
-import { and, asc, between, count, desc, eq, inArray, or, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, or, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import { type Db, getDb } from '@/db/client';
 import { revenueDaily, sites } from '@/db/schema';
 import { countryCodesMatching } from '@/lib/countries';
@@ -30,6 +30,7 @@ import {
   countryRowFields,
   countryRowSortColumns,
 } from './report-fields';
+import { revenue, revenueSource } from './revenue-source';
 
 export interface RevenueTotalResponse {
   totalImpressions: number;
@@ -113,11 +114,8 @@ function parseSiteDay(query: QueryParams, errors: FieldError[]): SiteDayInput {
 async function siteDayScope(principal: Principal, query: QueryParams, input: SiteDayInput) {
   const { siteIds, defaultRangeDays } = await readableSites(principal, input.requested);
   const range = parseDateRange(query, { defaultDays: defaultRangeDays, today: input.today });
-  const where =
-    siteIds.length === 0
-      ? sql`false`
-      : and(inArray(revenueDaily.siteId, siteIds), between(revenueDaily.day, range.fromDate, range.toDate));
-  return { where, range, siteIds };
+  // Whole months of the range come from revenue_monthly, the days around them from revenue_daily.
+  return { source: revenueSource(siteIds, range.fromDate, range.toDate), range, siteIds };
 }
 
 /**
@@ -134,9 +132,9 @@ export async function getTotals(principal: Principal, query: QueryParams): Promi
   const errors: FieldError[] = [];
   const input = parseSiteDay(query, errors);
   throwIfAny(errors);
-  const { where } = await siteDayScope(principal, query, input);
+  const { source } = await siteDayScope(principal, query, input);
   const db = await getDb();
-  const [sums] = await db.select(aggregates).from(revenueDaily).where(where);
+  const [sums] = await db.select(aggregates).from(source);
   return {
     totalImpressions: sums.impressions,
     totalRequests: sums.adRequests,
@@ -157,17 +155,17 @@ export async function getRevenueByCountry(
   const input = parseSiteDay(query, errors);
   throwIfAny(errors);
   const filter = filterToSql(filterExpr, byCountryColumns);
-  const { where } = await siteDayScope(principal, query, input);
+  const { source } = await siteDayScope(principal, query, input);
   const db = await getDb();
   // At most one row per country (~250), so the whole filtered, sorted result is fetched and paged here;
   // that also gives totalRows without a second pass over the day rows.
   const rows = await db
-    .select({ country: revenueDaily.country, ...aggregates })
-    .from(revenueDaily)
-    .where(and(where, search ? countrySearch(search, revenueDaily.country) : undefined))
-    .groupBy(revenueDaily.country)
+    .select({ country: revenue.country, ...aggregates })
+    .from(source)
+    .where(search ? countrySearch(search, revenue.country) : undefined)
+    .groupBy(revenue.country)
     .having(filter)
-    .orderBy(...orderBy(paging, byCountryColumns, 'country', [revenueDaily.country]));
+    .orderBy(...orderBy(paging, byCountryColumns, 'country', [revenue.country]));
   const offset = pageOffset(paging);
   return {
     data: rows.slice(offset, offset + paging.pageSize).map((r) => ({
