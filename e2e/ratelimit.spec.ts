@@ -182,7 +182,7 @@ test.describe('Upstash store over real Redis (through the REST emulator)', () =>
     expect(await emulator!.requests()).toBeGreaterThanOrEqual(LIMIT);
   });
 
-  test('fail open: Upstash hanging or erroring, requests are served within 1 s + margin, headers say 120, one warning a minute', async () => {
+  test('fail open: Upstash hanging or erroring, requests are served after at most 1 s of waiting, headers say 120, one warning a minute', async () => {
     test.setTimeout(60_000);
     const server = failOpenServer;
     const key = { 'X-Api-Key': keys[2] };
@@ -200,7 +200,9 @@ test.describe('Upstash store over real Redis (through the REST emulator)', () =>
         const { response, ms } = await timed();
         hung.push(ms);
         expect(response.status).toBe(200);
-        expect(ms).toBeLessThan(1_500);
+        // The limiter gives up after 1 s of waiting; the margin is for the request's own work on a busy
+        // 2-core CI machine. Without failing open this would take 5 s (library timeout) or hang.
+        expect(ms).toBeLessThan(2_500);
         expect(response.headers.get('x-ratelimit-limit')).toBe(String(LIMIT));
         // Counted in this process meanwhile: the key's first, second, third request.
         expect(response.headers.get('x-ratelimit-remaining')).toBe(String(LIMIT - 1 - i));
@@ -213,7 +215,8 @@ test.describe('Upstash store over real Redis (through the REST emulator)', () =>
         const { response, ms } = await timed();
         failed.push(ms);
         expect(response.status).toBe(200);
-        expect(ms).toBeLessThan(500);
+        // An error answers at once: no retries with back-off (≈4 s) and no waiting for the timeout.
+        expect(ms).toBeLessThan(1_000);
         expect(response.headers.get('x-ratelimit-limit')).toBe(String(LIMIT));
         expect(response.headers.get('x-ratelimit-remaining')).toBe(String(LIMIT - 4 - i));
       }
