@@ -67,7 +67,7 @@ export function CountriesTable({ rows, sortBy, sortDirection }: { rows: RevenueB
   });
 
   return (
-    <div className="max-h-[70vh] overflow-auto" aria-busy={pending}>
+    <div className="relative max-h-[70vh] overflow-auto" aria-busy={pending}>
       <table className="w-full min-w-[44rem] text-sm">
         <caption className="sr-only">Revenue by country; column headers sort the table</caption>
         <thead className="sticky top-0 z-10 bg-zinc-50 text-xs text-zinc-600 dark:bg-zinc-900 dark:text-zinc-400">

@@ -24,7 +24,7 @@ export function Nav() {
   }
   const carried = filters.size > 0 ? `?${filters}` : '';
   return (
-    <nav aria-label="Main" className="flex gap-1 overflow-x-auto md:flex-col">
+    <nav aria-label="Main" className="flex flex-wrap gap-1 md:flex-col md:flex-nowrap">
       {ITEMS.map(({ href, label, icon: Icon, keepsFilters }) => {
         const active = href === '/' ? pathname === '/' : pathname.startsWith(href);
         return (

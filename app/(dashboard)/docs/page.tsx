@@ -17,7 +17,7 @@ const ENDPOINTS: [string, string, string][] = [
 ];
 
 const Code = ({ children }: { children: string }) => (
-  <pre className="overflow-x-auto rounded-md bg-zinc-950 p-4 font-mono text-xs text-zinc-100">{children}</pre>
+  <pre tabIndex={0} className="overflow-x-auto rounded-md bg-zinc-950 p-4 font-mono text-xs text-zinc-100">{children}</pre>
 );
 
 export default async function DocsPage() {

@@ -21,6 +21,21 @@ function status(key: ApiKeyResponse) {
 
 const day = (iso: string | null, none: string) => (iso ? formatDay(iso.slice(0, 10)) : none);
 
+/**
+ * The last day (UTC) a key works, as the create dialog asks for it ("stops working after this day"): the
+ * dialog stores the start of the next day, so a key expiring at midnight shows the day before.
+ */
+function expiry(iso: string | null) {
+  if (!iso) return 'Never';
+  const at = Date.parse(iso);
+  const lastDay = new Date(at % 86_400_000 === 0 ? at - 1 : at).toISOString().slice(0, 10);
+  return (
+    <time dateTime={iso} title={`Stops working at ${iso.slice(0, 16).replace('T', ' ')} UTC`}>
+      {formatDay(lastDay)}
+    </time>
+  );
+}
+
 export default async function KeysPage() {
   const { principal } = await requireUser();
   const [keys, sites, publishers] = await Promise.all([
@@ -41,7 +56,7 @@ export default async function KeysPage() {
           <CreateKeyDialog sites={sites.map((s) => ({ id: s.siteId, name: s.name ?? s.siteId }))} today={today} />
         </div>
       </PageHeader>
-      <Card className="overflow-x-auto">
+      <Card className="relative overflow-x-auto">
         {keys.length === 0 ? (
           <p className="p-10 text-center text-sm text-zinc-600 dark:text-zinc-400">No API keys yet. Create one to use the API.</p>
         ) : (
@@ -63,7 +78,7 @@ export default async function KeysPage() {
                   <td className="px-4 py-3">{key.siteIds ? key.siteIds.map((id) => siteName.get(id) ?? id).join(', ') : 'All sites'}</td>
                   <td className="px-4 py-3 whitespace-nowrap">{day(key.createdAt, '—')}</td>
                   <td className="px-4 py-3 whitespace-nowrap">{day(key.lastUsedAt, 'Never')}</td>
-                  <td className="px-4 py-3 whitespace-nowrap">{day(key.expiresAt, 'Never')}</td>
+                  <td className="px-4 py-3 whitespace-nowrap">{expiry(key.expiresAt)}</td>
                   <td className="px-4 py-3">{status(key)}</td>
                   <td className="px-4 py-3 text-right">{!key.revokedAt && <RevokeKeyButton keyId={key.id} label={key.label} prefix={key.keyPrefix} />}</td>
                 </tr>

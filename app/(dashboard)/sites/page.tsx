@@ -21,7 +21,7 @@ export default async function SitesPage() {
   return (
     <>
       <PageHeader title="Sites" description={`${sites.length} site${sites.length === 1 ? '' : 's'} on this account`} />
-      <Card className="overflow-x-auto">
+      <Card className="relative overflow-x-auto">
         {sites.length === 0 ? (
           <p className="p-10 text-center text-sm text-zinc-600 dark:text-zinc-400">No sites on this account yet.</p>
         ) : (

@@ -1,7 +1,7 @@
 import { stringify } from 'csv-stringify/sync';
 import { currentUser } from '@/lib/auth/session';
 import { countriesQuery } from '@/lib/dashboard/countries';
-import { readFilters } from '@/lib/dashboard/filters';
+import { isFilterProblem, readFilters } from '@/lib/dashboard/filters';
 import { withChanges } from '@/lib/dashboard/url';
 import { ValidationError } from '@/lib/http/problem';
 import { BY_COUNTRY_COLUMNS, getRevenueByCountry } from '@/lib/services/reports';
@@ -30,7 +30,11 @@ export async function GET(request: Request) {
       },
     });
   } catch (err) {
-    if (err instanceof ValidationError) return new Response(err.detail, { status: 400 });
+    // A bad filter (400) or a site of another account (403) is the caller's mistake, not a server error.
+    if (isFilterProblem(err)) {
+      const detail = err.errors?.map((e) => e.detail).join('\n') || err.detail;
+      return new Response(`${detail}\n`, { status: err.status, headers: { 'Content-Type': 'text/plain; charset=utf-8' } });
+    }
     throw err;
   }
 }
