@@ -2,9 +2,27 @@ import { defineConfig, devices } from '@playwright/test';
 
 const port = Number(process.env.E2E_PORT ?? 3200);
 
+/** Debian's Chromium: Playwright must never download a browser of its own. */
+const launchOptions = {
+  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  args: [
+    '--headless',
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+    '--no-first-run',
+  ],
+};
+
 /**
  * End-to-end tests against a production build (`scripts/start.mjs` builds when needed) on a fresh embedded
- * database, in Debian's Chromium: Playwright must never download a browser of its own.
+ * database seeded with the demo data, in Debian's Chromium.
+ *
+ * The dashboard specs (e2e/dashboard-*.spec.ts) reuse one signed-in session per demo account, made once by
+ * the `setup` project (e2e/dashboard.setup.ts): sign-ins are throttled per address, and signing in costs an
+ * argon2 verification each time.
  */
 export default defineConfig({
   testDir: 'e2e',
@@ -21,21 +39,19 @@ export default defineConfig({
   projects: [
     {
       name: 'chromium',
-      use: {
-        ...devices['Desktop Chrome'],
-        launchOptions: {
-          executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-          args: [
-            '--headless',
-            '--no-sandbox',
-            '--disable-gpu',
-            '--disable-background-networking',
-            '--disable-component-update',
-            '--disable-sync',
-            '--no-first-run',
-          ],
-        },
-      },
+      testIgnore: /dashboard[-.]/,
+      use: { ...devices['Desktop Chrome'], launchOptions },
+    },
+    {
+      name: 'setup',
+      testMatch: /dashboard\.setup\.ts$/,
+      use: { ...devices['Desktop Chrome'], launchOptions },
+    },
+    {
+      name: 'dashboard',
+      testMatch: /dashboard-.*\.spec\.ts$/,
+      dependencies: ['setup'],
+      use: { ...devices['Desktop Chrome'], launchOptions },
     },
   ],
   webServer: {

@@ -1,0 +1,80 @@
+import { expectNoViolations } from './support/axe';
+import { authFile, expect, test, waitForHydration } from './support/dashboard';
+
+/**
+ * axe (WCAG 2.0/2.1 A and AA rules) finds nothing on any page, in the light and the dark colour scheme,
+ * including the create-key dialog open, a new key revealed and the site multi-select open.
+ */
+
+for (const scheme of ['light', 'dark'] as const) {
+  test.describe(`${scheme} colour scheme`, () => {
+    test.beforeEach(async ({ page }) => {
+      await page.emulateMedia({ colorScheme: scheme });
+    });
+
+    test('the sign-in page, also with an error shown', async ({ page }) => {
+      await page.goto('/login');
+      await waitForHydration(page);
+      await expectNoViolations(page, '/login');
+      await page.getByLabel('Email').fill('nobody-a11y@example.com');
+      await page.getByLabel('Password').fill('wrong');
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await expect(page.getByRole('main').getByRole('alert')).toHaveText('Invalid email or password');
+      await expectNoViolations(page, '/login with an error');
+    });
+
+    test.describe('signed in', () => {
+      test.use({ storageState: authFile('demo') });
+
+      test('overview, with the site multi-select open', async ({ page }) => {
+        await page.goto('/');
+        await expect(page.locator('.recharts-surface').first()).toBeVisible();
+        await waitForHydration(page);
+        await expectNoViolations(page, '/');
+        await page.getByRole('button', { name: 'Sites: All sites' }).click();
+        await expect(page.getByRole('group', { name: 'Sites' })).toBeVisible();
+        await expectNoViolations(page, '/ with the site multi-select open');
+      });
+
+      for (const path of ['/countries', '/sites', '/docs']) {
+        test(path, async ({ page }) => {
+          await page.goto(path);
+          await waitForHydration(page);
+          await expectNoViolations(page, path);
+        });
+      }
+
+      test('/countries sorted, filtered to nothing and with a filter error', async ({ page }) => {
+        await page.goto('/countries?sortBy=cpm&sortDirection=desc&page=2');
+        await expectNoViolations(page, '/countries sorted, page 2');
+        await page.goto('/countries?Search=zzzz');
+        await expectNoViolations(page, '/countries without rows');
+        await page.goto('/countries?Filter=nosuchfield>1');
+        await expectNoViolations(page, '/countries with a filter error');
+      });
+
+      test('/keys, with the create dialog open and with a new key revealed', async ({ page }) => {
+        await page.goto('/keys');
+        await waitForHydration(page);
+        await expectNoViolations(page, '/keys');
+        await page.getByRole('button', { name: 'Create key', exact: true }).click();
+        const dialog = page.getByRole('dialog', { name: 'Create an API key' });
+        await expect(dialog).toBeVisible();
+        await expectNoViolations(page, '/keys with the create dialog open');
+        await dialog.getByLabel('Label').fill(`e2e axe ${scheme}`);
+        await dialog.getByRole('button', { name: 'Create key' }).click();
+        await expect(page.getByTestId('new-api-key')).toBeVisible();
+        await expectNoViolations(page, '/keys with a new key revealed');
+        await page.getByRole('button', { name: 'Done' }).click();
+        await expect(page.getByRole('dialog')).toHaveCount(0);
+        await page.getByRole('button', { name: `Revoke e2e axe ${scheme}` }).click();
+        await expect(page.getByRole('alertdialog')).toBeVisible();
+        await expectNoViolations(page, '/keys with the revoke confirmation open');
+        await page.getByRole('alertdialog').getByRole('button', { name: 'Revoke key' }).click();
+        await expect(page.getByRole('alertdialog')).toHaveCount(0);
+        await expect(page.getByTestId('api-key-row').filter({ hasText: `e2e axe ${scheme}` }).getByText('Revoked')).toBeVisible();
+        await expectNoViolations(page, '/keys with a revoked key');
+      });
+    });
+  });
+}
