@@ -1,5 +1,5 @@
 import { expectNoViolations } from './support/axe';
-import { authFile, expect, test, waitForHydration } from './support/dashboard';
+import { authFile, expect, renderCharts, test, waitForHydration } from './support/dashboard';
 
 /**
  * axe (WCAG 2.0/2.1 A and AA rules) finds nothing on any page, in the light and the dark colour scheme,
@@ -28,8 +28,8 @@ for (const scheme of ['light', 'dark'] as const) {
 
       test('overview, with the site multi-select open', async ({ page }) => {
         await page.goto('/');
-        await expect(page.locator('.recharts-surface').first()).toBeVisible();
         await waitForHydration(page);
+        await renderCharts(page);
         await expectNoViolations(page, '/');
         await page.getByRole('button', { name: 'Sites: All sites' }).click();
         await expect(page.getByRole('group', { name: 'Sites' })).toBeVisible();

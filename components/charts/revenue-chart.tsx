@@ -35,41 +35,41 @@ function DayTooltip({ active, payload }: { active?: boolean; payload?: { payload
   );
 }
 
-/** Daily revenue as an area, the previous period of equal length as a dashed line, every day drawn. */
+/**
+ * Daily revenue as an area, the previous period of equal length as a dashed line, every day drawn. It fills
+ * its box; components/charts/lazy-charts.tsx gives it one (and its accessible summary) and loads it late.
+ */
 export function RevenueChart({ daily, previousDaily }: { daily: DailyPoint[]; previousDaily: DailyPoint[] }) {
   const rows: Row[] = daily.map((d, i) => ({ ...d, previous: previousDaily[i]?.revenue ?? 0 }));
-  const total = daily.reduce((sum, d) => sum + d.revenue, 0);
   return (
-    <figure className="h-72 w-full" aria-label={`Daily revenue chart: ${formatUsd(total)} over ${daily.length} days`}>
-      <ResponsiveContainer width="100%" height="100%">
-        <AreaChart data={rows} margin={{ top: 8, right: 8, bottom: 0, left: 0 }}>
-          <defs>
-            <linearGradient id="revenueFill" x1="0" y1="0" x2="0" y2="1">
-              <stop offset="0%" stopColor="var(--color-accent-500)" stopOpacity={0.35} />
-              <stop offset="100%" stopColor="var(--color-accent-500)" stopOpacity={0.02} />
-            </linearGradient>
-          </defs>
-          <CartesianGrid strokeDasharray="3 3" vertical={false} stroke="currentColor" strokeOpacity={0.12} />
-          <XAxis
-            dataKey="day"
-            tickFormatter={(day: string) => formatDay(day, { month: 'short', day: 'numeric' })}
-            tick={{ fontSize: 12, fill: 'currentColor' }}
-            tickLine={false}
-            axisLine={false}
-            minTickGap={24}
-          />
-          <YAxis
-            tickFormatter={(n: number) => formatUsdCompact(n)}
-            tick={{ fontSize: 12, fill: 'currentColor' }}
-            tickLine={false}
-            axisLine={false}
-            width={64}
-          />
-          <Tooltip content={<DayTooltip />} />
-          <Line type="monotone" dataKey="previous" name="Previous period" stroke="currentColor" strokeOpacity={0.45} strokeDasharray="4 4" dot={false} isAnimationActive={false} />
-          <Area type="monotone" dataKey="revenue" name="Revenue" stroke="var(--color-accent-600)" strokeWidth={2} fill="url(#revenueFill)" isAnimationActive={false} />
-        </AreaChart>
-      </ResponsiveContainer>
-    </figure>
+    <ResponsiveContainer width="100%" height="100%">
+      <AreaChart data={rows} margin={{ top: 8, right: 8, bottom: 0, left: 0 }}>
+        <defs>
+          <linearGradient id="revenueFill" x1="0" y1="0" x2="0" y2="1">
+            <stop offset="0%" stopColor="var(--color-accent-500)" stopOpacity={0.35} />
+            <stop offset="100%" stopColor="var(--color-accent-500)" stopOpacity={0.02} />
+          </linearGradient>
+        </defs>
+        <CartesianGrid strokeDasharray="3 3" vertical={false} stroke="currentColor" strokeOpacity={0.12} />
+        <XAxis
+          dataKey="day"
+          tickFormatter={(day: string) => formatDay(day, { month: 'short', day: 'numeric' })}
+          tick={{ fontSize: 12, fill: 'currentColor' }}
+          tickLine={false}
+          axisLine={false}
+          minTickGap={24}
+        />
+        <YAxis
+          tickFormatter={(n: number) => formatUsdCompact(n)}
+          tick={{ fontSize: 12, fill: 'currentColor' }}
+          tickLine={false}
+          axisLine={false}
+          width={64}
+        />
+        <Tooltip content={<DayTooltip />} />
+        <Line type="monotone" dataKey="previous" name="Previous period" stroke="currentColor" strokeOpacity={0.45} strokeDasharray="4 4" dot={false} isAnimationActive={false} />
+        <Area type="monotone" dataKey="revenue" name="Revenue" stroke="var(--color-accent-600)" strokeWidth={2} fill="url(#revenueFill)" isAnimationActive={false} />
+      </AreaChart>
+    </ResponsiveContainer>
   );
 }

@@ -1,7 +1,7 @@
 'use client';
 
-import { BarChart3, Globe2, KeyRound, LayoutDashboard, BookOpen } from 'lucide-react';
-import Link from 'next/link';
+import { BarChart3, BookOpen, Globe2, KeyRound, LayoutDashboard, LoaderCircle } from 'lucide-react';
+import Link, { useLinkStatus } from 'next/link';
 import { usePathname, useSearchParams } from 'next/navigation';
 import { cn } from '@/components/ui/cn';
 
@@ -12,6 +12,15 @@ const ITEMS = [
   { href: '/keys', label: 'API keys', icon: KeyRound, keepsFilters: false },
   { href: '/docs', label: 'Docs', icon: BookOpen, keepsFilters: false },
 ];
+
+/**
+ * While the page a link leads to is loading (pages render on the server with their data), the link shows a
+ * spinner: an immediate answer to the click instead of a full-page skeleton flashing on every load.
+ */
+function PendingSpinner() {
+  const { pending } = useLinkStatus();
+  return <LoaderCircle aria-hidden className={cn('ml-auto size-4 shrink-0 animate-spin motion-reduce:animate-none', !pending && 'hidden md:invisible md:block')} />;
+}
 
 /** The main navigation; Overview and Countries share the filter bar, so links between them keep it. */
 export function Nav() {
@@ -41,6 +50,7 @@ export function Nav() {
           >
             <Icon aria-hidden className="size-4" />
             {label}
+            <PendingSpinner />
           </Link>
         );
       })}

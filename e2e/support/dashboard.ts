@@ -246,3 +246,17 @@ export async function waitForHydration(page: Page) {
     return !!main && Object.keys(main).some((k) => k.startsWith('__reactFiber'));
   });
 }
+
+/**
+ * The overview's charts load when they come near the viewport (components/charts/lazy-charts.tsx): scrolls
+ * to each so that it renders, waits for its SVG, and scrolls back to the top.
+ */
+export async function renderCharts(page: Page) {
+  const figures = page.getByRole('figure');
+  await expect(figures.first()).toBeVisible();
+  for (const figure of await figures.all()) {
+    await figure.scrollIntoViewIfNeeded();
+    await expect(figure.locator('svg.recharts-surface')).toBeVisible();
+  }
+  await page.evaluate(() => window.scrollTo(0, 0));
+}

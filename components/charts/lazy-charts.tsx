@@ -1,0 +1,72 @@
+'use client';
+
+import dynamic from 'next/dynamic';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { formatUsd } from '@/lib/format';
+import type { DailyPoint } from '@/lib/services/daily';
+import type { CountryBar } from './country-bars';
+
+/**
+ * The overview's charts, loaded late: recharts is most of the page's JavaScript, and the figures that matter
+ * first (the KPI cards) are plain server-rendered text. Each chart's code is fetched only when its box comes
+ * near the viewport (at once on a wide screen, on scrolling on a phone), and its box has its final size from
+ * the start, so nothing moves when it arrives. The figure and its text summary are there before the chart.
+ */
+
+function ChartSkeleton() {
+  return <div aria-hidden className="h-full w-full animate-pulse rounded-md bg-zinc-100 dark:bg-zinc-800/60" />;
+}
+
+const RevenueChart = dynamic(() => import('./revenue-chart').then((m) => m.RevenueChart), { ssr: false, loading: ChartSkeleton });
+const CountryBars = dynamic(() => import('./country-bars').then((m) => m.CountryBars), { ssr: false, loading: ChartSkeleton });
+
+/** Renders `children` once the box is within 300 px of the viewport, and keeps them from then on. */
+function WhenNearViewport({ children }: { children: ReactNode }) {
+  const ref = useRef<HTMLDivElement>(null);
+  const [near, setNear] = useState(false);
+  useEffect(() => {
+    const element = ref.current;
+    if (!element) return;
+    if (typeof IntersectionObserver === 'undefined') {
+      setNear(true);
+      return;
+    }
+    const observer = new IntersectionObserver(
+      (entries) => {
+        if (entries.some((e) => e.isIntersecting)) {
+          setNear(true);
+          observer.disconnect();
+        }
+      },
+      { rootMargin: '300px 0px' },
+    );
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, []);
+  return (
+    <div ref={ref} className="h-full w-full">
+      {near ? children : <ChartSkeleton />}
+    </div>
+  );
+}
+
+export function LazyRevenueChart({ daily, previousDaily }: { daily: DailyPoint[]; previousDaily: DailyPoint[] }) {
+  const total = daily.reduce((sum, d) => sum + d.revenue, 0);
+  return (
+    <figure className="h-72 w-full" aria-label={`Daily revenue chart: ${formatUsd(total)} over ${daily.length} days`}>
+      <WhenNearViewport>
+        <RevenueChart daily={daily} previousDaily={previousDaily} />
+      </WhenNearViewport>
+    </figure>
+  );
+}
+
+export function LazyCountryBars({ rows }: { rows: CountryBar[] }) {
+  return (
+    <figure className="h-72 w-full" aria-label="Revenue of the top countries, bar chart">
+      <WhenNearViewport>
+        <CountryBars rows={rows} />
+      </WhenNearViewport>
+    </figure>
+  );
+}
