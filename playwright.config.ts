@@ -1,20 +1,10 @@
 import { defineConfig, devices } from '@playwright/test';
+import chromium from './scripts/chromium.json' with { type: 'json' };
 
 const port = Number(process.env.E2E_PORT ?? 3200);
 
-/** Debian's Chromium: Playwright must never download a browser of its own. */
-const launchOptions = {
-  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  args: [
-    '--headless',
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-    '--no-first-run',
-  ],
-};
+/** Debian's Chromium (scripts/chromium.json): Playwright must never download a browser of its own. */
+const launchOptions = { executablePath: process.env.CHROMIUM_PATH ?? chromium.path, args: chromium.args };
 
 /**
  * End-to-end tests against a production build (`scripts/start.mjs` builds when needed) on a fresh embedded

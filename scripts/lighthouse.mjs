@@ -23,16 +23,10 @@ import { chromium } from '@playwright/test';
 import lighthouse, { generateReport } from 'lighthouse';
 
 const root = path.resolve(import.meta.dirname, '..');
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const CHROME_FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
+// Debian's Chromium with the same flags as the Playwright suite (scripts/chromium.json).
+const chromiumConfig = JSON.parse(fs.readFileSync(path.join(import.meta.dirname, 'chromium.json'), 'utf8'));
+const CHROMIUM = process.env.CHROMIUM_PATH ?? chromiumConfig.path;
+const CHROME_FLAGS = chromiumConfig.args;
 const EMAIL = 'demo@example.com';
 const PASSWORD = 'demo-password';
 const SESSION_COOKIE = 'portal_session';

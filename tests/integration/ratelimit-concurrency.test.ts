@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import IORedis from 'ioredis';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, type MockInstance, vi } from 'vitest';
 import { type RateLimitStore, setRateLimitStore } from '@/lib/ratelimit';
 import { createMemoryStore } from '@/lib/ratelimit/memory';
@@ -8,7 +7,7 @@ import { type ApiResult, get } from '../support/api';
 import { useTestDatabase } from '../support/db';
 import { createPublisher, createSite } from '../support/factories';
 import { issueKey } from '../support/keys';
-import { redisAvailable } from '../support/upstash-emulator';
+import { redisAvailable, deleteRedisKeys } from '../support/upstash-emulator';
 import { freshWindow, manualClock, range, REDIS_URL, spawnUpstashEmulator, tally } from './ratelimit-helpers';
 
 // Issue 3 point 3, in-process: 300 concurrent requests with one fresh key inside one window → exactly
@@ -75,10 +74,7 @@ describe('300 concurrent requests with one fresh key', () => {
     });
     afterAll(async () => {
       await emulator?.close();
-      const direct = new IORedis(REDIS_URL);
-      const keys = await direct.keys(`${NS}*`);
-      if (keys.length) await direct.del(...keys);
-      await direct.quit();
+      await deleteRedisKeys(NS, REDIS_URL);
     });
 
     it('one instance: exactly 120 × 200 and 180 × 429, Remaining {0..119} once each', async () => {

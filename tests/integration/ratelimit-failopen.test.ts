@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import IORedis from 'ioredis';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, type MockInstance, vi } from 'vitest';
 import { setRateLimitStore } from '@/lib/ratelimit';
 import { createUpstashStore } from '@/lib/ratelimit/upstash';
@@ -7,7 +6,7 @@ import { type ApiResult, get } from '../support/api';
 import { useTestDatabase } from '../support/db';
 import { createPublisher, createSite } from '../support/factories';
 import { issueKey } from '../support/keys';
-import { redisAvailable, startUpstashEmulator, type UpstashEmulator } from '../support/upstash-emulator';
+import { redisAvailable, startUpstashEmulator, type UpstashEmulator, deleteRedisKeys } from '../support/upstash-emulator';
 import { closedPortUrl, freshWindow, limitHeaders, REDIS_URL } from './ratelimit-helpers';
 
 // Issue 3 point 6 through the API: Upstash unreachable, hanging or failing → the request is served within
@@ -67,10 +66,7 @@ describe.skipIf(!available)(`Upstash hanging, failing, then back${available ? ''
   afterEach(() => emulator.setMode('normal'));
   afterAll(async () => {
     await emulator?.close();
-    const direct = new IORedis(REDIS_URL);
-    const keys = await direct.keys(`${NS}*`);
-    if (keys.length) await direct.del(...keys);
-    await direct.quit();
+    await deleteRedisKeys(NS, REDIS_URL);
   });
 
   it('hang → served within ~1 s; error → served at once; one warning for both; then counting resumes in Redis', async () => {

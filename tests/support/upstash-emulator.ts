@@ -261,6 +261,17 @@ export async function startUpstashEmulator(options: UpstashEmulatorOptions = {})
 }
 
 /** A quick PING (~500 ms at most) so tests can skip cleanly on machines without Redis. */
+/** Removes every Redis key under `prefix` (a test run's namespace), straight through a connection of its own. */
+export async function deleteRedisKeys(prefix: string, url: string = process.env.REDIS_URL ?? DEFAULT_REDIS_URL): Promise<void> {
+  const direct = new IORedis(url);
+  try {
+    const keys = await direct.keys(`${prefix}*`);
+    if (keys.length) await direct.del(...keys);
+  } finally {
+    await direct.quit();
+  }
+}
+
 export async function redisAvailable(url: string = process.env.REDIS_URL ?? DEFAULT_REDIS_URL): Promise<boolean> {
   const client = new IORedis(url, {
     lazyConnect: true,

@@ -5,7 +5,7 @@ import { ProblemError } from '@/lib/http/problem';
 import { applyRateLimit, keyPolicy } from '@/lib/http/rate-limit';
 import { KEY_LIMIT, type RateLimitResult, setRateLimitStore, WINDOW_MS } from '@/lib/ratelimit';
 import { createUpstashStore, type UpstashStoreOptions } from '@/lib/ratelimit/upstash';
-import { redisAvailable, startUpstashEmulator, type UpstashEmulator } from '../support/upstash-emulator';
+import { redisAvailable, startUpstashEmulator, type UpstashEmulator, deleteRedisKeys } from '../support/upstash-emulator';
 import { closedPortUrl, freshWindow, manualClock, range, REDIS_URL } from '../integration/ratelimit-helpers';
 
 // The production Upstash store (@upstash/ratelimit over @upstash/redis) against the Upstash REST emulator
@@ -32,10 +32,7 @@ describe.skipIf(!available)(`Upstash rate-limit store${available ? '' : ` (skipp
   });
   afterAll(async () => {
     await emulator?.close();
-    const direct = new IORedis(REDIS_URL);
-    const keys = await direct.keys(`${NS}*`);
-    if (keys.length) await direct.del(...keys);
-    await direct.quit();
+    await deleteRedisKeys(NS, REDIS_URL);
   });
 
   it('counts a window in Redis: remaining 119…0, the 121st refused, reset at the next clock-aligned minute', async () => {
