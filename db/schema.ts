@@ -77,6 +77,8 @@ export const revenueDaily = pgTable(
     clicks: bigint('clicks', { mode: 'number' }).notNull().default(0),
     adRequests: bigint('ad_requests', { mode: 'number' }).notNull().default(0),
     revenueMicros: bigint('revenue_micros', { mode: 'number' }).notNull().default(0),
+    /** The ad unit that served the row, when the import named one; otherwise the site's applies. */
+    adUnitId: text('ad_unit_id'),
     updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
   (t) => [
@@ -89,32 +91,42 @@ export const revenueDaily = pgTable(
 );
 
 /**
- * revenue_daily summed per site × UTC month × country, so that long-range reports read ~30× fewer rows:
- * a range's whole months come from here, its partial months from revenue_daily (lib/services/revenue-source.ts).
+ * revenue_daily pre-summed at the grains the reports ask for, so that no report of a large account reads its
+ * daily rows in bulk (lib/services/revenue-source.ts):
+ *
+ *   site_id  country  grain  serves
+ *   null     null     d, m   totals of a whole account
+ *   null     set      d, m   by-country of a whole account; the feed's row counts by day and country
+ *   set      null     d, m   totals of some sites; the feed's row counts by site and day
+ *   set      set      m      by-country of some sites (their partial months come from revenue_daily)
+ *
+ * NULL means "all": all of the account's sites, all countries (the unique key treats NULLs as equal).
+ * `period` is the UTC day (grain d) or the first day of the UTC month (grain m); `rows` counts the daily
+ * rows folded in, so a group without rows can be told from one whose rows are all zeros.
  * Never written by the application: statement-level triggers on revenue_daily keep it exact on every
- * INSERT, UPDATE, DELETE and TRUNCATE (db/migrations/0003_monthly_rollup.sql). `days` counts the daily rows
- * folded in, so a month whose rows are all deleted disappears instead of lingering as a row of zeros (which
- * by-country would list as a country with data).
+ * INSERT, UPDATE, DELETE and TRUNCATE, in the writing transaction (db/migrations/0004_revenue_rollup.sql).
  */
-export const revenueMonthly = pgTable(
-  'revenue_monthly',
+export const revenueRollup = pgTable(
+  'revenue_rollup',
   {
-    siteId: uuid('site_id').notNull(),
-    userId: uuid('user_id').notNull(),
-    month: date('month', { mode: 'string' }).notNull(), // the first day of the UTC month
-    country: char('country', { length: 2 }).notNull(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    siteId: uuid('site_id'),
+    country: char('country', { length: 2 }),
+    grain: char('grain', { length: 1 }).notNull(),
+    period: date('period', { mode: 'string' }).notNull(),
     impressions: bigint('impressions', { mode: 'number' }).notNull().default(0),
     clicks: bigint('clicks', { mode: 'number' }).notNull().default(0),
     adRequests: bigint('ad_requests', { mode: 'number' }).notNull().default(0),
     revenueMicros: bigint('revenue_micros', { mode: 'number' }).notNull().default(0),
-    days: integer('days').notNull().default(0),
+    rows: bigint('rows', { mode: 'number' }).notNull().default(0),
   },
   (t) => [
-    primaryKey({ columns: [t.siteId, t.month, t.country] }),
-    foreignKey({ name: 'revenue_monthly_site_owner_fk', columns: [t.siteId, t.userId], foreignColumns: [sites.id, sites.userId] })
-      .onDelete('cascade')
-      .onUpdate('cascade'),
-    check('revenue_monthly_month_check', sql`extract(day from ${t.month}) = 1`),
+    // Key order: one account and grain, then a contiguous run of periods per site (or for the whole account).
+    unique('revenue_rollup_key').on(t.userId, t.grain, t.siteId, t.period, t.country).nullsNotDistinct(),
+    check('revenue_rollup_grain_check', sql`${t.grain} in ('d', 'm')`),
+    check('revenue_rollup_month_check', sql`${t.grain} = 'd' or extract(day from ${t.period}) = 1`),
   ],
 );
 

@@ -27,15 +27,17 @@ export interface SeedSummary {
   ms: number;
 }
 
-/** A PostgreSQL array literal; the values here are digits, dates and country codes, none needing quotes. */
+/** A PostgreSQL array literal; the values here are digits, dates, uuids and country codes, none needing quotes. */
 const arrayLiteral = (values: ArrayLike<number | string>) => `{${Array.prototype.join.call(values, ',')}}`;
 
 /**
- * One site's year as a single INSERT … SELECT FROM unnest(arrays): one statement with six array
- * parameters instead of tens of thousands of bind parameters, and valid on PostgreSQL 15 and PGlite alike.
+ * Every site's days as a single INSERT … SELECT FROM unnest(arrays): one statement with seven array
+ * parameters instead of hundreds of thousands of bind parameters, valid on PostgreSQL 15 and PGlite alike.
+ * One statement, not one per site, so the rollup triggers fold each day's rows of all sites in one pass.
  */
-async function insertRevenue(db: Db, site: DemoSite, firstDay: number, lastDay: number): Promise<number> {
-  const n = (lastDay - firstDay + 1) * COUNTRIES.length;
+async function insertRevenue(db: Db, sites: readonly DemoSite[], firstDay: number, lastDay: number): Promise<number> {
+  const n = sites.length * (lastDay - firstDay + 1) * COUNTRIES.length;
+  const siteIds: string[] = new Array(n);
   const days: string[] = new Array(n);
   const countries: string[] = new Array(n);
   const adRequests = new Float64Array(n);
@@ -43,28 +45,32 @@ async function insertRevenue(db: Db, site: DemoSite, firstDay: number, lastDay: 
   const clicks = new Float64Array(n);
   const revenueMicros = new Float64Array(n);
   let i = 0;
-  for (let day = firstDay; day <= lastDay; day++) {
-    const dayText = dayString(day);
-    for (const country of COUNTRIES) {
-      const v = revenueFor(site, day, country);
-      days[i] = dayText;
-      countries[i] = country.code;
-      adRequests[i] = v.adRequests;
-      impressions[i] = v.impressions;
-      clicks[i] = v.clicks;
-      revenueMicros[i] = v.revenueMicros;
-      i++;
+  for (const site of sites) {
+    for (let day = firstDay; day <= lastDay; day++) {
+      const dayText = dayString(day);
+      for (const country of COUNTRIES) {
+        const v = revenueFor(site, day, country);
+        siteIds[i] = site.id;
+        days[i] = dayText;
+        countries[i] = country.code;
+        adRequests[i] = v.adRequests;
+        impressions[i] = v.impressions;
+        clicks[i] = v.clicks;
+        revenueMicros[i] = v.revenueMicros;
+        i++;
+      }
     }
   }
   // A day's row is final the next night at 02:00 UTC; today's and yesterday's may not have got there yet.
   await db.execute(sql`
     INSERT INTO revenue_daily (site_id, user_id, day, country, ad_requests, impressions, clicks, revenue_micros, updated_at)
-    SELECT ${site.id}::uuid, ${site.userId}::uuid, t.day, t.country, t.ad_requests, t.impressions, t.clicks, t.revenue_micros,
+    SELECT t.site_id, s.user_id, t.day, t.country, t.ad_requests, t.impressions, t.clicks, t.revenue_micros,
            least((t.day::timestamp AT TIME ZONE 'UTC') + interval '26 hours', now())
-    FROM unnest(${arrayLiteral(days)}::date[], ${arrayLiteral(countries)}::text[],
+    FROM unnest(${arrayLiteral(siteIds)}::uuid[], ${arrayLiteral(days)}::date[], ${arrayLiteral(countries)}::text[],
                 ${arrayLiteral(adRequests)}::bigint[], ${arrayLiteral(impressions)}::bigint[],
                 ${arrayLiteral(clicks)}::bigint[], ${arrayLiteral(revenueMicros)}::bigint[])
-      AS t(day, country, ad_requests, impressions, clicks, revenue_micros)`);
+      AS t(site_id, day, country, ad_requests, impressions, clicks, revenue_micros)
+    JOIN sites AS s ON s.id = t.site_id`);
   return n;
 }
 
@@ -107,10 +113,10 @@ export async function seedDemo(db: Db, options: { today?: string } = {}): Promis
         createdAt: at(firstDay - s.addedDaysEarlier),
       })),
     );
-    for (const site of DEMO_SITES) revenueRows += await insertRevenue(tx as unknown as Db, site, firstDay, lastDay);
+    revenueRows = await insertRevenue(tx as unknown as Db, DEMO_SITES, firstDay, lastDay);
   });
   // Fresh statistics, so report queries get their real plans at once (PGlite has no autovacuum to do it).
-  await db.execute(sql`ANALYZE users, sites, revenue_daily, revenue_monthly`);
+  await db.execute(sql`ANALYZE users, sites, revenue_daily, revenue_rollup`);
 
   return {
     users: DEMO_USERS.length,

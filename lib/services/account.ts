@@ -7,6 +7,8 @@ import type { Principal } from './principal';
 export interface ReadableSites {
   /** The sites this principal may read and asked for, in a stable order; may be empty. */
   siteIds: string[];
+  /** True when siteIds are every site of the account, so account-wide rollups can answer. */
+  allSites: boolean;
   defaultRangeDays: number;
 }
 
@@ -39,7 +41,8 @@ export async function readableSites(principal: Principal, requested: string[] | 
     }
     siteIds = allowed.filter((id) => requested.includes(id));
   }
-  return { siteIds, defaultRangeDays: rows[0].defaultRangeDays };
+  const accountSites = rows.filter((r) => r.siteId).length;
+  return { siteIds, allSites: siteIds.length === accountSites, defaultRangeDays: rows[0].defaultRangeDays };
 }
 
 /** Account-wide operations (the granular feed, key management) are closed to site-scoped keys. */

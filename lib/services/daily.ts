@@ -1,6 +1,6 @@
-import { and, between, inArray, sql } from 'drizzle-orm';
+import { and, between, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { getDb } from '@/db/client';
-import { revenueDaily } from '@/db/schema';
+import { revenueRollup } from '@/db/schema';
 import { cpmOf, fillRateOf, usdFromMicros } from '@/lib/money';
 import { eachDay } from '@/lib/query';
 import { readableSites } from './account';
@@ -18,27 +18,37 @@ export interface DailyPoint {
 
 /**
  * Revenue per UTC day for the dashboard's chart, one point for every day of the range: days without rows
- * are zeros, so the chart never skips a day. Scope rules are the reports' (readableSites).
+ * are zeros, so the chart never skips a day. Scope rules are the reports' (readableSites). Read from the
+ * rollup's day grain summed over countries: the account's row per day, or one per site and day.
  */
 export async function getDailyRevenue(
   principal: Principal,
   range: { from: string; to: string; sites: string[] | null },
 ): Promise<DailyPoint[]> {
-  const { siteIds } = await readableSites(principal, range.sites);
+  const { siteIds, allSites } = await readableSites(principal, range.sites);
   const byDay = new Map<string, { revenueMicros: number; impressions: number; adRequests: number; clicks: number }>();
   if (siteIds.length > 0) {
     const db = await getDb();
+    const r = revenueRollup;
     const rows = await db
       .select({
-        day: revenueDaily.day,
-        revenueMicros: sql`sum(${revenueDaily.revenueMicros})`.mapWith(Number),
-        impressions: sql`sum(${revenueDaily.impressions})`.mapWith(Number),
-        adRequests: sql`sum(${revenueDaily.adRequests})`.mapWith(Number),
-        clicks: sql`sum(${revenueDaily.clicks})`.mapWith(Number),
+        day: r.period,
+        revenueMicros: sql`sum(${r.revenueMicros})`.mapWith(Number),
+        impressions: sql`sum(${r.impressions})`.mapWith(Number),
+        adRequests: sql`sum(${r.adRequests})`.mapWith(Number),
+        clicks: sql`sum(${r.clicks})`.mapWith(Number),
       })
-      .from(revenueDaily)
-      .where(and(inArray(revenueDaily.siteId, siteIds), between(revenueDaily.day, range.from, range.to)))
-      .groupBy(revenueDaily.day);
+      .from(r)
+      .where(
+        and(
+          eq(r.userId, principal.userId),
+          eq(r.grain, 'd'),
+          allSites ? isNull(r.siteId) : inArray(r.siteId, siteIds),
+          isNull(r.country),
+          between(r.period, range.from, range.to),
+        ),
+      )
+      .groupBy(r.period);
     for (const row of rows) byDay.set(row.day, row);
   }
   return eachDay(range.from, range.to).map((day) => {

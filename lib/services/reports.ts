@@ -112,10 +112,9 @@ function parseSiteDay(query: QueryParams, errors: FieldError[]): SiteDayInput {
 
 /** The sites and days a totals or by-country request covers, after scope checks and defaults. */
 async function siteDayScope(principal: Principal, query: QueryParams, input: SiteDayInput) {
-  const { siteIds, defaultRangeDays } = await readableSites(principal, input.requested);
+  const { siteIds, allSites, defaultRangeDays } = await readableSites(principal, input.requested);
   const range = parseDateRange(query, { defaultDays: defaultRangeDays, today: input.today });
-  // Whole months of the range come from revenue_monthly, the days around them from revenue_daily.
-  return { source: revenueSource(siteIds, range.fromDate, range.toDate), range, siteIds };
+  return { scope: { userId: principal.userId, siteIds, allSites, ...range }, range, siteIds };
 }
 
 /**
@@ -132,9 +131,9 @@ export async function getTotals(principal: Principal, query: QueryParams): Promi
   const errors: FieldError[] = [];
   const input = parseSiteDay(query, errors);
   throwIfAny(errors);
-  const { source } = await siteDayScope(principal, query, input);
+  const { scope } = await siteDayScope(principal, query, input);
   const db = await getDb();
-  const [sums] = await db.select(aggregates).from(source);
+  const [sums] = await db.select(aggregates).from(revenueSource(scope, { byCountry: false }));
   return {
     totalImpressions: sums.impressions,
     totalRequests: sums.adRequests,
@@ -155,7 +154,8 @@ export async function getRevenueByCountry(
   const input = parseSiteDay(query, errors);
   throwIfAny(errors);
   const filter = filterToSql(filterExpr, byCountryColumns);
-  const { source } = await siteDayScope(principal, query, input);
+  const { scope } = await siteDayScope(principal, query, input);
+  const source = revenueSource(scope, { byCountry: true });
   const db = await getDb();
   // At most one row per country (~250), so the whole filtered, sorted result is fetched and paged here;
   // that also gives totalRows without a second pass over the day rows.

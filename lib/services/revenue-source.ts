@@ -2,20 +2,27 @@
  * The rows that the aggregated reports (totals, by-country) sum for a set of sites and an inclusive range of
  * UTC days, as one derived table `revenue (country, impressions, ad_requests, revenue_micros)`.
  *
- * Why: revenue_daily holds a row per site × day × country, so a year of a 50-site account is ~820k rows to
- * read for every long-range report. revenue_monthly holds the same numbers per site × month × country
- * (~30× fewer rows), kept exact by triggers on revenue_daily (db/migrations/0003_monthly_rollup.sql).
- * A range is therefore read in up to three pieces, UNION ALL-ed:
+ * Why: revenue_daily holds a row per site × day × country, so a year of a 100-site account in 200 countries
+ * is 7.3 M rows. revenue_rollup holds the same numbers pre-summed (kept exact by triggers on revenue_daily,
+ * db/migrations/0004_revenue_rollup.sql), so a report reads the coarsest grain that answers it:
  *
- *   2025-01-17 … 2025-01-31   leading days of a partial month   → revenue_daily
- *   2025-02    … 2025-11      whole calendar months             → revenue_monthly
- *   2025-12-01 … 2025-12-09   trailing days of a partial month  → revenue_daily
+ *   whole account, totals        account × day / month                 ≤ ~90 rows for any range
+ *   whole account, by country    account × country × day / month       ≤ ~200 × 90 rows
+ *   some sites, totals           site × day / month                    ≤ sites × 90 rows
+ *   some sites, by country       site × country × month, and revenue_daily for the partial months
  *
- * A range without a whole month in it reads revenue_daily alone, exactly as before. Callers aggregate over
- * `revenue` (sums, GROUP BY country, HAVING, ORDER BY), so a report is the same whichever pieces it came from.
+ * A range is read in up to three pieces, UNION ALL-ed: its leading partial month by day, its whole months by
+ * month, its trailing partial month by day:
+ *
+ *   2025-01-17 … 2025-01-31   leading days
+ *   2025-02    … 2025-11      whole calendar months
+ *   2025-12-01 … 2025-12-09   trailing days
+ *
+ * Callers aggregate over `revenue` (sums, GROUP BY country, HAVING, ORDER BY), so a report is the same
+ * whichever pieces and grains it came from.
  */
-import { and, inArray, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
-import { revenueDaily, revenueMonthly } from '@/db/schema';
+import { and, eq, inArray, isNotNull, isNull, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
+import { revenueDaily, revenueRollup } from '@/db/schema';
 import { addDays } from '@/lib/query';
 
 /** Columns of the derived table, for the aggregates and filters in report-fields.ts. */
@@ -25,6 +32,16 @@ export const revenue = {
   adRequests: sql<number>`revenue.ad_requests`,
   revenueMicros: sql<number>`revenue.revenue_micros`,
 };
+
+/** What a report covers: sites of one account and an inclusive range of UTC days. */
+export interface RevenueScope {
+  userId: string;
+  siteIds: readonly string[];
+  /** True when siteIds are all of the account's sites: the account-wide grains answer then. */
+  allSites: boolean;
+  fromDate: string;
+  toDate: string;
+}
 
 /** Inclusive ranges of days; `months` runs from the first day of its first month to that of its last. */
 export interface RangePieces {
@@ -58,23 +75,47 @@ export function splitRange(fromDate: string, toDate: string): RangePieces {
   };
 }
 
-type Table = typeof revenueDaily | typeof revenueMonthly;
+const between = (column: SQLWrapper, range: DayRange) => sql`${column} between ${range.from}::date and ${range.to}::date`;
 
-/** One piece: the table's rows of the sites with `dateColumn` from `range.from` to `range.to`, inclusive. */
-function piece(table: Table, dateColumn: SQLWrapper, siteIds: readonly string[], range: DayRange): SQL {
-  const sites = siteIds.length > 0 ? inArray(table.siteId, [...siteIds]) : sql`false`;
-  return sql`select ${table.country} as country, ${table.impressions} as impressions, ${table.adRequests} as ad_requests,
-    ${table.revenueMicros} as revenue_micros from ${table}
-    where ${and(sites, sql`${dateColumn} between ${range.from}::date and ${range.to}::date`)}`;
+function select(country: SQLWrapper, table: typeof revenueDaily | typeof revenueRollup, where: SQL | undefined): SQL {
+  return sql`select ${country} as country, ${table.impressions} as impressions, ${table.adRequests} as ad_requests,
+    ${table.revenueMicros} as revenue_micros from ${table} where ${where}`;
 }
 
-/** `(… union all …) as revenue`: the sites' rows for the range, for a FROM clause. */
-export function revenueSource(siteIds: readonly string[], fromDate: string, toDate: string): SQL {
-  const { leadingDays, months, trailingDays } = splitRange(fromDate, toDate);
+/** Rollup rows of one grain: the whole account's (site_id null) or the sites', summed over all countries or not. */
+function rollupPiece(scope: RevenueScope, grain: 'd' | 'm', range: DayRange, byCountry: boolean): SQL {
+  const r = revenueRollup;
+  const sites = scope.allSites ? isNull(r.siteId) : inArray(r.siteId, [...scope.siteIds]);
+  const where = and(
+    eq(r.userId, scope.userId),
+    eq(r.grain, grain),
+    sites,
+    between(r.period, range),
+    byCountry ? isNotNull(r.country) : isNull(r.country),
+  );
+  return select(byCountry ? r.country : sql`null::char(2)`, r, where);
+}
+
+/** The daily rows themselves: only for some sites by country, the one grain the rollup has no day level for. */
+function dailyPiece(scope: RevenueScope, range: DayRange): SQL {
+  const where = and(inArray(revenueDaily.siteId, [...scope.siteIds]), between(revenueDaily.day, range));
+  return select(revenueDaily.country, revenueDaily, where);
+}
+
+/** `(… union all …) as revenue`: the scope's rows, by country or summed over countries, for a FROM clause. */
+export function revenueSource(scope: RevenueScope, options: { byCountry: boolean }): SQL {
+  if (scope.siteIds.length === 0) {
+    return sql`(select null::char(2) as country, 0::bigint as impressions, 0::bigint as ad_requests,
+      0::bigint as revenue_micros where false) as revenue`;
+  }
+  const { byCountry } = options;
+  const days = (range: DayRange) =>
+    byCountry && !scope.allSites ? dailyPiece(scope, range) : rollupPiece(scope, 'd', range, byCountry);
+  const { leadingDays, months, trailingDays } = splitRange(scope.fromDate, scope.toDate);
   const pieces = [
-    leadingDays && piece(revenueDaily, revenueDaily.day, siteIds, leadingDays),
-    months && piece(revenueMonthly, revenueMonthly.month, siteIds, months),
-    trailingDays && piece(revenueDaily, revenueDaily.day, siteIds, trailingDays),
+    leadingDays && days(leadingDays),
+    months && rollupPiece(scope, 'm', months, byCountry),
+    trailingDays && days(trailingDays),
   ].filter((p) => p !== undefined);
   return sql`(${sql.join(pieces, sql` union all `)}) as revenue`;
 }

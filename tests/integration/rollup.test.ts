@@ -1,8 +1,9 @@
 /**
- * revenue_monthly is revenue_daily summed per site × UTC month × country, kept so by triggers
- * (db/migrations/0003_monthly_rollup.sql), and the long-range reports read whole months from it
- * (lib/services/revenue-source.ts). Checked here: the rollup equals a GROUP BY of revenue_daily after the
- * seed and after every kind of write, and reports over any range equal sums of revenue_daily in plain SQL.
+ * revenue_rollup is revenue_daily pre-summed at every grain the reports read (site or whole account × day or
+ * month × country or all countries), kept so by triggers (db/migrations/0004_revenue_rollup.sql), and the
+ * reports read it (lib/services/revenue-source.ts). Checked here: the rollup equals plain GROUP BYs of
+ * revenue_daily after the seed and after every kind of write, and reports over any range equal sums of
+ * revenue_daily in plain SQL.
  */
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -21,29 +22,49 @@ const t = useTestDatabase();
 
 // ---- the rollup against revenue_daily ------------------------------------------------------------------
 
-const MONTHLY = sql`select site_id, user_id, month::text as month, trim(country) as country, impressions::text,
-  clicks::text, ad_requests::text, revenue_micros::text, days::text from revenue_monthly`;
-const FROM_DAILY = sql`select site_id, user_id, date_trunc('month', day::timestamp)::date::text, trim(country),
-  sum(impressions)::text, sum(clicks)::text, sum(ad_requests)::text, sum(revenue_micros)::text, count(*)::text
-  from revenue_daily`;
+const ROLLUP = sql`select user_id, site_id, trim(country) as country, grain::text, period::text, impressions::text,
+  clicks::text, ad_requests::text, revenue_micros::text, rows::text from revenue_rollup`;
 
-/** Rows in one table and not the other (both ways), for the sites given or for all; [] when exact. */
-async function rollupDifferences(db: Db, siteIds?: readonly string[]) {
-  const only = siteIds ? sql`where site_id = any(${uuidArray(siteIds)})` : sql``;
-  const daily = sql`${FROM_DAILY} ${only} group by 1, 2, 3, 4`;
-  const monthly = sql`${MONTHLY} ${only}`;
-  return sqlRows(db, sql`(select 'only in revenue_monthly' as side, * from (${monthly} except all ${daily}) a)
-    union all (select 'missing from revenue_monthly', * from (${daily} except all ${monthly}) b) limit 20`);
+/**
+ * The rollup computed independently, one plain GROUP BY per grain (the migration uses GROUPING SETS):
+ * [site column, country column, grain] for each grain the reports read.
+ */
+const GRAINS = [
+  ['null::uuid', 'null', 'd'], ['null::uuid', 'null', 'm'],
+  ['null::uuid', 'trim(country)', 'd'], ['null::uuid', 'trim(country)', 'm'],
+  ['site_id', 'null', 'd'], ['site_id', 'null', 'm'],
+  ['site_id', 'trim(country)', 'm'],
+] as const;
+const fromDaily = (where: ReturnType<typeof sql>) =>
+  sql.join(
+    GRAINS.map(([site, country, grain]) => {
+      const period = grain === 'd' ? sql`day` : sql`date_trunc('month', day::timestamp)::date`;
+      return sql`select user_id, ${sql.raw(site)}, ${sql.raw(country)}, ${grain}::text, ${period}::text,
+        sum(impressions)::text, sum(clicks)::text, sum(ad_requests)::text, sum(revenue_micros)::text, count(*)::text
+        from revenue_daily ${where} group by 1, 2, 3, 5`;
+    }),
+    sql` union all `,
+  );
+
+/** Rows in one table and not the other (both ways), for the accounts given or for all; [] when exact. */
+async function rollupDifferences(db: Db, userIds?: readonly string[]) {
+  const only = userIds ? sql`where user_id = any(${uuidArray(userIds)})` : sql``;
+  const daily = fromDaily(only);
+  const rollup = sql`${ROLLUP} ${only}`;
+  return sqlRows(db, sql`(select 'only in revenue_rollup' as side, * from (${rollup} except all (${daily})) a)
+    union all (select 'missing from revenue_rollup', * from ((${daily}) except all ${rollup}) b) limit 20`);
 }
 
-async function expectRollupExact(siteIds?: readonly string[]) {
-  expect(await rollupDifferences(t.db, siteIds)).toEqual([]);
+async function expectRollupExact(userIds?: readonly string[]) {
+  expect(await rollupDifferences(t.db, userIds)).toEqual([]);
 }
 
+/** The site × month × country rows of some sites (the grain revenue_monthly used to hold). */
 const monthlyRows = (siteIds: readonly string[]) =>
-  sqlRows<{ site_id: string; user_id: string; month: string; country: string; impressions: string; days: string }>(
+  sqlRows<{ site_id: string; user_id: string; period: string; country: string; impressions: string; rows: string }>(
     t.db,
-    sql`${MONTHLY} where site_id = any(${uuidArray(siteIds)}) order by site_id, month, country`,
+    sql`${ROLLUP} where grain = 'm' and country is not null and site_id = any(${uuidArray(siteIds)})
+      order by site_id, period, country`,
   );
 
 const exec = (query: ReturnType<typeof sql>) => t.db.execute(query);
@@ -106,14 +127,14 @@ describe('splitRange', () => {
 
 // ---- keeping the rollup exact ------------------------------------------------------------------------------
 
-describe('revenue_monthly = revenue_daily grouped by site, month and country', () => {
+describe('revenue_rollup = revenue_daily grouped by every grain', () => {
   it('holds for the seeded data (read only), and for the whole database', async () => {
     const [{ n }] = await sqlRows<{ n: string }>(
       t.db,
-      sql`select count(*)::text as n from revenue_monthly where site_id = any(${uuidArray(DEMO_SITE_IDS)})`,
+      sql`select count(*)::text as n from revenue_rollup where grain = 'm' and country is not null and site_id = any(${uuidArray(DEMO_SITE_IDS)})`,
     );
     expect(Number(n)).toBeGreaterThanOrEqual(DEMO_SITE_IDS.length * 12 * 40);
-    await expectRollupExact(DEMO_SITE_IDS);
+    await expectRollupExact([DEMO_IDS.users.demo, DEMO_IDS.users.rival]);
     await expectRollupExact();
   });
 
@@ -130,41 +151,41 @@ describe('revenue_monthly = revenue_daily grouped by site, month and country', (
     }
     await createRevenue(t.db, a.id, rows);
     await createRevenue(t.db, b.id, [{ day: '2024-02-29', country: 'US', impressions: 5, adRequests: 9, revenueMicros: 1 }]);
-    await expectRollupExact(ids);
-    const feb = (await monthlyRows([a.id])).filter((r) => r.month === '2024-02-01');
-    expect(feb.map((r) => [r.country, r.days])).toEqual([['DE', '29'], ['FR', '29'], ['US', '29']]);
+    await expectRollupExact([owner.id]);
+    const feb = (await monthlyRows([a.id])).filter((r) => r.period === '2024-02-01');
+    expect(feb.map((r) => [r.country, r.rows])).toEqual([['DE', '29'], ['FR', '29'], ['US', '29']]);
 
     // More rows in months that exist, a new month, and an upsert that both inserts and updates.
     await createRevenue(t.db, a.id, [{ day: '2024-04-06', country: 'US', impressions: 7 }, { day: '2024-05-02', country: 'GB', impressions: 3 }]);
     await exec(sql`insert into revenue_daily (site_id, user_id, day, country, impressions, revenue_micros)
       values (${a.id}, ${owner.id}, '2024-02-10', 'US', 1, 2), (${a.id}, ${owner.id}, '2024-05-03', 'GB', 4, 5)
       on conflict (site_id, day, country) do update set impressions = excluded.impressions, revenue_micros = excluded.revenue_micros`);
-    await expectRollupExact(ids);
+    await expectRollupExact([owner.id]);
 
     // Numbers change; a touch of updated_at only changes nothing.
     await exec(sql`update revenue_daily set impressions = impressions * 2 + 1, revenue_micros = revenue_micros - 999, clicks = 0
       where site_id = ${a.id} and day between '2024-02-10' and '2024-03-05'`);
     await exec(sql`update revenue_daily set updated_at = now() where site_id = any(${uuidArray(ids)})`);
-    await expectRollupExact(ids);
+    await expectRollupExact([owner.id]);
 
     // A row moves to another day of its month, to another month (one that had no rows), and back.
     await exec(sql`update revenue_daily set day = '2024-01-20' where site_id = ${a.id} and day = '2024-01-27' and country = 'DE'`);
     await exec(sql`update revenue_daily set day = '2024-07-04' where site_id = ${a.id} and day = '2024-03-03' and country = 'DE'`);
-    await expectRollupExact(ids);
-    expect((await monthlyRows([a.id])).filter((r) => r.month === '2024-07-01').map((r) => [r.country, r.days])).toEqual([['DE', '1']]);
+    await expectRollupExact([owner.id]);
+    expect((await monthlyRows([a.id])).filter((r) => r.period === '2024-07-01').map((r) => [r.country, r.rows])).toEqual([['DE', '1']]);
     await exec(sql`update revenue_daily set day = '2024-03-03' where site_id = ${a.id} and day = '2024-07-04'`);
-    await expectRollupExact(ids);
-    expect((await monthlyRows([a.id])).filter((r) => r.month === '2024-07-01')).toEqual([]);
+    await expectRollupExact([owner.id]);
+    expect((await monthlyRows([a.id])).filter((r) => r.period === '2024-07-01')).toEqual([]);
 
     // Rows move to the other site.
     await exec(sql`update revenue_daily set site_id = ${b.id} where site_id = ${a.id} and country = 'FR' and day between '2024-03-20' and '2024-04-02'`);
-    await expectRollupExact(ids);
+    await expectRollupExact([owner.id]);
 
     // Deletes: some rows, then every row of a month and country (its rollup row goes, not a row of zeros).
     await exec(sql`delete from revenue_daily where site_id = ${a.id} and country = 'US' and day between '2024-03-10' and '2024-03-12'`);
     await exec(sql`delete from revenue_daily where site_id = ${a.id} and day >= '2024-05-01'`);
-    await expectRollupExact(ids);
-    expect((await monthlyRows([a.id])).filter((r) => r.month >= '2024-05-01')).toEqual([]);
+    await expectRollupExact([owner.id]);
+    expect((await monthlyRows([a.id])).filter((r) => r.period >= '2024-05-01')).toEqual([]);
   });
 
   it('follows a site to another account, a renamed site id, and deleted sites and accounts', async () => {
@@ -177,23 +198,23 @@ describe('revenue_monthly = revenue_daily grouped by site, month and country', (
         { day, country: 'JP', impressions: 30 + i, adRequests: 40 + i, revenueMicros: 2_000 + i },
       ]));
     }
-    await expectRollupExact([a.id, b.id]);
+    await expectRollupExact([first.id, second.id]);
 
-    // The site changes owner: the cascade carries revenue_daily and revenue_monthly along, nothing doubles.
+    // The site changes owner: the cascade carries revenue_daily along and the rollup follows, nothing doubles.
     await exec(sql`update sites set user_id = ${second.id} where id = ${a.id}`);
-    await expectRollupExact([a.id, b.id]);
+    await expectRollupExact([first.id, second.id]);
     expect(new Set((await monthlyRows([a.id])).map((r) => r.user_id))).toEqual(new Set([second.id]));
 
-    // The site's id changes: both tables cascade, and the month rows are rebuilt rather than counted twice.
+    // The site's id changes: revenue_daily cascades, and the rollup moves its rows rather than counting them twice.
     const renamed = crypto.randomUUID();
     await exec(sql`update sites set id = ${renamed} where id = ${a.id}`);
-    await expectRollupExact([a.id, renamed, b.id]);
+    await expectRollupExact([first.id, second.id]);
     expect(await monthlyRows([a.id])).toEqual([]);
     expect((await monthlyRows([renamed])).length).toBe(3 * 2);
 
     // Deleting a site, then an account, leaves no month rows of theirs behind (and puts none back).
     await exec(sql`delete from sites where id = ${renamed}`);
-    await expectRollupExact([renamed, b.id]);
+    await expectRollupExact([first.id, second.id]);
     expect(await monthlyRows([renamed])).toEqual([]);
     expect((await monthlyRows([b.id])).length).toBe(3 * 2);
     await exec(sql`delete from users where id = ${first.id}`);
@@ -207,13 +228,13 @@ describe('revenue_monthly = revenue_daily grouped by site, month and country', (
       await expect(
         t.db.transaction(async (tx) => {
           await tx.execute(statement);
-          const [{ n }] = await sqlRows<{ n: string }>(tx as unknown as Db, sql`select count(*)::text as n from revenue_monthly`);
+          const [{ n }] = await sqlRows<{ n: string }>(tx as unknown as Db, sql`select count(*)::text as n from revenue_rollup`);
           expect(n).toBe('0');
           throw rollback;
         }),
       ).rejects.toBe(rollback);
     }
-    await expectRollupExact(DEMO_SITE_IDS);
+    await expectRollupExact([DEMO_IDS.users.demo, DEMO_IDS.users.rival]);
   });
 });
 
@@ -319,7 +340,7 @@ describe('reports over partial and whole months = sums of revenue_daily', () => 
     await createRevenue(t.db, site.id, rows);
     await exec(sql`update revenue_daily set impressions = impressions + 1 where site_id = ${site.id} and day between '2024-02-27' and '2024-03-02'`);
     await exec(sql`delete from revenue_daily where site_id = ${site.id} and country = 'BR' and day >= '2024-03-01'`);
-    await expectRollupExact([site.id]);
+    await expectRollupExact([owner.id]);
     const { raw } = await issueKey(owner.id, { label: 'rollup' });
     for (const [from, to] of [
       ['2024-01-01', '2024-12-31'], ['2024-02-01', '2024-02-29'], ['2024-02-01', '2024-03-31'], ['2024-01-30', '2024-04-02'],
@@ -328,15 +349,15 @@ describe('reports over partial and whole months = sums of revenue_daily', () => 
       await expectReportsMatchSql(raw, [site.id], from, to);
     }
 
-    // Tamper with February's rollup row: ranges holding all of February see it, others do not. Then undo.
-    await exec(sql`update revenue_monthly set impressions = impressions + 1000 where site_id = ${site.id} and month = '2024-02-01' and country = 'US'`);
+    // Tamper with the account's February row: ranges holding all of February see it, others do not. Then undo.
+    await exec(sql`update revenue_rollup set impressions = impressions + 1000 where user_id = ${owner.id} and grain = 'm' and site_id is null and country is null and period = '2024-02-01'`);
     const totalImpressions = async (from: string, to: string) =>
       (await get(`/api/v1/reports/totals?${q({ fromDate: from, toDate: to })}`, { key: raw })).json.totalImpressions;
     const wholeFeb = (await sqlSums(t.db, [site.id], '2024-02-01', '2024-02-29')).impressions;
     expect(await totalImpressions('2024-02-01', '2024-02-29')).toBe(wholeFeb + 1000);
     expect(await totalImpressions('2024-01-15', '2024-03-10')).toBe((await sqlSums(t.db, [site.id], '2024-01-15', '2024-03-10')).impressions + 1000);
     expect(await totalImpressions('2024-02-01', '2024-02-28')).toBe((await sqlSums(t.db, [site.id], '2024-02-01', '2024-02-28')).impressions);
-    await exec(sql`update revenue_monthly set impressions = impressions - 1000 where site_id = ${site.id} and month = '2024-02-01' and country = 'US'`);
-    await expectRollupExact([site.id]);
+    await exec(sql`update revenue_rollup set impressions = impressions - 1000 where user_id = ${owner.id} and grain = 'm' and site_id is null and country is null and period = '2024-02-01'`);
+    await expectRollupExact([owner.id]);
   });
 });
