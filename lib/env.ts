@@ -1,5 +1,13 @@
 import { z } from 'zod';
 
+/** Requests per minute: a positive whole number in decimal digits ("1.5", "0", "1e3" are typos, not limits). */
+const perMinute = (fallback: number) =>
+  z
+    .string()
+    .regex(/^[1-9]\d*$/, 'must be a positive whole number')
+    .default(String(fallback))
+    .transform(Number);
+
 /**
  * Configuration, read once from the environment and validated, so a typo fails loudly at start-up
  * instead of as a strange error on the first request.
@@ -16,6 +24,10 @@ const schema = z.object({
     .enum(['0', '1', 'true', 'false'])
     .default('0')
     .transform((v) => v === '1' || v === 'true'),
+  /** Per API key; the spec's 120 by default. X-RateLimit-Limit states it. */
+  RATE_LIMIT_PER_MINUTE: perMinute(120),
+  /** Per client address, for requests without a valid key (and public endpoints). */
+  ADDRESS_RATE_LIMIT_PER_MINUTE: perMinute(30),
 })
   .refine((e) => !e.UPSTASH_REDIS_REST_URL === !e.UPSTASH_REDIS_REST_TOKEN, {
     message: 'set both UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN, or neither',
@@ -38,4 +50,12 @@ export function readEnv(source: Record<string, string | undefined> = process.env
 let cached: Env | undefined;
 export function env(): Env {
   return (cached ??= readEnv());
+}
+
+/**
+ * Tests install a configuration of their own, e.g. `setEnv(readEnv({ ...process.env, RATE_LIMIT_PER_MINUTE: '5' }))`;
+ * undefined reads the environment again on next use.
+ */
+export function setEnv(value: Env | undefined) {
+  cached = value;
 }

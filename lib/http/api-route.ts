@@ -15,29 +15,55 @@ import { renderBody } from './render';
  * The one wrapper every API route goes through:
  * request id → authenticate → rate limit → negotiate → handler → render, and every error as RFC 9457
  * problem+json. Route files only declare their endpoints; none writes its own try/catch or status codes.
+ * Public endpoints (the health check) skip only the authentication: they spend the client address's budget.
  */
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 const METHODS: Method[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 
-export interface ApiContext<P> {
+interface BaseContext<P> {
   request: Request;
-  principal: Principal;
   query: QueryParams;
   params: P;
   readBody<T>(schema: z.ZodType<T>): Promise<T>;
 }
 
-export interface Endpoint<P> {
-  handler(ctx: ApiContext<P>): Promise<unknown>;
+/** A handler's view of the request: always with the principal of a valid API key. */
+export interface ApiContext<P> extends BaseContext<P> {
+  principal: Principal;
+}
+
+/** A public endpoint's handler reads no key, so it has nobody to act for. */
+export interface PublicApiContext<P> extends BaseContext<P> {
+  principal: null;
+}
+
+interface EndpointOptions {
   /** The query parameters this endpoint accepts (any letter case); anything else is a 400. */
   params?: readonly string[];
-  /** Accept the key in the `apiKey` query parameter too (only the deprecated legacy feed does). */
-  keyInQuery?: boolean;
   /** Headers on every response of this endpoint, errors included (the legacy feed's deprecation notice). */
   headers?: Record<string, string>;
   /** Columns of the rows when the response may also be rendered as text/csv (paged reports). */
   csvColumns?: readonly string[];
 }
+
+export interface KeyedEndpoint<P> extends EndpointOptions {
+  public?: false;
+  handler(ctx: ApiContext<P>): Promise<unknown>;
+  /** Accept the key in the `apiKey` query parameter too (only the deprecated legacy feed does). */
+  keyInQuery?: boolean;
+}
+
+export interface PublicEndpoint<P> extends EndpointOptions {
+  /**
+   * No API key needed: keys are ignored entirely (never looked up, so never a 401 and no database), and every
+   * request spends its client address's budget instead.
+   */
+  public: true;
+  handler(ctx: PublicApiContext<P>): Promise<unknown>;
+  keyInQuery?: never;
+}
+
+export type Endpoint<P> = KeyedEndpoint<P> | PublicEndpoint<P>;
 
 type RouteContext = { params: Promise<Record<string, string | string[]>> };
 type NextHandler = (request: Request, context: RouteContext) => Promise<Response>;
@@ -118,6 +144,27 @@ async function admit(request: Request, searchParams: URLSearchParams, keyInQuery
   return caller;
 }
 
+/**
+ * Admits a request to its endpoint, spending one request, and returns the endpoint's handler bound to the
+ * caller: the key's principal, or none for a public endpoint.
+ */
+async function admitTo<P>(
+  endpoint: Endpoint<P>,
+  request: Request,
+  searchParams: URLSearchParams,
+  headers: Headers,
+): Promise<(ctx: BaseContext<P>) => Promise<unknown>> {
+  if (endpoint.public) {
+    // Keys are not even read (no database): the address's budget is what bounds a public endpoint.
+    await applyRateLimit(addressPolicy(request), headers);
+    return (ctx) => endpoint.handler({ ...ctx, principal: null });
+  }
+  const caller = await admit(request, searchParams, !!endpoint.keyInQuery, headers);
+  if (!caller.principal) throw caller.rejection;
+  const { principal } = caller;
+  return (ctx) => endpoint.handler({ ...ctx, principal });
+}
+
 /** Runs `work` with a request id and response headers; anything it throws becomes a problem response. */
 async function respond(request: Request, work: (headers: Headers) => Promise<Response>): Promise<Response> {
   const requestId = randomUUID();
@@ -133,16 +180,13 @@ function serve<P>(endpoint: Endpoint<P>, request: Request, context: RouteContext
   return respond(request, async (headers) => {
     for (const [name, value] of Object.entries(endpoint.headers ?? {})) headers.set(name, value);
     const { searchParams } = new URL(request.url);
-    const caller = await admit(request, searchParams, !!endpoint.keyInQuery, headers);
-    if (!caller.principal) throw caller.rejection;
-    const { principal } = caller;
+    const handle = await admitTo(endpoint, request, searchParams, headers);
     const query = QueryParams.from(searchParams);
     const type = negotiateResponseType(request.headers.get('accept'), !!endpoint.csvColumns);
     query.assertOnly([...(endpoint.params ?? []), ...(endpoint.keyInQuery ? ['apiKey'] : [])]);
     const params = (await context.params) as P;
-    const result = await endpoint.handler({
+    const result = await handle({
       request,
-      principal,
       query,
       params,
       readBody: (schema) => readJsonBody(request, schema),
@@ -165,10 +209,21 @@ function answerWithout(reply: (request: Request, headers: Headers) => Response |
     });
 }
 
-/** Declares a route file's endpoints; other methods answer 405 and OPTIONS lists the allowed ones. */
+type RouteHandlers = Record<Method | 'OPTIONS', NextHandler>;
+
+/**
+ * Declares a route file's endpoints; other methods answer 405 and OPTIONS lists the allowed ones.
+ * A route's endpoints are all keyed or all public. (Two overloads, not one record of `Endpoint`: in an optional
+ * property TypeScript cannot pick the union member by an absent `public`, and existing handlers would lose
+ * their context's type.)
+ */
 export function defineRoutes<P = Record<string, never>>(
-  endpoints: Partial<Record<Method, Endpoint<P>>>,
-): Record<Method | 'OPTIONS', NextHandler> {
+  endpoints: Partial<Record<Method, KeyedEndpoint<P>>>,
+): RouteHandlers;
+export function defineRoutes<P = Record<string, never>>(
+  endpoints: Partial<Record<Method, PublicEndpoint<P>>>,
+): RouteHandlers;
+export function defineRoutes<P>(endpoints: Partial<Record<Method, Endpoint<P>>>): RouteHandlers {
   const allowed = METHODS.filter((m) => endpoints[m]);
   const allow = [...allowed, 'OPTIONS'].join(', ');
   const notAllowed = answerWithout(
@@ -188,7 +243,7 @@ export function defineRoutes<P = Record<string, never>>(
     const endpoint = endpoints[m];
     return [m, endpoint ? (req, ctx) => serve(endpoint, req, ctx) : notAllowed];
   });
-  return Object.fromEntries([...handlers, ['OPTIONS', options]]) as Record<Method | 'OPTIONS', NextHandler>;
+  return Object.fromEntries([...handlers, ['OPTIONS', options]]) as RouteHandlers;
 }
 
 /** For the catch-all under /api: any method on an unknown path is a 404 problem, not the HTML page. */

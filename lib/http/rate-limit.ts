@@ -1,4 +1,4 @@
-import { ADDRESS_LIMIT, getRateLimitStore, KEY_LIMIT, WINDOW_MS } from '@/lib/ratelimit';
+import { addressLimit, getRateLimitStore, keyLimit, WINDOW_MS } from '@/lib/ratelimit';
 import { clientAddress } from './client-address';
 import { ProblemError } from './problem';
 
@@ -9,28 +9,31 @@ interface Policy {
   subject: string;
 }
 
-export const keyPolicy = (keyId: string): Policy => ({
-  bucket: `key:${keyId}`,
-  limit: KEY_LIMIT,
-  subject: `This API key has used its ${KEY_LIMIT} requests`,
-});
+export function keyPolicy(keyId: string): Policy {
+  const limit = keyLimit();
+  return { bucket: `key:${keyId}`, limit, subject: `This API key has used its ${limit} requests` };
+}
 
-export const addressPolicy = (request: Request): Policy => ({
-  bucket: `addr:${clientAddress(request)}`,
-  limit: ADDRESS_LIMIT,
-  subject: `Your address has made ${ADDRESS_LIMIT} requests without a valid API key`,
-});
+export function addressPolicy(request: Request): Policy {
+  const limit = addressLimit();
+  return {
+    bucket: `addr:${clientAddress(request)}`,
+    limit,
+    subject: `Your address has made ${limit} requests without a valid API key`,
+  };
+}
 
 /**
  * Spends one request of the policy's bucket, sets the X-RateLimit-* headers, and throws 429 once it is empty.
- * X-RateLimit-Limit always states the spec's ceiling (120); Remaining is what is left in the bucket spent.
+ * X-RateLimit-Limit always states the per-key ceiling (RATE_LIMIT_PER_MINUTE, the spec's 120 by default), even
+ * when the address's bucket was spent; Remaining is what is left in the bucket spent.
  */
 export async function applyRateLimit(policy: Policy, headers: Headers): Promise<void> {
   const store = getRateLimitStore();
   const result = await store.hit(policy.bucket, policy.limit, WINDOW_MS);
   // Seconds to the window's end on the clock the window was counted with, never less than 1.
   const now = store.now?.() ?? Date.now();
-  headers.set('X-RateLimit-Limit', String(KEY_LIMIT));
+  headers.set('X-RateLimit-Limit', String(keyLimit()));
   headers.set('X-RateLimit-Remaining', String(result.remaining));
   if (!result.success) {
     const retryAfter = Math.max(1, Math.ceil((result.reset - now) / 1000));

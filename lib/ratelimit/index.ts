@@ -2,10 +2,14 @@ import { env } from '@/lib/env';
 import { createMemoryStore } from './memory';
 import { createUpstashStore } from './upstash';
 
-/** The spec's limit: 120 requests per minute per key, fixed window. */
-export const KEY_LIMIT = 120;
-/** Requests without a valid key, per client address: bounds key guessing without touching real keys' quotas. */
-export const ADDRESS_LIMIT = 30;
+/** Requests per window per key: RATE_LIMIT_PER_MINUTE, the spec's 120 unless configured. */
+export const keyLimit = (): number => env().RATE_LIMIT_PER_MINUTE;
+/**
+ * Requests per window per client address without a valid key (ADDRESS_RATE_LIMIT_PER_MINUTE, 30 unless
+ * configured): bounds key guessing without touching real keys' quotas.
+ */
+export const addressLimit = (): number => env().ADDRESS_RATE_LIMIT_PER_MINUTE;
+/** Fixed windows of one clock minute. */
 export const WINDOW_MS = 60_000;
 
 export interface RateLimitResult {

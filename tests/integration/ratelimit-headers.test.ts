@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it, type MockInstance, vi } from 'vitest';
 import { generateApiKey } from '@/lib/auth/api-key';
-import { KEY_LIMIT, type RateLimitStore, setRateLimitStore, WINDOW_MS } from '@/lib/ratelimit';
+import { keyLimit, type RateLimitStore, setRateLimitStore, WINDOW_MS } from '@/lib/ratelimit';
 import { createMemoryStore } from '@/lib/ratelimit/memory';
 import { createUpstashStore } from '@/lib/ratelimit/upstash';
 import { type ApiResult, callApi, get } from '../support/api';
@@ -67,8 +67,8 @@ function everyKind(k: Awaited<ReturnType<typeof keys>>): Case[] {
 /** Runs every kind of response and checks both headers, and that Remaining counts the right bucket. */
 async function checkEveryKind() {
   const k = await keys();
-  let keyLeft = KEY_LIMIT;
-  let scopedLeft = KEY_LIMIT;
+  let keyLeft = keyLimit();
+  let scopedLeft = keyLimit();
   const seen = new Set<number>();
   for (const c of everyKind(k)) {
     const res = await c.call();
@@ -86,7 +86,7 @@ async function checkEveryKind() {
 
 /** 429 for a key (its bucket spent in the store directly) and for an address, both with the headers. */
 async function checkRefusals(store: RateLimitStore, k: Awaited<ReturnType<typeof keys>>) {
-  for (let i = 0; i < KEY_LIMIT; i++) await store.hit(`key:${k.keyId}`, KEY_LIMIT, WINDOW_MS);
+  for (let i = 0; i < keyLimit(); i++) await store.hit(`key:${k.keyId}`, keyLimit(), WINDOW_MS);
   const refusedCalls: Array<[string, () => Promise<ApiResult>]> = [
     ['/api/v1/sites', () => get('/api/v1/sites', { key: k.key })],
     ['/api/v1/revenues/countries', () => get(`/api/v1/revenues/countries?apiKey=${k.key}`)],

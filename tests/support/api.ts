@@ -6,6 +6,7 @@ import * as catchAll from '@/app/api/[...path]/route';
 import * as keyById from '@/app/api/v1/api-keys/[id]/route';
 import * as keysForUser from '@/app/api/v1/api-keys/for-user/[userId]/route';
 import * as keys from '@/app/api/v1/api-keys/route';
+import * as health from '@/app/api/v1/health/route';
 import * as byCountry from '@/app/api/v1/reports/by-country/route';
 import * as countries from '@/app/api/v1/reports/countries/route';
 import * as totals from '@/app/api/v1/reports/totals/route';
@@ -19,6 +20,7 @@ type Handler = (request: Request, context: { params: Promise<Record<string, stri
 type RouteModule = Record<string, Handler>;
 
 const ROUTES: [RegExp, RouteModule, string[]][] = [
+  [/^\/api\/v1\/health$/, health, []],
   [/^\/api\/v1\/sites$/, sitesRoute, []],
   [/^\/api\/v1\/reports\/totals$/, totals, []],
   [/^\/api\/v1\/reports\/by-country$/, byCountry, []],

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ProblemError } from '@/lib/http/problem';
 import { addressPolicy, applyRateLimit, keyPolicy } from '@/lib/http/rate-limit';
-import { ADDRESS_LIMIT, KEY_LIMIT, type RateLimitStore, setRateLimitStore, WINDOW_MS } from '@/lib/ratelimit';
+import { addressLimit, keyLimit, type RateLimitStore, setRateLimitStore, WINDOW_MS } from '@/lib/ratelimit';
 import { createMemoryStore } from '@/lib/ratelimit/memory';
 
 // applyRateLimit on its own: headers, 429 and Retry-After, with the store's clock injected.
@@ -30,8 +30,8 @@ async function spend(policy: Parameters<typeof applyRateLimit>[0], n: number) {
 
 describe('applyRateLimit', () => {
   it('uses the spec figures: 120 per key, 30 per address without a valid key, 60 s windows', () => {
-    expect(KEY_LIMIT).toBe(120);
-    expect(ADDRESS_LIMIT).toBe(30);
+    expect(keyLimit()).toBe(120);
+    expect(addressLimit()).toBe(30);
     expect(WINDOW_MS).toBe(60_000);
     expect(keyPolicy('abc')).toMatchObject({ bucket: 'key:abc', limit: 120 });
     const request = new Request('http://localhost/api/v1/sites', { headers: { 'x-portal-client-address': '192.0.2.7' } });
