@@ -4,6 +4,7 @@ import { sql } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import * as schema from './schema';
 import { acquireEmbeddedLock } from './embedded-lock';
+import { pgliteBulk, postgresBulk, type RunBulk } from './bulk';
 import { env } from '@/lib/env';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -13,6 +14,8 @@ export interface Database {
   kind: 'pglite' | 'postgres';
   /** The server's URL, for PostgreSQL. */
   url?: string;
+  /** A transaction with COPY, for bulk writes (db/bulk.ts). */
+  bulk: RunBulk;
   close(): Promise<void>;
 }
 
@@ -26,7 +29,7 @@ export async function openPglite(dataDir: string | undefined, options: { loadDat
   if (dataDir) fs.mkdirSync(path.dirname(path.resolve(dataDir)), { recursive: true });
   const client = await PGlite.create(dataDir ?? 'memory://', options);
   const db = drizzle(client, { schema }) as unknown as Db;
-  return { db, kind: 'pglite', close: () => client.close() };
+  return { db, kind: 'pglite', bulk: pgliteBulk(client), close: () => client.close() };
 }
 
 export async function openPostgres(url: string, options: { max?: number } = {}): Promise<Database> {
@@ -40,7 +43,7 @@ export async function openPostgres(url: string, options: { max?: number } = {}):
     connection: { statement_timeout: 15_000, TimeZone: 'UTC' },
   });
   const db = drizzle(client, { schema }) as unknown as Db;
-  return { db, kind: 'postgres', url, close: () => client.end({ timeout: 5 }) };
+  return { db, kind: 'postgres', url, bulk: postgresBulk(client), close: () => client.end({ timeout: 5 }) };
 }
 
 export async function migrate(database: Database): Promise<void> {

@@ -2,6 +2,7 @@ import { EmbeddedDatabaseBusyError } from '@/db/embedded-lock';
 import { describeError } from '@/lib/http/describe-error';
 import { type Command, CommandError, UsageError } from './cli-kit';
 import { apikeyCommand } from './commands/apikey';
+import { importCommand } from './commands/import';
 import { seedCommand } from './commands/seed';
 
 /**
@@ -11,6 +12,7 @@ import { seedCommand } from './commands/seed';
 const COMMANDS: Record<string, Command> = {
   seed: seedCommand,
   apikey: apikeyCommand,
+  import: importCommand,
 };
 
 const EXIT_USAGE = 2;

@@ -9,31 +9,39 @@ function isJsonMediaType(contentType: string): boolean {
   return type === 'application/json' || type === 'text/json' || /^application\/[a-z0-9.+-]+\+json$/.test(type);
 }
 
-const tooLarge = () =>
+const tooLarge = (maxBytes: number) =>
   new ProblemError({
     status: 413,
     title: 'Content Too Large',
-    detail: `The request body must be at most ${MAX_BODY_BYTES} bytes.`,
+    detail: `The request body must be at most ${maxBytes} bytes.`,
   });
 
-/** Reads at most MAX_BODY_BYTES, so a huge or endless body is cut off instead of buffered. */
-async function readLimited(request: Request): Promise<string> {
+/**
+ * The body's bytes as they arrive, cut off with a 413 past `maxBytes` (declared or actual), so a huge or
+ * endless body is never buffered.
+ */
+export async function* streamBody(request: Request, maxBytes: number): AsyncGenerator<Uint8Array> {
   const declared = Number(request.headers.get('content-length'));
-  if (Number.isFinite(declared) && declared > MAX_BODY_BYTES) throw tooLarge();
-  if (!request.body) return '';
+  if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge(maxBytes);
+  if (!request.body) return;
   const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
   let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > MAX_BODY_BYTES) {
-      await reader.cancel();
-      throw tooLarge();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      size += value.byteLength;
+      if (size > maxBytes) throw tooLarge(maxBytes);
+      yield value;
     }
-    chunks.push(value);
+  } finally {
+    await reader.cancel().catch(() => {});
   }
+}
+
+async function readLimited(request: Request): Promise<string> {
+  const chunks: Uint8Array[] = [];
+  for await (const chunk of streamBody(request, MAX_BODY_BYTES)) chunks.push(chunk);
   return new TextDecoder('utf-8', { fatal: false }).decode(Buffer.concat(chunks));
 }
 

@@ -39,6 +39,7 @@ export function problemResponse(err: unknown, request: Request, headers: Headers
     detail: problem.detail,
     instance: new URL(request.url).pathname,
     requestId,
+    ...problem.extensions,
     ...(problem.errors ? { errors: problem.errors } : {}),
   };
   return new Response(JSON.stringify(body), { status: problem.status, headers });

@@ -5,6 +5,8 @@
 export interface FieldError {
   /** The offending query parameter, path parameter or body field, e.g. "pageSize", "Filter", "siteIds[1]". */
   parameter: string;
+  /** For a line of an uploaded file: its 1-based line number (`parameter` is then the column). */
+  line?: number;
   detail: string;
 }
 
@@ -15,6 +17,8 @@ export interface ProblemInit {
   type?: string;
   errors?: FieldError[];
   headers?: Record<string, string>;
+  /** More members of the problem body (RFC 9457 extensions), e.g. a count of errors not listed. */
+  extensions?: Record<string, unknown>;
 }
 
 export class ProblemError extends Error {
@@ -24,6 +28,7 @@ export class ProblemError extends Error {
   readonly type: string;
   readonly errors?: FieldError[];
   readonly headers: Record<string, string>;
+  readonly extensions: Record<string, unknown>;
 
   constructor(init: ProblemInit) {
     super(init.detail);
@@ -34,6 +39,7 @@ export class ProblemError extends Error {
     this.type = init.type ?? 'about:blank';
     this.errors = init.errors;
     this.headers = init.headers ?? {};
+    this.extensions = init.extensions ?? {};
   }
 }
 

@@ -45,7 +45,7 @@ const TOO_LONG = `is longer than 64 KiB (${MAX_LINE_BYTES} bytes)`;
  * A bad `format` or `options.today` throws at once: those are the caller's bugs, not the file's.
  */
 export function parseRevenueFile(
-  input: AsyncIterable<Uint8Array | string>,
+  input: AsyncIterable<Uint8Array | string> | Iterable<Uint8Array | string>,
   format: ImportFormat,
   options: { today?: string } = {},
 ): AsyncGenerator<ParsedLine> {
@@ -86,7 +86,7 @@ const toBytes = (chunk: Uint8Array | string): Uint8Array => (typeof chunk === 's
  * with quotes goes to csv-parse, with the lines that follow for as long as it reports a quoted cell left
  * open (a cell spanning lines).
  */
-async function* readCsv(input: AsyncIterable<Uint8Array | string>, today: string): AsyncGenerator<ParsedLine> {
+async function* readCsv(input: AsyncIterable<Uint8Array | string> | Iterable<Uint8Array | string>, today: string): AsyncGenerator<ParsedLine> {
   let slots: Slots | undefined;
   let pending: { line: number; text: string } | null = null; // a record whose quoted cell is still open
 
@@ -153,7 +153,7 @@ function quotedCells(text: string): string[] | 'open' | string {
 // ---- NDJSON -------------------------------------------------------------------------------------------
 
 
-async function* readNdjson(input: AsyncIterable<Uint8Array | string>, today: string): AsyncGenerator<ParsedLine> {
+async function* readNdjson(input: AsyncIterable<Uint8Array | string> | Iterable<Uint8Array | string>, today: string): AsyncGenerator<ParsedLine> {
   for await (const item of splitLines(input)) {
     if ('problem' in item) {
       const detail = item.problem === TOO_LONG ? `${TOO_LONG}; it was skipped` : item.problem;
@@ -188,7 +188,7 @@ function jsonRow(line: number, text: string, today: string): ParsedLine[] {
 type Line = { line: number; text: string } | { line: number; problem: string };
 
 /** The input's physical lines, numbered from 1, each at most MAX_LINE_BYTES (a longer one is a problem). */
-async function* splitLines(input: AsyncIterable<Uint8Array | string>): AsyncGenerator<Line> {
+async function* splitLines(input: AsyncIterable<Uint8Array | string> | Iterable<Uint8Array | string>): AsyncGenerator<Line> {
   const lines = new LineSplitter();
   for await (const chunk of input) for (const item of lines.push(toBytes(chunk))) yield item;
   for (const item of lines.end()) yield item;

@@ -11,3 +11,6 @@ export interface Principal {
   via: 'apiKey' | 'session' | 'operator';
   keyId?: string;
 }
+
+/** The operator at the command line (import, seed): acts on any account, as no particular user. */
+export const OPERATOR: Principal = { userId: '', role: 'admin', siteScope: null, via: 'operator' };

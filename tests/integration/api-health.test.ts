@@ -21,6 +21,7 @@ const noDatabase = {
   get db(): never {
     throw new Error('the health check touched the database');
   },
+  bulk: () => Promise.reject(new Error('the health check touched the database')),
   close: async () => {},
 } as Database;
 

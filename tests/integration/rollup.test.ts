@@ -14,6 +14,7 @@ import { get } from '../support/api';
 import { useTestDatabase } from '../support/db';
 import { createPublisher, createRevenue, createSite } from '../support/factories';
 import { demoKey, issueKey } from '../support/keys';
+import { ROLLUP, expectRollupMatchesDaily } from './rollup-helpers';
 import {
   DEMO_SITE_IDS, expectRatio, micros, q, shiftDay, sqlRows, sqlSums, sqlSumsByCountry, uuidArray, walkPages,
 } from './reports-helpers';
@@ -22,42 +23,7 @@ const t = useTestDatabase();
 
 // ---- the rollup against revenue_daily ------------------------------------------------------------------
 
-const ROLLUP = sql`select user_id, site_id, trim(country) as country, grain::text, period::text, impressions::text,
-  clicks::text, ad_requests::text, revenue_micros::text, rows::text from revenue_rollup`;
-
-/**
- * The rollup computed independently, one plain GROUP BY per grain (the migration uses GROUPING SETS):
- * [site column, country column, grain] for each grain the reports read.
- */
-const GRAINS = [
-  ['null::uuid', 'null', 'd'], ['null::uuid', 'null', 'm'],
-  ['null::uuid', 'trim(country)', 'd'], ['null::uuid', 'trim(country)', 'm'],
-  ['site_id', 'null', 'd'], ['site_id', 'null', 'm'],
-  ['site_id', 'trim(country)', 'm'],
-] as const;
-const fromDaily = (where: ReturnType<typeof sql>) =>
-  sql.join(
-    GRAINS.map(([site, country, grain]) => {
-      const period = grain === 'd' ? sql`day` : sql`date_trunc('month', day::timestamp)::date`;
-      return sql`select user_id, ${sql.raw(site)}, ${sql.raw(country)}, ${grain}::text, ${period}::text,
-        sum(impressions)::text, sum(clicks)::text, sum(ad_requests)::text, sum(revenue_micros)::text, count(*)::text
-        from revenue_daily ${where} group by 1, 2, 3, 5`;
-    }),
-    sql` union all `,
-  );
-
-/** Rows in one table and not the other (both ways), for the accounts given or for all; [] when exact. */
-async function rollupDifferences(db: Db, userIds?: readonly string[]) {
-  const only = userIds ? sql`where user_id = any(${uuidArray(userIds)})` : sql``;
-  const daily = fromDaily(only);
-  const rollup = sql`${ROLLUP} ${only}`;
-  return sqlRows(db, sql`(select 'only in revenue_rollup' as side, * from (${rollup} except all (${daily})) a)
-    union all (select 'missing from revenue_rollup', * from ((${daily}) except all ${rollup}) b) limit 20`);
-}
-
-async function expectRollupExact(userIds?: readonly string[]) {
-  expect(await rollupDifferences(t.db, userIds)).toEqual([]);
-}
+const expectRollupExact = (userIds?: readonly string[]) => expectRollupMatchesDaily(t.db, userIds);
 
 /** The site × month × country rows of some sites (the grain revenue_monthly used to hold). */
 const monthlyRows = (siteIds: readonly string[]) =>

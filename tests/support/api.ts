@@ -7,6 +7,7 @@ import * as keyById from '@/app/api/v1/api-keys/[id]/route';
 import * as keysForUser from '@/app/api/v1/api-keys/for-user/[userId]/route';
 import * as keys from '@/app/api/v1/api-keys/route';
 import * as health from '@/app/api/v1/health/route';
+import * as adminRevenue from '@/app/api/v1/admin/revenue/route';
 import * as byCountry from '@/app/api/v1/reports/by-country/route';
 import * as countries from '@/app/api/v1/reports/countries/route';
 import * as totals from '@/app/api/v1/reports/totals/route';
@@ -21,6 +22,7 @@ type RouteModule = Record<string, Handler>;
 
 const ROUTES: [RegExp, RouteModule, string[]][] = [
   [/^\/api\/v1\/health$/, health, []],
+  [/^\/api\/v1\/admin\/revenue$/, adminRevenue, []],
   [/^\/api\/v1\/sites$/, sitesRoute, []],
   [/^\/api\/v1\/reports\/totals$/, totals, []],
   [/^\/api\/v1\/reports\/by-country$/, byCountry, []],

@@ -1,0 +1,59 @@
+/**
+ * Bulk writes need two things drizzle does not offer on both drivers: COPY … FROM STDIN, and one
+ * transaction spanning a stream of them. A BulkSession gives exactly that over the raw driver, so the one
+ * revenue write path (lib/services/revenue-write.ts) runs the same SQL on PostgreSQL and on PGlite.
+ */
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { PGlite } from '@electric-sql/pglite';
+import type { Sql } from 'postgres';
+
+export interface BulkSession {
+  /** A statement with $1… parameters; rows come back as plain objects (bigint columns as strings). */
+  query<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<T[]>;
+  /** COPY `table (columns)` FROM STDIN, text format: `rows` are lines made by copyLine(). */
+  copyIn(table: string, columns: readonly string[], rows: string): Promise<void>;
+}
+
+/** Runs `work` in one transaction: everything it wrote commits together, or nothing does. */
+export type RunBulk = <T>(work: (session: BulkSession) => Promise<T>) => Promise<T>;
+
+export function postgresBulk(client: Sql): RunBulk {
+  return (work) =>
+    client.begin(async (tx) => {
+      // Bulk statements may take longer than the request-sized statement_timeout of the pool (db/client.ts).
+      await tx.unsafe('set local statement_timeout = 0');
+      return work({
+        query: async (text, params = []) => [...(await tx.unsafe(text, params as never[]))] as never,
+        copyIn: async (table, columns, rows) => {
+          const stream = await tx.unsafe(`copy ${table} (${columns.join(', ')}) from stdin`).writable();
+          await pipeline(Readable.from([rows]), stream);
+        },
+      });
+    }) as never;
+}
+
+export function pgliteBulk(client: PGlite): RunBulk {
+  return (work) =>
+    client.transaction((tx) =>
+      work({
+        query: async (text, params = []) => (await tx.query(text, params)).rows as never,
+        copyIn: async (table, columns, rows) => {
+          await tx.query(`copy ${table} (${columns.join(', ')}) from '/dev/blob'`, [], { blob: new Blob([rows]) });
+        },
+      }),
+    );
+}
+
+/** Text-format COPY escaping: backslash, tab, newline and carriage return are escaped; null is \N. */
+const escape = (value: string) => value.replace(/[\\\t\n\r]/g, (c) => ({ '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' })[c]!);
+
+/** One line of COPY text format for the values, in column order. */
+export function copyLine(values: readonly (string | number | null)[]): string {
+  let line = '';
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i];
+    line += (i > 0 ? '\t' : '') + (v === null ? '\\N' : typeof v === 'number' ? String(v) : escape(v));
+  }
+  return `${line}\n`;
+}

@@ -1,0 +1,43 @@
+/**
+ * The rollup's oracle: revenue_rollup computed independently from revenue_daily, one plain GROUP BY per
+ * grain (the migration uses GROUPING SETS), so any write path can be checked to keep the rollup exact.
+ */
+import { sql } from 'drizzle-orm';
+import { expect } from 'vitest';
+import type { Db } from '@/db/client';
+import { sqlRows, uuidArray } from './reports-helpers';
+
+export const ROLLUP = sql`select user_id, site_id, trim(country) as country, grain::text, period::text, impressions::text,
+  clicks::text, ad_requests::text, revenue_micros::text, rows::text from revenue_rollup`;
+
+/** [site column, country column, grain] for each grain the reports read. */
+const GRAINS = [
+  ['null::uuid', 'null', 'd'], ['null::uuid', 'null', 'm'],
+  ['null::uuid', 'trim(country)', 'd'], ['null::uuid', 'trim(country)', 'm'],
+  ['site_id', 'null', 'd'], ['site_id', 'null', 'm'],
+  ['site_id', 'trim(country)', 'm'],
+] as const;
+
+const fromDaily = (where: ReturnType<typeof sql>) =>
+  sql.join(
+    GRAINS.map(([site, country, grain]) => {
+      const period = grain === 'd' ? sql`day` : sql`date_trunc('month', day::timestamp)::date`;
+      return sql`select user_id, ${sql.raw(site)}, ${sql.raw(country)}, ${grain}::text, ${period}::text,
+        sum(impressions)::text, sum(clicks)::text, sum(ad_requests)::text, sum(revenue_micros)::text, count(*)::text
+        from revenue_daily ${where} group by 1, 2, 3, 5`;
+    }),
+    sql` union all `,
+  );
+
+/** Rows in one table and not the other (both ways), for the accounts given or for all; [] when exact. */
+export async function rollupDifferences(db: Db, userIds?: readonly string[]) {
+  const only = userIds ? sql`where user_id = any(${uuidArray(userIds)})` : sql``;
+  const daily = fromDaily(only);
+  const rollup = sql`${ROLLUP} ${only}`;
+  return sqlRows(db, sql`(select 'only in revenue_rollup' as side, * from (${rollup} except all (${daily})) a)
+    union all (select 'missing from revenue_rollup', * from ((${daily}) except all ${rollup}) b) limit 20`);
+}
+
+export async function expectRollupMatchesDaily(db: Db, userIds?: readonly string[]) {
+  expect(await rollupDifferences(db, userIds)).toEqual([]);
+}
