@@ -1,0 +1,33 @@
+// The part of autocannon 9's API the benchmark uses (the package ships no types).
+declare module 'autocannon' {
+  import type { EventEmitter } from 'node:events';
+
+  export interface Options {
+    url: string;
+    connections?: number;
+    /** Stop after this many responses (overrides duration). */
+    amount?: number;
+    /** Seconds. */
+    duration?: number;
+    /** Seconds before a request counts as timed out. */
+    timeout?: number;
+    /** How often autocannon samples, in ms; it also notices a finished run only at these ticks. */
+    sampleInt?: number;
+    headers?: Record<string, string>;
+  }
+
+  export interface Result {
+    errors: number;
+    timeouts: number;
+    non2xx: number;
+    totalCompletedRequests: number;
+    statusCodeStats: Record<string, { count: number }>;
+  }
+
+  export interface Instance extends EventEmitter, PromiseLike<Result> {
+    stop(): void;
+  }
+
+  function autocannon(options: Options): Instance;
+  export default autocannon;
+}

@@ -1,0 +1,74 @@
+import { addDays } from '@/lib/query';
+
+/** How a case authenticates: not at all, with the run's API key, or with the run's dashboard session. */
+export type Auth = 'none' | 'key' | 'session';
+
+export interface BenchCase {
+  name: string;
+  /** Path and query string. */
+  path: string;
+  auth: Auth;
+  /** The framework floor is what every ratio divides by; floors always run, whatever --only says. */
+  floor?: 'framework' | 'auth';
+  /** Sites of the account the case needs (its siteIds subset); a smaller account gets a warning. */
+  sites?: number;
+}
+
+export interface CaseContext {
+  today: string;
+  /** The account's site ids in creation order (at least the first 50 when it has them). */
+  siteIds: string[];
+}
+
+const q = (path: string, params: Record<string, string | number>) =>
+  `${path}?${new URLSearchParams(Object.entries(params).map(([k, v]) => [k, String(v)]))}`;
+
+/**
+ * Every case of the run, in order. To add one, add a line: the path is requested as is, with the
+ * authentication named. Dates are relative to today so the figures stay comparable from day to day.
+ */
+export function benchCases({ today, siteIds }: CaseContext): BenchCase[] {
+  const since = (days: number) => addDays(today, -(days - 1));
+  const range = (days: number) => ({ fromDate: since(days), toDate: today });
+  const first = (n: number) => ({ siteIds: siteIds.slice(0, n).join(',') });
+  const top100 = { ...range(365), sortBy: 'revenueAmount', sortDirection: 'desc', pageSize: 100 };
+  const totals = '/api/v1/reports/totals';
+  const byCountry = '/api/v1/reports/by-country';
+  const feed = '/api/v1/reports/countries';
+
+  return [
+    { name: 'health (framework floor)', path: '/api/v1/health', auth: 'none', floor: 'framework' },
+    { name: 'sites (auth floor)', path: '/api/v1/sites', auth: 'key', floor: 'auth' },
+
+    { name: 'totals 30 d', path: q(totals, range(30)), auth: 'key' },
+    { name: 'totals 365 d', path: q(totals, range(365)), auth: 'key' },
+    { name: 'totals 731 d', path: q(totals, range(731)), auth: 'key' },
+    { name: 'totals 365 d, 1 site', path: q(totals, { ...range(365), ...first(1) }), auth: 'key', sites: 1 },
+    { name: 'totals 365 d, 10 sites', path: q(totals, { ...range(365), ...first(10) }), auth: 'key', sites: 10 },
+    { name: 'totals 365 d, 50 sites', path: q(totals, { ...range(365), ...first(50) }), auth: 'key', sites: 50 },
+
+    { name: 'by-country 365 d top 100', path: q(byCountry, top100), auth: 'key' },
+    { name: 'by-country 365 d top 100, cpm>2', path: q(byCountry, { ...top100, Filter: 'cpm>2' }), auth: 'key' },
+    { name: 'by-country 365 d top 100, 10 sites', path: q(byCountry, { ...top100, ...first(10) }), auth: 'key', sites: 10 },
+    { name: 'by-country 365 d top 100, 50 sites', path: q(byCountry, { ...top100, ...first(50) }), auth: 'key', sites: 50 },
+
+    { name: 'countries page 1', path: q(feed, { pageSize: 100 }), auth: 'key' },
+    { name: 'countries page 10,000', path: q(feed, { page: 10_000, pageSize: 100 }), auth: 'key' },
+    { name: 'countries by revenue desc', path: q(feed, { pageSize: 100, sortBy: 'revenueAmount', sortDirection: 'desc' }), auth: 'key' },
+    {
+      name: 'countries 365 d by cpm desc',
+      path: q(feed, { pageSize: 100, sortBy: 'cpm', sortDirection: 'desc', Filter: `createdAt>=${since(365)}` }),
+      auth: 'key',
+    },
+    { name: 'countries Search=united', path: q(feed, { pageSize: 100, Search: 'united' }), auth: 'key' },
+    { name: 'countries 30 d, country==US', path: q(feed, { pageSize: 100, Filter: `createdAt>=${since(30)};country==US` }), auth: 'key' },
+
+    { name: 'dashboard / (overview)', path: '/', auth: 'session' },
+    { name: 'dashboard /countries', path: '/countries', auth: 'session' },
+  ];
+}
+
+/** The floors, then the other cases whose name matches `only` (all of them without it). */
+export function selectCases(cases: BenchCase[], only: RegExp | undefined): BenchCase[] {
+  return cases.filter((c) => c.floor || !only || only.test(c.name));
+}

@@ -1,0 +1,100 @@
+import { createHash, randomBytes } from 'node:crypto';
+import os from 'node:os';
+import { count, eq, sql } from 'drizzle-orm';
+import { getDb } from '@/db/client';
+import { revenueDaily, sessions, sites } from '@/db/schema';
+import { createApiKey, revokeApiKey } from '@/lib/services/api-keys';
+import type { Principal } from '@/lib/services/principal';
+import { signOut } from '@/lib/services/sessions';
+import { findUserByEmail } from '@/lib/services/users';
+
+/** Everything here runs inside scripts/open-database.ts `withDatabase`, on the database the server uses. */
+
+export interface Dataset {
+  email: string;
+  principal: Principal;
+  siteCount: number;
+  /** The first 50 sites by creation order, for the site-subset cases. */
+  siteIds: string[];
+  revenueRows: number;
+}
+
+/** The account's figures, or null when it does not exist. */
+export async function loadDataset(email: string): Promise<Dataset | null> {
+  const user = await findUserByEmail(email);
+  if (!user) return null;
+  const db = await getDb();
+  const [{ n: siteCount }] = await db.select({ n: count() }).from(sites).where(eq(sites.userId, user.id));
+  const firstSites = await db
+    .select({ id: sites.id })
+    .from(sites)
+    .where(eq(sites.userId, user.id))
+    .orderBy(sites.createdAt, sites.id)
+    .limit(50);
+  // Counting 14.6 M rows can outlast the connection's 15 s statement_timeout on a slow disk.
+  const revenueRows = await db.transaction(async (tx) => {
+    await tx.execute(sql`set local statement_timeout = 0`);
+    const [{ n }] = await tx.select({ n: count() }).from(revenueDaily).where(eq(revenueDaily.userId, user.id));
+    return n;
+  });
+  return {
+    email: user.email,
+    principal: { userId: user.id, role: user.role, siteScope: null, via: 'operator' },
+    siteCount,
+    siteIds: firstSites.map((s) => s.id),
+    revenueRows,
+  };
+}
+
+export interface Access {
+  apiKey: string;
+  keyId: string;
+  sessionToken: string;
+}
+
+/**
+ * An API key (through the service, as `npm run apikey` does) and a dashboard session for the run.
+ * sessions.ts opens sessions only by password (signIn), so the row is written here the way signIn writes
+ * it (SHA-256 of a random token); it is removed with the service's signOut.
+ */
+export async function openAccess(dataset: Dataset): Promise<Access> {
+  const created = await createApiKey(dataset.principal, { label: `npm run bench ${new Date().toISOString()}` });
+  const sessionToken = randomBytes(32).toString('base64url');
+  const db = await getDb();
+  await db.insert(sessions).values({
+    tokenHash: createHash('sha256').update(sessionToken).digest('hex'),
+    userId: dataset.principal.userId,
+    expiresAt: new Date(Date.now() + 86_400_000),
+  });
+  return { apiKey: created.apiKey, keyId: created.key.id, sessionToken };
+}
+
+export async function closeAccess(dataset: Dataset, access: Access): Promise<void> {
+  await revokeApiKey(dataset.principal, access.keyId);
+  await signOut(access.sessionToken);
+}
+
+export interface Machine {
+  cpus: number;
+  cpuModel: string;
+  memoryBytes: number;
+  platform: string;
+  node: string;
+  postgres: string;
+}
+
+export async function describeMachine(): Promise<Machine> {
+  const db = await getDb();
+  const result = (await db.execute(sql`select version() as version`)) as unknown;
+  // postgres.js answers with the rows themselves, PGlite with { rows }.
+  const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as { version: string }[];
+  const cpus = os.cpus();
+  return {
+    cpus: cpus.length,
+    cpuModel: cpus[0]?.model.trim() ?? 'unknown',
+    memoryBytes: os.totalmem(),
+    platform: `${os.platform()} ${os.release()} ${os.arch()}`,
+    node: process.version,
+    postgres: rows[0]?.version ?? 'unknown',
+  };
+}
