@@ -30,6 +30,7 @@ import {
   countryRowFields,
   countryRowSortColumns,
 } from './report-fields';
+import { countFromRollup, type SearchMatch } from './feed-count';
 import { revenue, revenueSource } from './revenue-source';
 
 export interface RevenueTotalResponse {
@@ -190,15 +191,18 @@ function countrySearch(search: string, column: SQLWrapper): SQL {
  * Search on the feed matches the country (code or English name) or the site's name. The few matching sites
  * are looked up first, so the rows are filtered by ids instead of joining and comparing names row by row.
  */
-async function feedSearch(db: Db, userId: string, search: string): Promise<SQL> {
-  const codes = countryCodesMatching(search);
+async function feedSearch(db: Db, userId: string, search: string): Promise<SearchMatch> {
   const named = await db
     .select({ id: sites.id })
     .from(sites)
     .where(and(eq(sites.userId, userId), searchToSql(search, [sites.name])));
+  return { countries: countryCodesMatching(search), siteIds: named.map((site) => site.id) };
+}
+
+function searchCondition(match: SearchMatch): SQL {
   const matches = [
-    codes.length > 0 ? inArray(revenueDaily.country, codes) : undefined,
-    named.length > 0 ? inArray(revenueDaily.siteId, named.map((site) => site.id)) : undefined,
+    match.countries.length > 0 ? inArray(revenueDaily.country, match.countries) : undefined,
+    match.siteIds.length > 0 ? inArray(revenueDaily.siteId, match.siteIds) : undefined,
   ].filter((m) => m !== undefined);
   return matches.length > 0 ? or(...matches)! : sql`false`;
 }
@@ -221,15 +225,18 @@ export async function getCountryRows(
   // revenue_daily carries its owner, so the account's rows come from the (user_id, day, site_id, country)
   // index in the feed's default order; sites is joined only for the site fields.
   const db = await getDb();
-  const where = and(
-    eq(revenueDaily.userId, principal.userId),
-    filter,
-    search ? await feedSearch(db, principal.userId, search) : undefined,
-  );
+  const matched = search ? await feedSearch(db, principal.userId, search) : null;
+  const where = and(eq(revenueDaily.userId, principal.userId), filter, matched ? searchCondition(matched) : undefined);
   const usesSites = filterExpr.some((group) => group.some((t) => SITE_FIELDS.has(t.field)));
-  const counted = db.select({ total: count() }).from(revenueDaily);
-  const [[{ total }], rows] = await Promise.all([
-    (usesSites ? counted.innerJoin(sites, eq(sites.id, revenueDaily.siteId)) : counted).where(where),
+  const countRows = async () => {
+    const fromRollup = await countFromRollup(db, principal.userId, filterExpr, matched);
+    if (fromRollup !== null) return fromRollup;
+    const counted = db.select({ total: count() }).from(revenueDaily);
+    const [{ total }] = await (usesSites ? counted.innerJoin(sites, eq(sites.id, revenueDaily.siteId)) : counted).where(where);
+    return total;
+  };
+  const [total, rows] = await Promise.all([
+    countRows(),
     db
       .select({ row: revenueDaily, adUnitId: sites.adUnitId, gameName: sites.name })
       .from(revenueDaily)

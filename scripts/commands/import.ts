@@ -4,6 +4,7 @@ import { OPERATOR } from '@/lib/services/principal';
 import { importRevenue } from '@/lib/services/revenue-import';
 import { type Command, CommandError, UsageError, parseCommandArgs } from '../cli-kit';
 import { configuredDatabaseTarget, withDatabase } from '../open-database';
+import { Progress } from '../progress';
 
 const columns = IMPORT_COLUMNS.map((c) => {
   const names = [c.name, ...c.aliases].join(' | ');
@@ -53,7 +54,12 @@ Options:
         owner: values.owner,
         createSites: values['create-sites'],
         onError: printError,
-        onProgress: (p) => progress.show(p.rows, p.phase),
+        onProgress: ({ rows, phase }) =>
+          progress.show(
+            rows,
+            (rate) => `${rows.toLocaleString('en-US')} rows read${phase === 'reading' ? ` (${rate} rows/s)…` : '; applying them…'}`,
+            phase === 'applying',
+          ),
       }),
     );
     progress.clear();
@@ -89,27 +95,4 @@ async function withFormat(source: AsyncIterable<Buffer>, known: ImportFormat | n
     for (let next = await iterator.next(); !next.done; next = await iterator.next()) yield next.value;
   }
   return { format: (head.startsWith('{') ? 'ndjson' : 'csv') as ImportFormat, input: input() };
-}
-
-/** One self-overwriting status line on a terminal; nothing when stderr is a file or pipe. */
-class Progress {
-  private last = 0;
-  private readonly started = performance.now();
-  private readonly enabled = process.stderr.isTTY === true;
-
-  show(rows: number, phase: 'reading' | 'applying') {
-    const now = performance.now();
-    if (!this.enabled || (phase === 'reading' && now - this.last < 200)) return;
-    this.last = now;
-    const rate = Math.round((rows / Math.max(now - this.started, 1)) * 1000).toLocaleString('en-US');
-    const text =
-      phase === 'reading'
-        ? `${rows.toLocaleString('en-US')} rows read (${rate} rows/s)…`
-        : `${rows.toLocaleString('en-US')} rows read; applying them…`;
-    process.stderr.write(`\r\x1b[2K${text}`);
-  }
-
-  clear() {
-    if (this.enabled) process.stderr.write('\r\x1b[2K');
-  }
 }
