@@ -27,7 +27,7 @@ async function dailyRows(siteIds: string[]) {
     t.db,
     sql`select site_id, day::text, trim(country) as country, impressions::text, clicks::text, ad_requests::text,
       revenue_micros::text, ad_unit_id from revenue_daily where site_id = any(${`{${siteIds.join(',')}}`}::uuid[])
-      order by site_id, day, country`,
+      order by day, country, site_id`,
   );
 }
 
