@@ -71,7 +71,8 @@ export const countryRowColumns: Record<string, SQLWrapper> = {
   updatedAt: sql`((${r.updatedAt} at time zone 'UTC')::date)`,
   gameId: r.siteId,
   userId: r.userId,
-  adUnitId: sites.adUnitId,
+  // The ad unit an import named for the row, else the site's.
+  adUnitId: sql`coalesce(${r.adUnitId}, ${sites.adUnitId})`,
   gameName: sites.name,
 };
 

@@ -30,7 +30,8 @@ import {
   countryRowFields,
   countryRowSortColumns,
 } from './report-fields';
-import { countFromRollup, type SearchMatch } from './feed-count';
+import { countFromRollup } from './feed-count';
+import { feedRow, feedRowColumns, orderBy, selectFeed } from './feed-query';
 import { revenue, revenueSource } from './revenue-source';
 
 export interface RevenueTotalResponse {
@@ -118,16 +119,6 @@ async function siteDayScope(principal: Principal, query: QueryParams, input: Sit
   return { scope: { userId: principal.userId, siteIds, allSites, ...range }, range, siteIds };
 }
 
-/**
- * ORDER BY the requested field, then the tie-breakers, all in the requested direction: the order is total
- * (pages never overlap), and a descending feed can walk the same index backwards.
- */
-function orderBy(paging: Paging, columns: Record<string, SQLWrapper>, defaultField: string, tieBreakers: SQLWrapper[]) {
-  const direction = paging.sortDirection === 'desc' ? desc : asc;
-  const primary = columns[paging.sortBy ?? defaultField];
-  return [primary, ...tieBreakers].map((c) => direction(c));
-}
-
 export async function getTotals(principal: Principal, query: QueryParams): Promise<RevenueTotalResponse> {
   const errors: FieldError[] = [];
   const input = parseSiteDay(query, errors);
@@ -166,7 +157,7 @@ export async function getRevenueByCountry(
     .where(search ? countrySearch(search, revenue.country) : undefined)
     .groupBy(revenue.country)
     .having(filter)
-    .orderBy(...orderBy(paging, byCountryColumns, 'country', [revenue.country]));
+    .orderBy(...orderBy(paging.sortDirection, byCountryColumns[paging.sortBy ?? 'country'], [revenue.country]));
   const offset = pageOffset(paging);
   return {
     data: rows.slice(offset, offset + paging.pageSize).map((r) => ({
@@ -187,29 +178,6 @@ function countrySearch(search: string, column: SQLWrapper): SQL {
   return searchToSql(search, [column], codes.length > 0 ? inArray(column as never, codes) : undefined);
 }
 
-/**
- * Search on the feed matches the country (code or English name) or the site's name. The few matching sites
- * are looked up first, so the rows are filtered by ids instead of joining and comparing names row by row.
- */
-async function feedSearch(db: Db, userId: string, search: string): Promise<SearchMatch> {
-  const named = await db
-    .select({ id: sites.id })
-    .from(sites)
-    .where(and(eq(sites.userId, userId), searchToSql(search, [sites.name])));
-  return { countries: countryCodesMatching(search), siteIds: named.map((site) => site.id) };
-}
-
-function searchCondition(match: SearchMatch): SQL {
-  const matches = [
-    match.countries.length > 0 ? inArray(revenueDaily.country, match.countries) : undefined,
-    match.siteIds.length > 0 ? inArray(revenueDaily.siteId, match.siteIds) : undefined,
-  ].filter((m) => m !== undefined);
-  return matches.length > 0 ? or(...matches)! : sql`false`;
-}
-
-/** Row fields that live on sites rather than on revenue_daily. */
-const SITE_FIELDS = new Set(['gameName', 'adUnitId']);
-
 /** The granular feed: every row of the account's sites, for account-level credentials only. */
 export async function getCountryRows(
   principal: Principal,
@@ -218,54 +186,34 @@ export async function getCountryRows(
   requireAccountLevel(principal, 'The per-site, country and day feed');
   const errors: FieldError[] = [];
   const paging = collect(errors, () => parsePaging(query, { fields: countryRowFields }));
-  const filterExpr = collect(errors, () => parseFilterParams(query, countryRowFields));
+  const filter = collect(errors, () => parseFilterParams(query, countryRowFields));
   const search = collect(errors, () => parseSearch(query));
   throwIfAny(errors);
-  const filter = filterToSql(filterExpr, countryRowColumns);
-  // revenue_daily carries its owner, so the account's rows come from the (user_id, day, site_id, country)
-  // index in the feed's default order; sites is joined only for the site fields.
   const db = await getDb();
-  const matched = search ? await feedSearch(db, principal.userId, search) : null;
-  const where = and(eq(revenueDaily.userId, principal.userId), filter, matched ? searchCondition(matched) : undefined);
-  const usesSites = filterExpr.some((group) => group.some((t) => SITE_FIELDS.has(t.field)));
+  const { userId } = principal;
+  const feed = await selectFeed(db, { userId, filter, search, ...paging });
   const countRows = async () => {
-    const fromRollup = await countFromRollup(db, principal.userId, filterExpr, matched);
+    const fromRollup = await countFromRollup(db, userId, filter, feed.matched);
     if (fromRollup !== null) return fromRollup;
     const counted = db.select({ total: count() }).from(revenueDaily);
-    const [{ total }] = await (usesSites ? counted.innerJoin(sites, eq(sites.id, revenueDaily.siteId)) : counted).where(where);
+    const joined = feed.usesSites ? counted.innerJoin(sites, eq(sites.id, revenueDaily.siteId)) : counted;
+    const [{ total }] = await joined.where(feed.where);
     return total;
   };
+  // revenue_daily carries its owner, so the account's rows come from the (user_id, day, site_id, country)
+  // index in the feed's default order; sites is joined only for the site fields.
   const [total, rows] = await Promise.all([
     countRows(),
     db
-      .select({ row: revenueDaily, adUnitId: sites.adUnitId, gameName: sites.name })
+      .select(feedRowColumns)
       .from(revenueDaily)
       .innerJoin(sites, eq(sites.id, revenueDaily.siteId))
-      .where(where)
-      .orderBy(
-        ...orderBy(paging, countryRowSortColumns, 'createdAt', [revenueDaily.day, revenueDaily.siteId, revenueDaily.country]),
-      )
+      .where(feed.where)
+      .orderBy(...feed.orderBy)
       .limit(paging.pageSize)
       .offset(pageOffset(paging)),
   ]);
-  return {
-    data: rows.map(({ row, adUnitId, gameName }) => ({
-      impressions: row.impressions,
-      clicks: row.clicks,
-      adRequests: row.adRequests,
-      cpm: cpmOf(row.revenueMicros, row.impressions),
-      revenueAmount: usdFromMicros(row.revenueMicros),
-      fillRate: fillRateOf(row.impressions, row.adRequests),
-      country: row.country,
-      createdAt: `${row.day}T00:00:00.000Z`,
-      updatedAt: row.updatedAt.toISOString(),
-      gameId: row.siteId,
-      userId: row.userId,
-      adUnitId,
-      gameName,
-    })),
-    meta: pageMeta(paging, Number(total)),
-  };
+  return { data: rows.map(feedRow), meta: pageMeta(paging, Number(total)) };
 }
 
 export const COUNTRY_ROW_COLUMNS = countryRowFields.map((f) => f.name);
