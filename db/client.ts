@@ -40,7 +40,9 @@ export async function openPostgres(url: string, options: { max?: number } = {}):
     onnotice: () => {},
     connect_timeout: 5,
     // A runaway report must end as a clear 503, never hang a request; all reads finish well inside this.
-    connection: { statement_timeout: 15_000, TimeZone: 'UTC' },
+    // random_page_cost 1.1 (the usual SSD setting) instead of 4 (spinning disks): with 4, the planner
+    // estimates the rollup's index too dear and scans the whole table instead (62 ms instead of 6).
+    connection: { statement_timeout: 15_000, TimeZone: 'UTC', random_page_cost: 1.1 },
   });
   const db = drizzle(client, { schema }) as unknown as Db;
   return { db, kind: 'postgres', url, bulk: postgresBulk(client), close: () => client.end({ timeout: 5 }) };

@@ -9,6 +9,8 @@ export interface ReadableSites {
   siteIds: string[];
   /** True when siteIds are every site of the account, so account-wide rollups can answer. */
   allSites: boolean;
+  /** The account's sites that are not in siteIds (a report may subtract them from the account's sums). */
+  otherSiteIds: string[];
   defaultRangeDays: number;
 }
 
@@ -41,8 +43,9 @@ export async function readableSites(principal: Principal, requested: string[] | 
     }
     siteIds = allowed.filter((id) => requested.includes(id));
   }
-  const accountSites = rows.filter((r) => r.siteId).length;
-  return { siteIds, allSites: siteIds.length === accountSites, defaultRangeDays: rows[0].defaultRangeDays };
+  const chosen = new Set(siteIds);
+  const otherSiteIds = rows.flatMap((r) => (r.siteId && !chosen.has(r.siteId) ? [r.siteId] : []));
+  return { siteIds, allSites: otherSiteIds.length === 0, otherSiteIds, defaultRangeDays: rows[0].defaultRangeDays };
 }
 
 /** Account-wide operations (the granular feed, key management) are closed to site-scoped keys. */

@@ -1,5 +1,5 @@
-import { and, asc, count, desc, eq, inArray, or, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
-import { type Db, getDb } from '@/db/client';
+import { and, count, eq, inArray, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
+import { getDb } from '@/db/client';
 import { revenueDaily, sites } from '@/db/schema';
 import { countryCodesMatching } from '@/lib/countries';
 import { cpmOf, fillRateOf, usdFromMicros } from '@/lib/money';
@@ -114,9 +114,9 @@ function parseSiteDay(query: QueryParams, errors: FieldError[]): SiteDayInput {
 
 /** The sites and days a totals or by-country request covers, after scope checks and defaults. */
 async function siteDayScope(principal: Principal, query: QueryParams, input: SiteDayInput) {
-  const { siteIds, allSites, defaultRangeDays } = await readableSites(principal, input.requested);
+  const { siteIds, otherSiteIds, defaultRangeDays } = await readableSites(principal, input.requested);
   const range = parseDateRange(query, { defaultDays: defaultRangeDays, today: input.today });
-  return { scope: { userId: principal.userId, siteIds, allSites, ...range }, range, siteIds };
+  return { scope: { userId: principal.userId, siteIds, otherSiteIds, ...range }, range, siteIds };
 }
 
 export async function getTotals(principal: Principal, query: QueryParams): Promise<RevenueTotalResponse> {
@@ -156,7 +156,8 @@ export async function getRevenueByCountry(
     .from(source)
     .where(search ? countrySearch(search, revenue.country) : undefined)
     .groupBy(revenue.country)
-    .having(filter)
+    // A country whose rows were all subtracted (revenue-source.ts) has no rows in this scope.
+    .having(and(sql`sum(${revenue.rows}) > 0`, filter))
     .orderBy(...orderBy(paging.sortDirection, byCountryColumns[paging.sortBy ?? 'country'], [revenue.country]));
   const offset = pageOffset(paging);
   return {

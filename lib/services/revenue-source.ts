@@ -1,6 +1,6 @@
 /**
  * The rows that the aggregated reports (totals, by-country) sum for a set of sites and an inclusive range of
- * UTC days, as one derived table `revenue (country, impressions, ad_requests, revenue_micros)`.
+ * UTC days, as one derived table `revenue (country, impressions, ad_requests, revenue_micros, rows)`.
  *
  * Why: revenue_daily holds a row per site × day × country, so a year of a 100-site account in 200 countries
  * is 7.3 M rows. revenue_rollup holds the same numbers pre-summed (kept exact by triggers on revenue_daily,
@@ -18,8 +18,12 @@
  *   2025-02    … 2025-11      whole calendar months
  *   2025-12-01 … 2025-12-09   trailing days
  *
+ * A subset of more than half of an account's sites is read as the whole account minus the other sites (whose
+ * rows come with their signs flipped): integers subtract exactly, and fewer sites are read.
+ *
  * Callers aggregate over `revenue` (sums, GROUP BY country, HAVING, ORDER BY), so a report is the same
- * whichever pieces and grains it came from.
+ * whichever pieces and grains it came from; `rows` tells a group that has daily rows from one whose rows
+ * were all subtracted away.
  */
 import { and, eq, inArray, isNotNull, isNull, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import { revenueDaily, revenueRollup } from '@/db/schema';
@@ -31,14 +35,15 @@ export const revenue = {
   impressions: sql<number>`revenue.impressions`,
   adRequests: sql<number>`revenue.ad_requests`,
   revenueMicros: sql<number>`revenue.revenue_micros`,
+  rows: sql<number>`revenue.rows`,
 };
 
 /** What a report covers: sites of one account and an inclusive range of UTC days. */
 export interface RevenueScope {
   userId: string;
   siteIds: readonly string[];
-  /** True when siteIds are all of the account's sites: the account-wide grains answer then. */
-  allSites: boolean;
+  /** The account's other sites: none means the whole account, whose own grains answer then. */
+  otherSiteIds: readonly string[];
   fromDate: string;
   toDate: string;
 }
@@ -77,45 +82,70 @@ export function splitRange(fromDate: string, toDate: string): RangePieces {
 
 const between = (column: SQLWrapper, range: DayRange) => sql`${column} between ${range.from}::date and ${range.to}::date`;
 
-function select(country: SQLWrapper, table: typeof revenueDaily | typeof revenueRollup, where: SQL | undefined): SQL {
-  return sql`select ${country} as country, ${table.impressions} as impressions, ${table.adRequests} as ad_requests,
-    ${table.revenueMicros} as revenue_micros from ${table} where ${where}`;
+/** Whose rows a piece reads, and whether they are added (+1) or subtracted (-1). */
+interface Part {
+  siteIds: readonly string[] | 'account';
+  sign: 1 | -1;
+}
+
+function select(part: Part, country: SQLWrapper, table: typeof revenueDaily | typeof revenueRollup, where: SQL | undefined) {
+  const signed = (column: SQLWrapper) => (part.sign === 1 ? sql`${column}` : sql`-${column}`);
+  const rows = table === revenueRollup ? revenueRollup.rows : sql`1::bigint`;
+  return sql`select ${country} as country, ${signed(table.impressions)} as impressions,
+    ${signed(table.adRequests)} as ad_requests, ${signed(table.revenueMicros)} as revenue_micros,
+    ${signed(rows)} as rows from ${table} where ${where}`;
 }
 
 /** Rollup rows of one grain: the whole account's (site_id null) or the sites', summed over all countries or not. */
-function rollupPiece(scope: RevenueScope, grain: 'd' | 'm', range: DayRange, byCountry: boolean): SQL {
+function rollupPiece(userId: string, part: Part, grain: 'd' | 'm', range: DayRange, byCountry: boolean): SQL {
   const r = revenueRollup;
-  const sites = scope.allSites ? isNull(r.siteId) : inArray(r.siteId, [...scope.siteIds]);
   const where = and(
-    eq(r.userId, scope.userId),
+    eq(r.userId, userId),
     eq(r.grain, grain),
-    sites,
+    part.siteIds === 'account' ? isNull(r.siteId) : inArray(r.siteId, [...part.siteIds]),
     between(r.period, range),
     byCountry ? isNotNull(r.country) : isNull(r.country),
   );
-  return select(byCountry ? r.country : sql`null::char(2)`, r, where);
+  return select(part, byCountry ? r.country : sql`null::char(2)`, r, where);
 }
 
 /** The daily rows themselves: only for some sites by country, the one grain the rollup has no day level for. */
-function dailyPiece(scope: RevenueScope, range: DayRange): SQL {
-  const where = and(inArray(revenueDaily.siteId, [...scope.siteIds]), between(revenueDaily.day, range));
-  return select(revenueDaily.country, revenueDaily, where);
+function dailyPiece(part: Part & { siteIds: readonly string[] }, range: DayRange): SQL {
+  const where = and(inArray(revenueDaily.siteId, [...part.siteIds]), between(revenueDaily.day, range));
+  return select(part, revenueDaily.country, revenueDaily, where);
+}
+
+/** The fewest sites to read: the account's own grains, less the other sites when they are the fewer. */
+function partsOf(scope: RevenueScope): Part[] {
+  if (scope.otherSiteIds.length === 0) return [{ siteIds: 'account', sign: 1 }];
+  if (scope.otherSiteIds.length < scope.siteIds.length) {
+    return [
+      { siteIds: 'account', sign: 1 },
+      { siteIds: scope.otherSiteIds, sign: -1 },
+    ];
+  }
+  return [{ siteIds: scope.siteIds, sign: 1 }];
 }
 
 /** `(… union all …) as revenue`: the scope's rows, by country or summed over countries, for a FROM clause. */
 export function revenueSource(scope: RevenueScope, options: { byCountry: boolean }): SQL {
   if (scope.siteIds.length === 0) {
     return sql`(select null::char(2) as country, 0::bigint as impressions, 0::bigint as ad_requests,
-      0::bigint as revenue_micros where false) as revenue`;
+      0::bigint as revenue_micros, 0::bigint as rows where false) as revenue`;
   }
   const { byCountry } = options;
-  const days = (range: DayRange) =>
-    byCountry && !scope.allSites ? dailyPiece(scope, range) : rollupPiece(scope, 'd', range, byCountry);
   const { leadingDays, months, trailingDays } = splitRange(scope.fromDate, scope.toDate);
-  const pieces = [
-    leadingDays && days(leadingDays),
-    months && rollupPiece(scope, 'm', months, byCountry),
-    trailingDays && days(trailingDays),
-  ].filter((p) => p !== undefined);
+  const pieces = partsOf(scope).flatMap((part) => {
+    const { siteIds, sign } = part;
+    const days = (range: DayRange) =>
+      byCountry && siteIds !== 'account'
+        ? dailyPiece({ siteIds, sign }, range)
+        : rollupPiece(scope.userId, part, 'd', range, byCountry);
+    return [
+      leadingDays && days(leadingDays),
+      months && rollupPiece(scope.userId, part, 'm', months, byCountry),
+      trailingDays && days(trailingDays),
+    ].filter((p) => p !== undefined);
+  });
   return sql`(${sql.join(pieces, sql` union all `)}) as revenue`;
 }

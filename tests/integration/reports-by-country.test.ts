@@ -133,6 +133,38 @@ describe('GET /api/v1/reports/by-country: sorting before paging', () => {
   });
 });
 
+describe('GET /api/v1/reports/by-country and totals: most of an account\'s sites', () => {
+  // More than half of the sites are read as the account minus the others: what is subtracted must vanish.
+  it('answers exactly, without the countries only the other sites have, across partial and whole months', async () => {
+    const user = await createPublisher(t.db);
+    const [a, b, c] = [await createSite(t.db, user.id), await createSite(t.db, user.id), await createSite(t.db, user.id)];
+    const days = [shiftDay(t.today, -70), shiftDay(t.today, -40), shiftDay(t.today, -2)];
+    for (const [site, factor] of [[a, 1], [b, 3]] as const) {
+      await createRevenue(t.db, site.id, days.flatMap((day) => [
+        { day, country: 'DE', impressions: 100 * factor, adRequests: 300, revenueMicros: 7_000 * factor, clicks: 1 },
+        { day, country: 'FR', impressions: 0, adRequests: 0, revenueMicros: 0 },
+      ]));
+    }
+    // Only the site left out has JP, and DE rows that must not count.
+    await createRevenue(t.db, c.id, days.flatMap((day) => [
+      { day, country: 'JP', impressions: 50, adRequests: 60, revenueMicros: 900 },
+      { day, country: 'DE', impressions: 11, adRequests: 13, revenueMicros: 17 },
+    ]));
+    const { raw } = await issueKey(user.id, { label: 'most sites' });
+    const scope = q({ siteIds: `${a.id},${b.id}`, fromDate: shiftDay(t.today, -75), toDate: t.today });
+    const res = await get(`${BY_COUNTRY}?${scope}&sortBy=country`, { key: raw });
+    expect(res.status, res.text).toBe(200);
+    expect(res.json.data.map((r: any) => [r.country, r.impressions, r.adRequests, micros(r.revenueAmount)])).toEqual([
+      ['DE', 1_200, 1_800, 84_000],
+      ['FR', 0, 0, 0],
+    ]);
+    expect(res.json.meta.totalRows).toBe(2);
+    const totals = await get(`/api/v1/reports/totals?${scope}`, { key: raw });
+    expect(totals.status, totals.text).toBe(200);
+    expect([totals.json.totalImpressions, totals.json.totalRequests, micros(totals.json.totalRevenue)]).toEqual([1_200, 1_800, 84_000]);
+  });
+});
+
 describe('GET /api/v1/reports/by-country: Search, Filter, FilterList', () => {
   const names = new Intl.DisplayNames(['en'], { type: 'region' });
 
