@@ -1,4 +1,4 @@
-import { and, count, eq, inArray, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
+import { and, count, eq, gte, inArray, lte, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import { getDb } from '@/db/client';
 import { revenueDaily, sites } from '@/db/schema';
 import { countryCodesMatching } from '@/lib/countries';
@@ -30,7 +30,7 @@ import {
   countryRowFields,
   countryRowSortColumns,
 } from './report-fields';
-import { countFromRollup } from './feed-count';
+import { countAndLocate } from './feed-count';
 import { feedRow, feedRowColumns, orderBy, selectFeed } from './feed-query';
 import { revenue, revenueSource } from './revenue-source';
 
@@ -193,27 +193,38 @@ export async function getCountryRows(
   const db = await getDb();
   const { userId } = principal;
   const feed = await selectFeed(db, { userId, filter, search, ...paging });
-  const countRows = async () => {
-    const fromRollup = await countFromRollup(db, userId, filter, feed.matched);
-    if (fromRollup !== null) return fromRollup;
-    const counted = db.select({ total: count() }).from(revenueDaily);
-    const joined = feed.usesSites ? counted.innerJoin(sites, eq(sites.id, revenueDaily.siteId)) : counted;
-    const [{ total }] = await joined.where(feed.where);
-    return total;
-  };
-  // revenue_daily carries its owner, so the account's rows come from the (user_id, day, site_id, country)
-  // index in the feed's default order; sites is joined only for the site fields.
-  const [total, rows] = await Promise.all([
-    countRows(),
+  const offset = pageOffset(paging);
+  // In the default (day, site, country) order, a deep page starts at a day the rollup finds, not at an
+  // OFFSET walked through every row before it.
+  const seekable = (paging.sortBy ?? 'createdAt') === 'createdAt' && offset > 0;
+  const fromRollup = await countAndLocate(
+    db,
+    { userId, filter, matched: feed.matched },
+    seekable ? { offset, direction: paging.sortDirection } : null,
+  );
+  const page = (where: SQL, skip: number) =>
     db
       .select(feedRowColumns)
       .from(revenueDaily)
       .innerJoin(sites, eq(sites.id, revenueDaily.siteId))
-      .where(feed.where)
+      .where(where)
       .orderBy(...feed.orderBy)
       .limit(paging.pageSize)
-      .offset(pageOffset(paging)),
-  ]);
+      .offset(skip);
+  let total: number;
+  let rows: Awaited<ReturnType<typeof page>>;
+  if (fromRollup && seekable) {
+    const { start } = fromRollup;
+    const onward = paging.sortDirection === 'desc' ? lte : gte;
+    total = fromRollup.total;
+    rows = start ? await page(and(feed.where, onward(revenueDaily.day, start.day))!, start.skip) : [];
+  } else if (fromRollup) {
+    [total, rows] = [fromRollup.total, await page(feed.where, offset)];
+  } else {
+    const counted = db.select({ total: count() }).from(revenueDaily);
+    const joined = feed.usesSites ? counted.innerJoin(sites, eq(sites.id, revenueDaily.siteId)) : counted;
+    [[{ total }], rows] = await Promise.all([joined.where(feed.where), page(feed.where, offset)]);
+  }
   return { data: rows.map(feedRow), meta: pageMeta(paging, Number(total)) };
 }
 
