@@ -5,7 +5,10 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import * as schema from './schema';
 import { acquireEmbeddedLock } from './embedded-lock';
 import { pgliteBulk, postgresBulk, type RunBulk } from './bulk';
+import { pgliteStream, postgresStream, type RunStream } from './stream';
 import { env } from '@/lib/env';
+
+export type { RunStream } from './stream';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 
@@ -16,6 +19,8 @@ export interface Database {
   url?: string;
   /** A transaction with COPY, for bulk writes (db/bulk.ts). */
   bulk: RunBulk;
+  /** A large read in constant memory from one snapshot, batch by batch from a cursor (db/stream.ts). */
+  stream: RunStream;
   close(): Promise<void>;
 }
 
@@ -29,7 +34,7 @@ export async function openPglite(dataDir: string | undefined, options: { loadDat
   if (dataDir) fs.mkdirSync(path.dirname(path.resolve(dataDir)), { recursive: true });
   const client = await PGlite.create(dataDir ?? 'memory://', options);
   const db = drizzle(client, { schema }) as unknown as Db;
-  return { db, kind: 'pglite', bulk: pgliteBulk(client), close: () => client.close() };
+  return { db, kind: 'pglite', bulk: pgliteBulk(client), stream: pgliteStream(client), close: () => client.close() };
 }
 
 export async function openPostgres(url: string, options: { max?: number } = {}): Promise<Database> {
@@ -45,7 +50,14 @@ export async function openPostgres(url: string, options: { max?: number } = {}):
     connection: { statement_timeout: 15_000, TimeZone: 'UTC', random_page_cost: 1.1 },
   });
   const db = drizzle(client, { schema }) as unknown as Db;
-  return { db, kind: 'postgres', url, bulk: postgresBulk(client), close: () => client.end({ timeout: 5 }) };
+  return {
+    db,
+    kind: 'postgres',
+    url,
+    bulk: postgresBulk(client),
+    stream: postgresStream(client),
+    close: () => client.end({ timeout: 5 }),
+  };
 }
 
 export async function migrate(database: Database): Promise<void> {

@@ -25,7 +25,10 @@ async function withDatabase(database: Database, run: () => Promise<void>) {
 /** A database whose every query fails with `error`. */
 function failingDatabase(error: Error): Database {
   const db = new Proxy({}, { get: () => () => { throw error; } }) as unknown as Db;
-  return { db, kind: 'postgres', bulk: () => Promise.reject(error), close: async () => {} };
+  const stream = async function* () {
+    throw error;
+  };
+  return { db, kind: 'postgres', bulk: () => Promise.reject(error), stream, close: async () => {} };
 }
 
 describe('problem details', () => {

@@ -22,6 +22,9 @@ const noDatabase = {
     throw new Error('the health check touched the database');
   },
   bulk: () => Promise.reject(new Error('the health check touched the database')),
+  stream: async function* () {
+    throw new Error('the health check touched the database');
+  },
   close: async () => {},
 } as Database;
 

@@ -89,7 +89,10 @@ describe('secrets in logs', () => {
       Object.assign(new Error('relation "api_keys" does not exist'), { code: '42P01' }),
     );
     const db = new Proxy({}, { get: () => () => { throw failure; } }) as unknown as Db;
-    await withDatabase({ db, kind: 'postgres', bulk: () => Promise.reject(failure), close: async () => {} }, async () => {
+    const stream = async function* () {
+      throw failure;
+    };
+    await withDatabase({ db, kind: 'postgres', bulk: () => Promise.reject(failure), stream, close: async () => {} }, async () => {
       const res = await get('/api/v1/sites', { key: raw });
       expect(res.status).toBe(500);
       expect(res.text).not.toContain(hashApiKey(raw).slice(0, 12));
