@@ -4,17 +4,17 @@ import { QueryParams } from '@/lib/query';
 import { authenticateApiKey, touchApiKey } from '@/lib/services/api-key-auth';
 import type { Principal } from '@/lib/services/principal';
 import { readJsonBody } from './body';
-import { negotiateResponseType } from './negotiate';
+import { CSV_TYPE, JSON_TYPES, negotiateMediaType } from './negotiate';
 import { notFound, ProblemError, ValidationError } from './problem';
 import { addressPolicy, applyRateLimit, keyPolicy } from './rate-limit';
 import { problemResponse } from './problem-response';
 import { runAfterResponse } from './background';
-import { renderBody } from './render';
+import { renderBody, StreamedBody, streamResponse } from './render';
 
 /**
  * The one wrapper every API route goes through:
- * request id → authenticate → rate limit → negotiate → handler → render, and every error as RFC 9457
- * problem+json. Route files only declare their endpoints; none writes its own try/catch or status codes.
+ * request id → authenticate → rate limit → negotiate → handler → render (or stream), and every error as
+ * RFC 9457 problem+json. Route files only declare their endpoints; none writes its own try/catch or status codes.
  * Public endpoints (the health check) skip only the authentication: they spend the client address's budget.
  */
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -24,6 +24,8 @@ interface BaseContext<P> {
   request: Request;
   query: QueryParams;
   params: P;
+  /** The media type negotiated from Accept, among what the endpoint offers. */
+  type: string;
   readBody<T>(schema: z.ZodType<T>): Promise<T>;
 }
 
@@ -44,6 +46,11 @@ interface EndpointOptions {
   headers?: Record<string, string>;
   /** Columns of the rows when the response may also be rendered as text/csv (paged reports). */
   csvColumns?: readonly string[];
+  /**
+   * The media types this endpoint answers in, instead of JSON (and CSV with csvColumns); the first one when
+   * Accept allows any. For endpoints whose handler returns a StreamedBody in `type` (the bulk export).
+   */
+  offers?: readonly string[];
 }
 
 export interface KeyedEndpoint<P> extends EndpointOptions {
@@ -182,15 +189,18 @@ function serve<P>(endpoint: Endpoint<P>, request: Request, context: RouteContext
     const { searchParams } = new URL(request.url);
     const handle = await admitTo(endpoint, request, searchParams, headers);
     const query = QueryParams.from(searchParams);
-    const type = negotiateResponseType(request.headers.get('accept'), !!endpoint.csvColumns);
+    const offered = endpoint.offers ?? (endpoint.csvColumns ? [...JSON_TYPES, CSV_TYPE] : JSON_TYPES);
+    const type = negotiateMediaType(request.headers.get('accept'), offered);
     query.assertOnly([...(endpoint.params ?? []), ...(endpoint.keyInQuery ? ['apiKey'] : [])]);
     const params = (await context.params) as P;
     const result = await handle({
       request,
       query,
       params,
+      type,
       readBody: (schema) => readJsonBody(request, schema),
     });
+    if (result instanceof StreamedBody) return await streamResponse(result, type, headers);
     return renderBody(result, type, endpoint.csvColumns, headers);
   });
 }

@@ -1,0 +1,23 @@
+/**
+ * CSV cells as every CSV the API writes them: the paged reports (render.ts, through csv-stringify) and the
+ * streamed export (lib/services/feed-export.ts, through csvCell, which writes exactly what csv-stringify does).
+ */
+
+/**
+ * Spreadsheets run a cell that starts with = + - @ (or a tab/CR) as a formula; a site named "=HYPERLINK(…)"
+ * must open as text. OWASP's advice: prefix such cells with a single quote. Numbers are not strings here.
+ */
+export const neutralizeFormula = (value: string) => (/^[=+\-@\t\r]/.test(value) ? `'${value}` : value);
+
+const NEEDS_QUOTES = /[",\r\n]/;
+
+/**
+ * One cell, RFC 4180: quoted (quotes doubled) when it holds a comma, quote or line break; null is empty.
+ * Strings are formula-guarded first.
+ */
+export function csvCell(value: string | number | null): string {
+  if (value === null) return '';
+  if (typeof value === 'number') return String(value);
+  const text = neutralizeFormula(value);
+  return NEEDS_QUOTES.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+}
