@@ -71,6 +71,8 @@ export async function migrate(database: Database): Promise<void> {
   const { migrate: run } = await import('drizzle-orm/postgres-js/migrator');
   const single = await openPostgres(database.url, { max: 1 });
   try {
+    // Not a request: building an index over a large table takes minutes, not the requests' 15 s.
+    await single.db.execute(sql`set statement_timeout = 0`);
     await single.db.execute(sql`select pg_advisory_lock(${MIGRATION_LOCK})`);
     await run(single.db as never, { migrationsFolder });
     await single.db.execute(sql`select pg_advisory_unlock(${MIGRATION_LOCK})`);

@@ -15,6 +15,7 @@ import {
   unique,
   uuid,
 } from 'drizzle-orm/pg-core';
+import { cpmSql, fillRateSql } from './metrics';
 
 export const userRole = pgEnum('user_role', ['publisher', 'admin']);
 export const siteStatus = pgEnum('site_status', ['live', 'approved', 'pending']);
@@ -87,6 +88,14 @@ export const revenueDaily = pgTable(
       .onDelete('cascade')
       .onUpdate('cascade'),
     index('revenue_daily_user_day_idx').on(t.userId, t.day, t.siteId, t.country),
+    // The feed sorted by a metric: its first page reads the top of one of these instead of sorting an
+    // account's rows (1.7 s for revenue over a year of 14.6 M rows). Each costs about 3 µs per written row.
+    index('revenue_daily_user_impressions_idx').on(t.userId, t.impressions),
+    index('revenue_daily_user_clicks_idx').on(t.userId, t.clicks),
+    index('revenue_daily_user_ad_requests_idx').on(t.userId, t.adRequests),
+    index('revenue_daily_user_revenue_idx').on(t.userId, t.revenueMicros),
+    index('revenue_daily_user_cpm_idx').on(t.userId, cpmSql(t.revenueMicros, t.impressions)),
+    index('revenue_daily_user_fill_rate_idx').on(t.userId, fillRateSql(t.impressions, t.adRequests)),
   ],
 );
 

@@ -1,6 +1,7 @@
 import { sql, type SQLWrapper } from 'drizzle-orm';
 import { revenueDaily, sites } from '@/db/schema';
 import type { FieldDef } from '@/lib/query';
+import { cpmSql, fillRateSql, revenueUsdSql } from '@/db/metrics';
 import { revenue } from './revenue-source';
 
 /**
@@ -33,11 +34,11 @@ export const byCountryFields: FieldDef[] = [
 
 export const byCountryColumns: Record<string, SQLWrapper> = {
   country: revenue.country,
-  revenueAmount: sql`(${rev}::numeric / 1000000)`,
-  cpm: sql`(case when ${imp} = 0 then 0 else ${rev}::numeric / ${imp} / 1000 end)`,
+  revenueAmount: revenueUsdSql(rev),
+  cpm: cpmSql(rev, imp),
   adRequests: req,
   impressions: imp,
-  fillRate: sql`(case when ${req} = 0 then 0 else ${imp}::numeric / ${req} end)`,
+  fillRate: fillRateSql(imp, req),
 };
 
 /** RevenueWithCountryResponse: one row per site × country × day, joined with its site. */
@@ -62,9 +63,9 @@ export const countryRowColumns: Record<string, SQLWrapper> = {
   impressions: r.impressions,
   clicks: r.clicks,
   adRequests: r.adRequests,
-  cpm: sql`(case when ${r.impressions} = 0 then 0 else ${r.revenueMicros}::numeric / ${r.impressions} / 1000 end)`,
-  revenueAmount: sql`(${r.revenueMicros}::numeric / 1000000)`,
-  fillRate: sql`(case when ${r.adRequests} = 0 then 0 else ${r.impressions}::numeric / ${r.adRequests} end)`,
+  cpm: cpmSql(r.revenueMicros, r.impressions),
+  revenueAmount: revenueUsdSql(r.revenueMicros),
+  fillRate: fillRateSql(r.impressions, r.adRequests),
   country: r.country,
   createdAt: r.day,
   // Filtered as a UTC day whatever the session time zone is.
@@ -76,5 +77,12 @@ export const countryRowColumns: Record<string, SQLWrapper> = {
   gameName: sites.name,
 };
 
-/** Sorting needs the exact timestamp, not the day that filtering compares. */
-export const countryRowSortColumns: Record<string, SQLWrapper> = { ...countryRowColumns, updatedAt: r.updatedAt };
+/**
+ * Sorting needs the exact timestamp, not the day that filtering compares; revenue sorts by its micro-dollars
+ * (the same order), so that one index on revenue_daily serves it.
+ */
+export const countryRowSortColumns: Record<string, SQLWrapper> = {
+  ...countryRowColumns,
+  updatedAt: r.updatedAt,
+  revenueAmount: r.revenueMicros,
+};

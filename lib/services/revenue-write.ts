@@ -60,6 +60,9 @@ async function failing(session: BulkSession, check: StagedCheck, params: unknown
  */
 export async function resolveSites(session: BulkSession, options: SiteOptions, max: number) {
   const { ownerId, createSites } = options;
+  // Temporary tables are never analyzed automatically: without statistics the planner takes the staged
+  // rows for a handful and joins them row by row.
+  await session.query(`analyze ${STAGING}`);
   let created = 0;
   if (ownerId && createSites) {
     const [byId] = await session.query<{ n: string }>(
@@ -80,12 +83,17 @@ export async function resolveSites(session: BulkSession, options: SiteOptions, m
     );
     created = Number(byId.n) + Number(byName.n);
   }
-  // A name must pick exactly one of the owner's sites: names are not unique, ids are.
+  // A name must pick exactly one of the owner's sites: names are not unique, ids are. Each distinct name is
+  // looked up once (a lookup per row took 140 s for 200,000 rows).
   const named = `(select count(*) from sites x where x.user_id = $1 and x.name = s.site_name)`;
   if (ownerId) {
     await session.query(
-      `update ${STAGING} s set site_id = x.id from sites x
-       where s.site_id is null and x.user_id = $1 and x.name = s.site_name and ${named} = 1`,
+      `with names as (
+         select x.name, min(x.id::text)::uuid as id, count(*) as sites from sites x
+         where x.user_id = $1 and x.name in (select site_name from ${STAGING} where site_id is null)
+         group by x.name)
+       update ${STAGING} s set site_id = names.id from names
+       where s.site_id is null and s.site_name = names.name and names.sites = 1`,
       [ownerId],
     );
   }
