@@ -94,6 +94,13 @@ export async function importRevenue(
     let rows = 0;
     let batch = '';
     let batched = 0;
+    // One COPY in flight while the next batch is parsed: the database stores a batch as fast as the file parses.
+    let copying: Promise<void> = Promise.resolve();
+    const copy = async (lines: string) => {
+      await copying;
+      copying = stage(session, lines);
+      copying.catch(() => {}); // awaited (and so thrown) before the next COPY or after the last
+    };
     for await (const parsed of parseRevenueFile(input, options.format, { today: options.today })) {
       if ('error' in parsed) {
         fail(parsed.error);
@@ -104,12 +111,13 @@ export async function importRevenue(
       // Staged even once the file is known to be bad, so that the site checks below can report every line.
       batch += stagingLine(parsed.row);
       if (++batched === COPY_BATCH) {
-        await stage(session, batch);
+        await copy(batch);
         [batch, batched] = ['', 0];
         options.onProgress?.({ rows, phase: 'reading' });
       }
     }
-    if (batched > 0) await stage(session, batch);
+    if (batched > 0) await copy(batch);
+    await copying;
     options.onProgress?.({ rows, phase: 'applying' });
 
     const sites = await resolveSites(session, { ownerId: owner?.id ?? null, createSites: !!options.createSites }, maxErrors);
