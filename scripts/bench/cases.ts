@@ -16,7 +16,7 @@ export interface BenchCase {
 
 export interface CaseContext {
   today: string;
-  /** The account's site ids in creation order (at least the first 50 when it has them). */
+  /** The account's site ids in creation order (at least the first 90 when it has them). */
   siteIds: string[];
 }
 
@@ -51,9 +51,17 @@ export function benchCases({ today, siteIds }: CaseContext): BenchCase[] {
     { name: 'by-country 365 d top 100, cpm>2', path: q(byCountry, { ...top100, Filter: 'cpm>2' }), auth: 'key' },
     { name: 'by-country 365 d top 100, 10 sites', path: q(byCountry, { ...top100, ...first(10) }), auth: 'key', sites: 10 },
     { name: 'by-country 365 d top 100, 50 sites', path: q(byCountry, { ...top100, ...first(50) }), auth: 'key', sites: 50 },
+    { name: 'by-country 731 d top 100, 50 sites', path: q(byCountry, { ...top100, ...range(731), ...first(50) }), auth: 'key', sites: 50 },
+    { name: 'by-country 365 d top 100, 90 sites', path: q(byCountry, { ...top100, ...first(90) }), auth: 'key', sites: 90 },
 
     { name: 'countries page 1', path: q(feed, { pageSize: 100 }), auth: 'key' },
     { name: 'countries page 10,000', path: q(feed, { page: 10_000, pageSize: 100 }), auth: 'key' },
+    { name: 'countries page 50,000 desc', path: q(feed, { page: 50_000, pageSize: 100, sortDirection: 'desc' }), auth: 'key' },
+    {
+      name: 'countries 365 d by revenue desc',
+      path: q(feed, { pageSize: 100, sortBy: 'revenueAmount', sortDirection: 'desc', Filter: `createdAt>=${since(365)}` }),
+      auth: 'key',
+    },
     { name: 'countries by revenue desc', path: q(feed, { pageSize: 100, sortBy: 'revenueAmount', sortDirection: 'desc' }), auth: 'key' },
     {
       name: 'countries 365 d by cpm desc',
