@@ -10,6 +10,8 @@
 export const neutralizeFormula = (value: string) => (/^[=+\-@\t\r]/.test(value) ? `'${value}` : value);
 
 const NEEDS_QUOTES = /[",\r\n]/;
+/** Either of the above: one test settles the common plain cell (ids, dates, codes). */
+const NEEDS_CARE = /^[=+\-@\t\r]|[",\r\n]/;
 
 /**
  * One cell, RFC 4180: quoted (quotes doubled) when it holds a comma, quote or line break; null is empty.
@@ -18,6 +20,7 @@ const NEEDS_QUOTES = /[",\r\n]/;
 export function csvCell(value: string | number | null): string {
   if (value === null) return '';
   if (typeof value === 'number') return String(value);
+  if (!NEEDS_CARE.test(value)) return value;
   const text = neutralizeFormula(value);
   return NEEDS_QUOTES.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }

@@ -29,8 +29,8 @@ export interface FeedSelection {
   usesSites: boolean;
 }
 
-/** Row fields that live on sites rather than on revenue_daily. */
-const SITE_FIELDS = new Set(['gameName', 'adUnitId']);
+/** Row fields that live on sites rather than on revenue_daily (filtering or sorting by them needs the join). */
+export const SITE_FIELDS = new Set(['gameName', 'adUnitId']);
 
 /**
  * Search on the feed matches the country (code or English name) or the site's name. The few matching sites
@@ -90,6 +90,17 @@ export const feedRowColumns = {
 
 type FeedRecord = { row: typeof revenueDaily.$inferSelect; adUnitId: string | null; gameName: string | null };
 
+/**
+ * toISOString keeping its last answer: rows come in runs with the same updatedAt (one import, one day), and
+ * formatting a date is the costliest part of a row when millions are exported.
+ */
+let lastUpdated = { ms: NaN, iso: '' };
+function isoTimestamp(date: Date): string {
+  const ms = date.getTime();
+  if (ms !== lastUpdated.ms) lastUpdated = { ms, iso: date.toISOString() };
+  return lastUpdated.iso;
+}
+
 /** A feed row as the API answers it (RevenueWithCountryResponse). */
 export function feedRow({ row, adUnitId, gameName }: FeedRecord) {
   return {
@@ -101,7 +112,7 @@ export function feedRow({ row, adUnitId, gameName }: FeedRecord) {
     fillRate: fillRateOf(row.impressions, row.adRequests),
     country: row.country,
     createdAt: `${row.day}T00:00:00.000Z`,
-    updatedAt: row.updatedAt.toISOString(),
+    updatedAt: isoTimestamp(row.updatedAt),
     gameId: row.siteId,
     userId: row.userId,
     adUnitId,

@@ -10,6 +10,7 @@ import * as health from '@/app/api/v1/health/route';
 import * as adminRevenue from '@/app/api/v1/admin/revenue/route';
 import * as byCountry from '@/app/api/v1/reports/by-country/route';
 import * as countries from '@/app/api/v1/reports/countries/route';
+import * as countriesExport from '@/app/api/v1/reports/countries/export/route';
 import * as totals from '@/app/api/v1/reports/totals/route';
 import * as legacy from '@/app/api/v1/revenues/countries/route';
 import * as sitesRoute from '@/app/api/v1/sites/route';
@@ -27,6 +28,7 @@ const ROUTES: [RegExp, RouteModule, string[]][] = [
   [/^\/api\/v1\/reports\/totals$/, totals, []],
   [/^\/api\/v1\/reports\/by-country$/, byCountry, []],
   [/^\/api\/v1\/reports\/countries$/, countries, []],
+  [/^\/api\/v1\/reports\/countries\/export$/, countriesExport, []],
   [/^\/api\/v1\/revenues\/countries$/, legacy, []],
   [/^\/api\/v1\/api-keys$/, keys, []],
   [/^\/api\/v1\/api-keys\/for-user\/([^/]+)$/, keysForUser, ['userId']],
@@ -82,8 +84,10 @@ export async function callApi(method: string, path: string, options: CallOptions
     params = { path: url.pathname.split('/').slice(2) };
   }
   const response = await handler(request, { params: Promise.resolve(params) });
-  await settleBackgroundTasks();
+  // The body first, as a server sends it before running after-response work: a streamed body can hold the
+  // embedded database's one connection until it has been read.
   const text = await response.text();
+  await settleBackgroundTasks();
   let json: unknown;
   try {
     json = text ? JSON.parse(text) : undefined;

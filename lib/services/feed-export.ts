@@ -1,0 +1,149 @@
+/**
+ * The bulk export of the granular feed: every row that the feed's Filter, Search and sort select
+ * (feed-query.ts), as CSV or NDJSON, read from one snapshot in constant memory (Database.stream) and
+ * formatted in batches. The rows are exactly the feed's: the same selection, the same feedRow.
+ */
+import { eq, sql } from 'drizzle-orm';
+import { getDatabase } from '@/db/client';
+import { revenueDaily, sites } from '@/db/schema';
+import type { StreamRow } from '@/db/stream';
+import { csvCell } from '@/lib/http/csv';
+import { ValidationError, type FieldError } from '@/lib/http/problem';
+import { parseFilterParams, parsePaging, parseSearch, type QueryParams } from '@/lib/query';
+import { requireAccountLevel } from './account';
+import { feedRow, selectFeed, SITE_FIELDS, type FeedRequest } from './feed-query';
+import type { Principal } from './principal';
+import { countryRowFields } from './report-fields';
+import { COUNTRY_ROW_COLUMNS } from './reports';
+
+export type ExportFormat = 'csv' | 'ndjson';
+
+/** The feed's parameters without paging: `page` and `pageSize` are then a 400 (unknown parameter). */
+export const FEED_EXPORT_PARAMS = ['sortBy', 'sortDirection', 'Search', 'Filter', 'FilterList'];
+
+/** Rows per cursor fetch and per chunk written: large enough to amortise round trips, ~1 MB of text. */
+const BATCH_ROWS = 5_000;
+
+const r = revenueDaily;
+/**
+ * A row as read: the daily row's own columns, in forms both drivers return alike and cheap to produce (the
+ * day as text, the timestamp as date_part's epoch seconds, a double: numeric arithmetic on it would cost the
+ * database more than the rest of the row). Its site's name and ad unit come from a lookup and userId from
+ * the request, so sites is not joined and no repeated strings cross the wire.
+ */
+const ROW_COLUMNS = {
+  siteId: r.siteId,
+  day: sql<string>`${r.day}::text`,
+  country: r.country,
+  impressions: r.impressions,
+  clicks: r.clicks,
+  adRequests: r.adRequests,
+  revenueMicros: r.revenueMicros,
+  updatedAtSeconds: sql<number>`date_part('epoch', ${r.updatedAt})`,
+  adUnitId: r.adUnitId,
+};
+type RawRow = [string, string, string, unknown, unknown, unknown, unknown, number, string | null];
+type SiteFields = { name: string | null; adUnitId: string | null };
+
+/**
+ * The Date the feed reads for a timestamp (JavaScript keeps milliseconds and truncates the rest) from its
+ * epoch seconds as a double: rounding to the microsecond first is exact, as a double's error there is far
+ * below half a microsecond.
+ */
+const dateFromEpochSeconds = (seconds: number) => new Date(Math.floor(Math.round(seconds * 1e6) / 1000));
+
+/** Filter, FilterList, Search and the sort, by the feed's own parsers; every mistake in one 400. */
+function parseExportQuery(query: QueryParams): Omit<FeedRequest, 'userId'> {
+  const errors: FieldError[] = [];
+  const attempt = <T>(parse: () => T): T | undefined => {
+    try {
+      return parse();
+    } catch (e) {
+      if (!(e instanceof ValidationError)) throw e;
+      errors.push(...(e.errors ?? []));
+    }
+  };
+  const sort = attempt(() => parsePaging(query, { fields: countryRowFields }));
+  const filter = attempt(() => parseFilterParams(query, countryRowFields));
+  const search = attempt(() => parseSearch(query));
+  if (errors.length > 0) throw new ValidationError(errors);
+  return { filter: filter!, search: search!, sortBy: sort!.sortBy, sortDirection: sort!.sortDirection };
+}
+
+/**
+ * The feed's rows for the query, as chunks of CSV (header line first) or NDJSON text. Parameters and scope
+ * are checked at once (400, 403); the database is read when the chunks are, and the first chunk holds the
+ * first batch of rows, so a query that fails at once fails before anything is sent.
+ */
+export async function exportCountryRows(
+  principal: Principal,
+  query: QueryParams,
+  format: ExportFormat,
+): Promise<AsyncIterable<string>> {
+  requireAccountLevel(principal, 'The export of the per-site, country and day feed');
+  const request = parseExportQuery(query);
+  const { userId } = principal;
+  const database = await getDatabase();
+  const feed = await selectFeed(database.db, { userId, ...request });
+  const selected = database.db.select(ROW_COLUMNS).from(r).$dynamic();
+  // Filtering or sorting on a site field needs sites in the SQL; the output takes them from the lookup anyway.
+  const joinSites = feed.usesSites || SITE_FIELDS.has(request.sortBy ?? '');
+  const joined = joinSites ? selected.innerJoin(sites, eq(sites.id, r.siteId)) : selected;
+  const rows = joined.where(feed.where).orderBy(...feed.orderBy);
+  const siteLookup = database.db
+    .select({ id: sites.id, name: sites.name, adUnitId: sites.adUnitId })
+    .from(sites)
+    .where(eq(sites.userId, userId));
+  // The sites are read in the rows' snapshot: every row's site is there, with the name it had then.
+  const batches = database.stream(rows.getSQL(), { batchSize: BATCH_ROWS, first: siteLookup.getSQL() });
+  return chunks(batches, format, userId);
+}
+
+async function* chunks(batches: AsyncIterable<StreamRow[]>, format: ExportFormat, userId: string) {
+  let sitesById: Map<string, SiteFields> | undefined;
+  let header = format === 'csv' ? `${COUNTRY_ROW_COLUMNS.join(',')}\n` : '';
+  for await (const batch of batches) {
+    if (!sitesById) {
+      sitesById = new Map(batch.map(([id, name, adUnitId]) => [id as string, { name, adUnitId } as SiteFields]));
+      continue;
+    }
+    const toRow = (raw: StreamRow) => exportRow(raw as RawRow, userId, sitesById!);
+    yield header + formatBatch(batch, format, toRow);
+    header = '';
+  }
+  // No rows: CSV is its header line alone, NDJSON is empty.
+  if (header) yield header;
+}
+
+/** A raw row as the feed answers it (feedRow); the row's own ad unit id wins over its site's. */
+function exportRow(raw: RawRow, userId: string, sitesById: Map<string, SiteFields>) {
+  const [siteId, day, country, impressions, clicks, adRequests, revenueMicros, updatedAtSeconds, adUnitId] = raw;
+  const site = sitesById.get(siteId);
+  // int8 columns arrive as strings (postgres.js) or numbers (PGlite).
+  const numbers = { impressions: Number(impressions), clicks: Number(clicks), adRequests: Number(adRequests) };
+  const updatedAt = dateFromEpochSeconds(updatedAtSeconds);
+  return feedRow({
+    row: { siteId, userId, day, country, ...numbers, revenueMicros: Number(revenueMicros), adUnitId, updatedAt },
+    adUnitId: adUnitId ?? site?.adUnitId ?? null,
+    gameName: site?.name ?? null,
+  });
+}
+
+type FeedRow = ReturnType<typeof feedRow>;
+
+/** A batch as one chunk of text: lines joined once per batch, not written row by row. */
+function formatBatch(batch: StreamRow[], format: ExportFormat, toRow: (raw: StreamRow) => FeedRow): string {
+  const columns = COUNTRY_ROW_COLUMNS as (keyof FeedRow)[];
+  const lines = new Array<string>(batch.length);
+  const cells = new Array<string>(columns.length);
+  for (let i = 0; i < batch.length; i++) {
+    const row = toRow(batch[i]);
+    if (format === 'ndjson') {
+      lines[i] = JSON.stringify(row);
+      continue;
+    }
+    for (let c = 0; c < columns.length; c++) cells[c] = csvCell(row[columns[c]]);
+    lines[i] = cells.join(',');
+  }
+  return `${lines.join('\n')}\n`;
+}
