@@ -174,7 +174,7 @@ describe('parameters, credentials and the rate limit', () => {
     expectProblem(await get(EXPORT, { key: scoped.raw }), 403);
   });
 
-  it('spends exactly one request of the key\u2019s budget, however many rows it streams', async () => {
+  it("spends exactly one request of the key's budget, however many rows it streams", async () => {
     const previous = getRateLimitStore();
     setRateLimitStore(createMemoryStore(() => Date.UTC(2026, 5, 1, 10, 0, 1)));
     try {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { negotiateResponseType } from '@/lib/http/negotiate';
+import { negotiateMediaType, negotiateResponseType } from '@/lib/http/negotiate';
 import { ProblemError } from '@/lib/http/problem';
 
 const json = (accept: string | null) => negotiateResponseType(accept, false);
@@ -58,6 +58,16 @@ describe('content negotiation', () => {
     expect(paged('text/csv;q=0.5, application/json')).toBe('application/json');
     const err = refusal('text/csv');
     expect(err.status).toBe(406);
+  });
+
+  it("serves an endpoint's own offer (the export), its first type when Accept allows any", () => {
+    const offer = ['text/csv', 'application/x-ndjson'];
+    for (const accept of [null, '', '*/*', 'text/*', 'text/csv;q=0.9, application/x-ndjson;q=0.9']) {
+      expect(negotiateMediaType(accept, offer)).toBe('text/csv');
+    }
+    expect(negotiateMediaType('application/*', offer)).toBe('application/x-ndjson');
+    expect(negotiateMediaType('text/csv;q=0.5, application/x-ndjson', offer)).toBe('application/x-ndjson');
+    expect(() => negotiateMediaType('application/json', offer)).toThrow(/offers text\/csv, application\/x-ndjson/);
   });
 
   it('refuses with 406 when nothing offered is acceptable', () => {
