@@ -101,20 +101,25 @@ export async function importRevenue(
       copying = stage(session, lines);
       copying.catch(() => {}); // awaited (and so thrown) before the next COPY or after the last
     };
-    for await (const parsed of parseRevenueFile(input, options.format, { today: options.today })) {
-      if ('error' in parsed) {
-        fail(parsed.error);
-        continue;
+    try {
+      for await (const parsed of parseRevenueFile(input, options.format, { today: options.today })) {
+        if ('error' in parsed) {
+          fail(parsed.error);
+          continue;
+        }
+        rows++;
+        if (options.maxRows !== undefined && rows > options.maxRows) reject({ ...failed(), tooManyRows: true });
+        // Staged even once the file is known to be bad, so that the site checks below can report every line.
+        batch += stagingLine(parsed.row);
+        if (++batched === COPY_BATCH) {
+          await copy(batch);
+          [batch, batched] = ['', 0];
+          options.onProgress?.({ rows, phase: 'reading' });
+        }
       }
-      rows++;
-      if (options.maxRows !== undefined && rows > options.maxRows) reject({ ...failed(), tooManyRows: true });
-      // Staged even once the file is known to be bad, so that the site checks below can report every line.
-      batch += stagingLine(parsed.row);
-      if (++batched === COPY_BATCH) {
-        await copy(batch);
-        [batch, batched] = ['', 0];
-        options.onProgress?.({ rows, phase: 'reading' });
-      }
+    } finally {
+      // Never leave a COPY half-sent: the transaction could not roll back cleanly behind it.
+      await copying.catch(() => {});
     }
     if (batched > 0) await copy(batch);
     await copying;
