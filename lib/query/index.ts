@@ -11,3 +11,4 @@ export {
   type FilterExpr, type FilterTerm, type FilterOp,
 } from './filter';
 export { filterToSql, searchToSql, parseSearch, SEARCH_MAX_LENGTH } from './filter-sql';
+export { collect, throwIfAny } from './collect';

@@ -8,8 +8,8 @@ import { getDatabase } from '@/db/client';
 import { revenueDaily, sites } from '@/db/schema';
 import type { StreamRow } from '@/db/stream';
 import { csvCell } from '@/lib/http/csv';
-import { ValidationError, type FieldError } from '@/lib/http/problem';
-import { parseFilterParams, parsePaging, parseSearch, type QueryParams } from '@/lib/query';
+import type { FieldError } from '@/lib/http/problem';
+import { collect, parseFilterParams, parsePaging, parseSearch, throwIfAny, type QueryParams } from '@/lib/query';
 import { requireAccountLevel } from './account';
 import { feedRow, selectFeed, SITE_FIELDS, type FeedRequest } from './feed-query';
 import type { Principal } from './principal';
@@ -55,18 +55,10 @@ const dateFromEpochSeconds = (seconds: number) => new Date(Math.floor(Math.round
 /** Filter, FilterList, Search and the sort, by the feed's own parsers; every mistake in one 400. */
 function parseExportQuery(query: QueryParams): Omit<FeedRequest, 'userId'> {
   const errors: FieldError[] = [];
-  const attempt = <T>(parse: () => T): T | undefined => {
-    try {
-      return parse();
-    } catch (e) {
-      if (!(e instanceof ValidationError)) throw e;
-      errors.push(...(e.errors ?? []));
-    }
-  };
-  const sort = attempt(() => parsePaging(query, { fields: countryRowFields }));
-  const filter = attempt(() => parseFilterParams(query, countryRowFields));
-  const search = attempt(() => parseSearch(query));
-  if (errors.length > 0) throw new ValidationError(errors);
+  const sort = collect(errors, () => parsePaging(query, { fields: countryRowFields }));
+  const filter = collect(errors, () => parseFilterParams(query, countryRowFields));
+  const search = collect(errors, () => parseSearch(query));
+  throwIfAny(errors);
   return { filter: filter!, search: search!, sortBy: sort!.sortBy, sortDirection: sort!.sortDirection };
 }
 

@@ -4,6 +4,8 @@ import { revenueDaily, sites } from '@/db/schema';
 import { countryCodesMatching } from '@/lib/countries';
 import { cpmOf, fillRateOf, usdFromMicros } from '@/lib/money';
 import {
+  collect,
+  throwIfAny,
   filterToSql,
   pageMeta,
   pageOffset,
@@ -19,7 +21,7 @@ import {
   PAGED_PARAMS,
   type QueryParams,
 } from '@/lib/query';
-import { ValidationError, type FieldError } from '@/lib/http/problem';
+import type { FieldError } from '@/lib/http/problem';
 import { readableSites, requireAccountLevel } from './account';
 import type { Principal } from './principal';
 import {
@@ -76,24 +78,6 @@ export interface Paged<T> {
 export const TOTALS_PARAMS = ['siteIds', 'fromDate', 'toDate'];
 export const BY_COUNTRY_PARAMS = [...TOTALS_PARAMS, ...PAGED_PARAMS];
 export const COUNTRY_ROWS_PARAMS = PAGED_PARAMS;
-
-/**
- * Runs one parser and keeps its 400 instead of throwing it, so that a request's mistakes come back in one
- * answer (each parser already gathers its own) and before any database work or scope check.
- */
-function collect<T>(errors: FieldError[], parse: () => T): T {
-  try {
-    return parse();
-  } catch (e) {
-    if (!(e instanceof ValidationError)) throw e;
-    errors.push(...(e.errors ?? []));
-    return undefined as T;
-  }
-}
-
-function throwIfAny(errors: FieldError[]) {
-  if (errors.length > 0) throw new ValidationError(errors);
-}
 
 interface SiteDayInput {
   requested: string[] | null;
