@@ -12,7 +12,7 @@ import { requireUser } from '@/lib/auth/session';
 import { filterSearch, orFilterProblem, readFilters, type DashboardFilters, type SearchParams } from '@/lib/dashboard/filters';
 import { loadHeadline, loadTrends } from '@/lib/dashboard/overview';
 import { formatDay } from '@/lib/format';
-import { ProblemError, ValidationError } from '@/lib/http/problem';
+import { AppError, ValidationError } from '@/lib/errors';
 import { todayUtc } from '@/lib/query';
 import type { SessionUser } from '@/lib/services/sessions';
 
@@ -27,11 +27,11 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
   const today = todayUtc();
   const filters = readFilters(await searchParams, today);
   const headline = filters instanceof ValidationError ? filters : await orFilterProblem(loadHeadline(user, filters));
-  if (filters instanceof ValidationError || headline instanceof ProblemError) {
+  if (filters instanceof ValidationError || headline instanceof AppError) {
     return (
       <>
         <PageHeader title="Overview" />
-        <FilterError error={headline as ProblemError} resetHref="/" />
+        <FilterError error={headline as AppError} resetHref="/" />
       </>
     );
   }

@@ -1,5 +1,5 @@
 import Link from 'next/link';
-import type { ProblemError } from '@/lib/http/problem';
+import type { AppError } from '@/lib/errors';
 import { buttonClass } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 
@@ -7,7 +7,7 @@ import { Card } from '@/components/ui/card';
  * A link with filters that cannot be shown (a bad date, a range over two years, a site of another account)
  * explains itself and offers a way back instead of failing.
  */
-export function FilterError({ error, resetHref }: { error: ProblemError; resetHref: string }) {
+export function FilterError({ error, resetHref }: { error: AppError; resetHref: string }) {
   const messages = error.errors?.map((e) => e.detail) ?? [error.detail];
   return (
     <Card role="alert" className="p-6">

@@ -1,4 +1,4 @@
-import { ProblemError, ValidationError } from '@/lib/http/problem';
+import { AppError, ValidationError } from '@/lib/errors';
 import { addDays, parseDateRange, parseSiteIds, QueryParams, todayUtc } from '@/lib/query';
 
 /**
@@ -52,10 +52,10 @@ export function filterSearch(filters: DashboardFilters, extra: Record<string, st
 }
 
 /** Answers a page shows in place of its data: bad input (400) or sites it may not read (403). */
-export const isFilterProblem = (err: unknown): err is ProblemError =>
-  err instanceof ProblemError && (err.status === 400 || err.status === 403);
+export const isFilterProblem = (err: unknown): err is AppError =>
+  err instanceof AppError && (err.code === 'invalid' || err.code === 'forbidden');
 
 /** The data, or the filter problem to show instead; anything else (an outage) goes to the error boundary. */
-export function orFilterProblem<T>(loading: Promise<T>): Promise<T | ProblemError> {
+export function orFilterProblem<T>(loading: Promise<T>): Promise<T | AppError> {
   return loading.catch((err: unknown) => (isFilterProblem(err) ? err : Promise.reject(err)));
 }

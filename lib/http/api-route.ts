@@ -5,7 +5,7 @@ import { authenticateApiKey, touchApiKey } from '@/lib/services/api-key-auth';
 import type { Principal } from '@/lib/services/principal';
 import { readJsonBody } from './body';
 import { CSV_TYPE, JSON_TYPES, negotiateMediaType } from './negotiate';
-import { notFound, ProblemError, ValidationError } from './problem';
+import { notFound, ProblemError, problemOf, ValidationError } from './problem';
 import { addressPolicy, applyRateLimit, keyPolicy } from './rate-limit';
 import { problemResponse } from './problem-response';
 import { runAfterResponse } from './background';
@@ -258,5 +258,5 @@ export function defineRoutes<P>(endpoints: Partial<Record<Method, Endpoint<P>>>)
 
 /** For the catch-all under /api: any method on an unknown path is a 404 problem, not the HTML page. */
 export const unknownApiPath: NextHandler = answerWithout((request) =>
-  notFound(`There is no API endpoint at ${new URL(request.url).pathname}.`),
+  problemOf(notFound(`There is no API endpoint at ${new URL(request.url).pathname}.`)),
 );

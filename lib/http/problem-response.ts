@@ -1,5 +1,5 @@
 import { describeError } from './describe-error';
-import { ProblemError } from './problem';
+import { AppError, ProblemError, problemOf } from './problem';
 import { isDatabaseUnavailable } from './unavailable';
 
 /**
@@ -11,6 +11,8 @@ export function problemResponse(err: unknown, request: Request, headers: Headers
   let problem: ProblemError;
   if (err instanceof ProblemError) {
     problem = err;
+  } else if (err instanceof AppError) {
+    problem = problemOf(err);
   } else if (isDatabaseUnavailable(err)) {
     console.error(`[api] ${requestId} database unavailable: ${describeError(err)}`);
     problem = new ProblemError({

@@ -1,14 +1,12 @@
 /**
- * Errors as RFC 9457 problem details. Services and the query grammar throw these; the route wrapper
- * (lib/http/api-route.ts) is the only place that turns them into responses.
+ * Errors as RFC 9457 problem details. The application's errors (lib/errors.ts) carry a code; this is where
+ * each code gets its HTTP status and title. ProblemError is for what only HTTP knows about (media types,
+ * WWW-Authenticate, rate-limit headers); the route wrapper (lib/http/api-route.ts) is the only place that
+ * turns either into a response.
  */
-export interface FieldError {
-  /** The offending query parameter, path parameter or body field, e.g. "pageSize", "Filter", "siteIds[1]". */
-  parameter: string;
-  /** For a line of an uploaded file: its 1-based line number (`parameter` is then the column). */
-  line?: number;
-  detail: string;
-}
+import { AppError, type ErrorCode, type FieldError } from '@/lib/errors';
+
+export { AppError, ValidationError, badRequest, forbidden, notFound, type FieldError } from '@/lib/errors';
 
 export interface ProblemInit {
   status: number;
@@ -43,20 +41,20 @@ export class ProblemError extends Error {
   }
 }
 
-/** 400 for one or more invalid inputs; the detail names every offending parameter. */
-export class ValidationError extends ProblemError {
-  constructor(errors: FieldError[]) {
-    super({
-      status: 400,
-      title: 'Invalid request',
-      detail: errors.map((e) => `${e.parameter}: ${e.detail}`).join('; '),
-      errors,
-    });
-  }
+/** Each application error code as an HTTP status and the problem's title. */
+export const STATUS_OF: Record<ErrorCode, { status: number; title: string }> = {
+  invalid: { status: 400, title: 'Invalid request' },
+  unauthorized: { status: 401, title: 'Unauthorized' },
+  forbidden: { status: 403, title: 'Forbidden' },
+  not_found: { status: 404, title: 'Not Found' },
+  conflict: { status: 409, title: 'Conflict' },
+  too_large: { status: 413, title: 'Content Too Large' },
+  rate_limited: { status: 429, title: 'Too Many Requests' },
+  unavailable: { status: 503, title: 'Service Unavailable' },
+};
+
+/** The problem an error of the application answers with. */
+export function problemOf(err: AppError): ProblemError {
+  const { status, title } = STATUS_OF[err.code];
+  return new ProblemError({ status, title, detail: err.detail, errors: err.errors, extensions: err.extensions });
 }
-
-export const badRequest = (parameter: string, detail: string) => new ValidationError([{ parameter, detail }]);
-
-export const forbidden = (detail: string) => new ProblemError({ status: 403, title: 'Forbidden', detail });
-
-export const notFound = (detail: string) => new ProblemError({ status: 404, title: 'Not Found', detail });

@@ -1,5 +1,4 @@
-import { stringify } from 'csv-stringify/sync';
-import { neutralizeFormula } from './csv';
+import { csvTable } from '@/lib/csv';
 import { describeError } from './describe-error';
 import { CSV_TYPE } from './negotiate';
 
@@ -39,7 +38,7 @@ export function renderBody(
     const { meta } = result;
     headers.set('X-Total-Rows', String(meta.totalRows));
     headers.set('X-Total-Pages', String(meta.totalPages));
-    const csv = stringify(result.data, { header: true, columns: [...csvColumns], cast: { string: neutralizeFormula } });
+    const csv = csvTable(result.data, csvColumns);
     return new Response(csv, { status: 200, headers });
   }
   return new Response(JSON.stringify(result), { status: 200, headers });

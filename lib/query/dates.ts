@@ -2,7 +2,7 @@
  * fromDate / toDate as inclusive UTC days (DESIGN §3). Days travel as "YYYY-MM-DD" strings end to end so no
  * time zone can shift them; the arithmetic here goes through UTC midnights only.
  */
-import { ValidationError, type FieldError } from '@/lib/http/problem';
+import { ValidationError, type FieldError } from '@/lib/errors';
 import type { QueryParams } from './params';
 
 /** Two years plus a leap day: enough for year-over-year views, small enough to keep reports fast. */

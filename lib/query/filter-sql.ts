@@ -4,7 +4,7 @@
  * Written for PostgreSQL 15 (CI) and PGlite (PostgreSQL 18) alike.
  */
 import { sql, type SQL, type SQLWrapper } from 'drizzle-orm';
-import { badRequest } from '@/lib/http/problem';
+import { badRequest } from '@/lib/errors';
 import type { FilterExpr, FilterTerm } from './filter';
 import type { QueryParams } from './params';
 

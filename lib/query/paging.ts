@@ -2,7 +2,7 @@
  * page / pageSize / sortBy / sortDirection (spec §4.1, DESIGN §3). All problems are reported together so a
  * caller fixing a URL sees every mistake at once.
  */
-import { ValidationError, type FieldError } from '@/lib/http/problem';
+import { ValidationError, type FieldError } from '@/lib/errors';
 import { fieldLookup, fieldNames, type FieldDef } from './fields';
 import type { QueryParams } from './params';
 

@@ -1,5 +1,5 @@
 /** `siteIds`: a comma-separated list of site uuids (spec §4.1). Absent or empty means "all sites in scope". */
-import { ValidationError, type FieldError } from '@/lib/http/problem';
+import { ValidationError, type FieldError } from '@/lib/errors';
 import type { QueryParams } from './params';
 
 // Any version and variant: ids come from our own database, which is not bound to one uuid flavour.

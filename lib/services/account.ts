@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { getDb } from '@/db/client';
 import { sites, users } from '@/db/schema';
-import { forbidden, notFound } from '@/lib/http/problem';
+import { forbidden, notFound } from '@/lib/errors';
 import type { Principal } from './principal';
 
 export interface ReadableSites {

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { getDb } from '@/db/client';
 import { apiKeys, sites, users, type ApiKeyRow } from '@/db/schema';
 import { generateApiKey } from '@/lib/auth/api-key';
-import { badRequest, forbidden, notFound } from '@/lib/http/problem';
+import { badRequest, forbidden, notFound } from '@/lib/errors';
 import { isUuid } from '@/lib/query';
 import { requireAccountLevel } from './account';
 import type { Principal } from './principal';

@@ -21,7 +21,7 @@ import {
   PAGED_PARAMS,
   type QueryParams,
 } from '@/lib/query';
-import type { FieldError } from '@/lib/http/problem';
+import type { FieldError } from '@/lib/errors';
 import { readableSites, requireAccountLevel } from './account';
 import type { Principal } from './principal';
 import {

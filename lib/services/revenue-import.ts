@@ -5,7 +5,7 @@
  * nothing, and every bad line is reported.
  */
 import { getDatabase } from '@/db/client';
-import { forbidden } from '@/lib/http/problem';
+import { forbidden } from '@/lib/errors';
 import { type ImportFormat, type LineError, parseRevenueFile } from '@/lib/import/parse';
 import type { Principal } from './principal';
 import { createStaging, resolveSites, stage, stagingLine, upsertStaged } from './revenue-write';

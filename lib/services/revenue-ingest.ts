@@ -2,8 +2,8 @@
  * POST /api/v1/admin/revenue: the import (./revenue-import.ts) for pipelines, over HTTP. The same
  * validation and upsert as `npm run import`, with limits that keep one request small.
  */
-import { ProblemError } from '@/lib/http/problem';
-import { formatFromName } from '@/lib/import/parse';
+import { AppError } from '@/lib/errors';
+import type { ImportFormat } from '@/lib/import/parse';
 import { requireAccountLevel } from './account';
 import type { Principal } from './principal';
 import { importRevenue, type ImportSummary } from './revenue-import';
@@ -15,41 +15,27 @@ export const INGEST_MEDIA_TYPES = 'text/csv, application/x-ndjson';
 
 export async function ingestRevenue(
   principal: Principal,
-  input: { contentType: string | null; body: AsyncIterable<Uint8Array>; owner: string | null },
+  input: { format: ImportFormat; body: AsyncIterable<Uint8Array>; owner: string | null },
 ): Promise<ImportSummary> {
   requireAccountLevel(principal, 'Importing revenue'); // and importRevenue admits admins only
-  const format = input.contentType ? formatFromName(input.contentType) : null;
-  if (!format) {
-    throw new ProblemError({
-      status: 415,
-      title: 'Unsupported Media Type',
-      detail: `Content-Type: send the rows as text/csv (with a header line) or application/x-ndjson${
-        input.contentType ? `, not ${input.contentType}` : ''
-      }.`,
-      headers: { 'Accept-Post': INGEST_MEDIA_TYPES },
-    });
-  }
   const result = await importRevenue(principal, input.body, {
-    format,
+    format: input.format,
     owner: input.owner,
     maxRows: INGEST_MAX_ROWS,
     maxErrors: INGEST_MAX_ERRORS,
   });
   if (result.ok) return result.summary;
   if (result.tooManyRows) {
-    throw new ProblemError({
-      status: 413,
-      title: 'Content Too Large',
-      detail: `Send at most ${INGEST_MAX_ROWS.toLocaleString('en-US')} rows per request; split the file, or load it with npm run import.`,
-    });
+    throw new AppError(
+      'too_large',
+      `Send at most ${INGEST_MAX_ROWS.toLocaleString('en-US')} rows per request; split the file, or load it with npm run import.`,
+    );
   }
   const { errors, errorCount } = result;
   const listed = errorCount > errors.length ? `; the first ${errors.length} are listed` : '';
-  throw new ProblemError({
-    status: 400,
-    title: 'Invalid request',
-    detail: `${errorCount} bad ${errorCount === 1 ? 'line' : 'lines'} in the body${listed}. Nothing was imported.`,
-    errors: errors.map((e) => ({ parameter: e.field, ...(e.line > 0 ? { line: e.line } : {}), detail: e.detail })),
+  const fieldErrors = errors.map((e) => ({ parameter: e.field, ...(e.line > 0 ? { line: e.line } : {}), detail: e.detail }));
+  throw new AppError('invalid', `${errorCount} bad ${errorCount === 1 ? 'line' : 'lines'} in the body${listed}. Nothing was imported.`, {
+    errors: fieldErrors,
     extensions: { errorCount },
   });
 }

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { getDb } from '@/db/client';
 import { users } from '@/db/schema';
-import { forbidden } from '@/lib/http/problem';
+import { forbidden } from '@/lib/errors';
 import type { Principal } from './principal';
 
 export interface UserSummary {

@@ -1,4 +1,4 @@
-import { ProblemError } from '@/lib/http/problem';
+import { AppError } from '@/lib/errors';
 import { createApiKey, createApiKeyInput } from '@/lib/services/api-keys';
 import { findUserByEmail } from '@/lib/services/users';
 import { type Command, CommandError, UsageError, parseCommandArgs } from '../cli-kit';
@@ -47,7 +47,7 @@ Options:
         return { user, ...(await createApiKey(principal, parsed.data)) };
       } catch (err) {
         // The service's 400/403 answers (past expiry, someone else's site) are the operator's to fix.
-        if (err instanceof ProblemError) throw new CommandError(err.detail);
+        if (err instanceof AppError) throw new CommandError(err.detail);
         throw err;
       }
     });

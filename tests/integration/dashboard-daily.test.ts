@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_IDS, DEMO_SITES } from '@/db/seed-data';
 import { toApiQuery } from '@/lib/dashboard/filters';
-import { ProblemError } from '@/lib/http/problem';
+import { AppError } from '@/lib/errors';
 import { addDays, eachDay } from '@/lib/query';
 import { type DailyPoint, getDailyRevenue } from '@/lib/services/daily';
 import type { Principal } from '@/lib/services/principal';
@@ -128,13 +128,13 @@ describe('getDailyRevenue for an account of its own, exactly', () => {
     const range = { from: '2025-01-29', to: '2025-02-03' };
     for (const sites of [[DEMO_SITE_IDS[0]], [siteA, RIVAL_SITE_IDS[0]], ['0badc0de-0000-4000-8000-000000000000']]) {
       const err = await getDailyRevenue(owner, { ...range, sites }).catch((e: unknown) => e);
-      expect(err).toBeInstanceOf(ProblemError);
-      expect((err as ProblemError).status).toBe(403);
+      expect(err).toBeInstanceOf(AppError);
+      expect((err as AppError).code).toBe('forbidden');
     }
     // And the other way round: the demo account cannot read this account's site.
     const err = await getDailyRevenue(DEMO, { ...range, sites: [siteA] }).catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(ProblemError);
-    expect((err as ProblemError).status).toBe(403);
+    expect(err).toBeInstanceOf(AppError);
+    expect((err as AppError).code).toBe('forbidden');
   });
 
   it('keeps a site-scoped principal to its sites', async () => {
@@ -142,7 +142,7 @@ describe('getDailyRevenue for an account of its own, exactly', () => {
     const daily = await getDailyRevenue(scoped, { from: '2025-01-30', to: '2025-01-30', sites: null });
     expect(daily).toEqual([{ day: '2025-01-30', revenue: 3, impressions: 2_000, adRequests: 2_000, clicks: 11, cpm: 1.5, fillRate: 1 }]);
     const err = await getDailyRevenue(scoped, { from: '2025-01-30', to: '2025-01-30', sites: [siteA] }).catch((e: unknown) => e);
-    expect((err as ProblemError).status).toBe(403);
+    expect((err as AppError).code).toBe('forbidden');
   });
 });
 
@@ -179,7 +179,7 @@ describe('getDailyRevenue for the demo account', () => {
     const err = await getDailyRevenue(DEMO, { from: addDays(t.today, -6), to: t.today, sites: [RIVAL_SITE_IDS[0]] }).catch(
       (e: unknown) => e,
     );
-    expect(err).toBeInstanceOf(ProblemError);
-    expect((err as ProblemError).status).toBe(403);
+    expect(err).toBeInstanceOf(AppError);
+    expect((err as AppError).code).toBe('forbidden');
   });
 });

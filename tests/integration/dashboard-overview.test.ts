@@ -3,7 +3,7 @@ import { DEMO_IDS, DEMO_PASSWORD, DEMO_SITES } from '@/db/seed-data';
 import { countriesQuery } from '@/lib/dashboard/countries';
 import { previousPeriod, readFilters, type DashboardFilters, toApiQuery } from '@/lib/dashboard/filters';
 import { loadOverview, TOP_COUNTRIES } from '@/lib/dashboard/overview';
-import { ProblemError, ValidationError } from '@/lib/http/problem';
+import { AppError, ValidationError } from '@/lib/errors';
 import { setRateLimitStore } from '@/lib/ratelimit';
 import { createMemoryStore } from '@/lib/ratelimit/memory';
 import { addDays } from '@/lib/query';
@@ -106,8 +106,8 @@ describe('loadOverview for the demo account', () => {
       const filters = filtersOf({ from: addDays(t.today, -6) });
       expect((await loadOverview(user!, filters)).totals).toEqual(await getTotals(demoUser.principal, toApiQuery(filters)));
       const err = await loadOverview(user!, { ...filters, sites: [RIVAL_SITE_IDS[0]] }).catch((e: unknown) => e);
-      expect(err).toBeInstanceOf(ProblemError);
-      expect((err as ProblemError).status).toBe(403);
+      expect(err).toBeInstanceOf(AppError);
+      expect((err as AppError).code).toBe('forbidden');
     } finally {
       await signOut(result.token);
     }
@@ -226,8 +226,8 @@ describe('listPublishers', () => {
   it('refuses a publisher with a 403', async () => {
     for (const principal of [sessionPrincipal(DEMO_IDS.users.demo), sessionPrincipal(own.id)]) {
       const err = await listPublishers(principal).catch((e: unknown) => e);
-      expect(err).toBeInstanceOf(ProblemError);
-      expect((err as ProblemError).status).toBe(403);
+      expect(err).toBeInstanceOf(AppError);
+      expect((err as AppError).code).toBe('forbidden');
     }
   });
 });

@@ -143,6 +143,6 @@ describe('importing a file', () => {
   it('is for operators and admins only', async () => {
     const { owner } = await publisherWithSites(1);
     const publisher = { userId: owner.id, role: 'publisher', siteScope: null, via: 'session' } as const;
-    await expect(importRevenue(publisher, [csv()], { format: 'csv' })).rejects.toMatchObject({ status: 403 });
+    await expect(importRevenue(publisher, [csv()], { format: 'csv' })).rejects.toMatchObject({ code: 'forbidden' });
   });
 });

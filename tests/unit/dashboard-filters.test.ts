@@ -22,7 +22,7 @@ function errorOf(params: SearchParams, today = TODAY): ValidationError {
   let result: ReturnType<typeof readFilters>;
   expect(() => (result = readFilters(params, today))).not.toThrow();
   expect(result!).toBeInstanceOf(ValidationError);
-  expect((result! as ValidationError).status).toBe(400);
+  expect((result! as ValidationError).code).toBe('invalid');
   return result! as ValidationError;
 }
 

@@ -12,7 +12,7 @@ import { requireUser } from '@/lib/auth/session';
 import { countriesQuery } from '@/lib/dashboard/countries';
 import { orFilterProblem, readFilters, type SearchParams } from '@/lib/dashboard/filters';
 import { formatDay } from '@/lib/format';
-import { ProblemError, ValidationError } from '@/lib/http/problem';
+import { AppError, ValidationError } from '@/lib/errors';
 import { todayUtc } from '@/lib/query';
 import { getRevenueByCountry } from '@/lib/services/reports';
 import { listSites } from '@/lib/services/sites';
@@ -44,7 +44,7 @@ export default async function CountriesPage({ searchParams }: { searchParams: Pr
             Download CSV
           </a>
         </div>
-        {report instanceof ProblemError ? (
+        {report instanceof AppError ? (
           <div className="p-4">
             <FilterError error={report} resetHref={`/countries?from=${filters.from}&to=${filters.to}`} />
           </div>

@@ -3,7 +3,7 @@
 import { revalidatePath } from 'next/cache';
 import { requireUser } from '@/lib/auth/session';
 import { addDays, isDay } from '@/lib/query';
-import { ProblemError } from '@/lib/http/problem';
+import { AppError } from '@/lib/errors';
 import {
   createApiKey,
   createApiKeyForUser,
@@ -50,7 +50,7 @@ export async function createKeyAction(fields: CreateKeyFields): Promise<CreateKe
     // The raw key goes back to this one response only; it is stored nowhere but as a hash.
     return { ok: true, apiKey: created.apiKey, key: created.key };
   } catch (err) {
-    if (!(err instanceof ProblemError)) throw err;
+    if (!(err instanceof AppError)) throw err;
     const field = err.errors?.[0]?.parameter === 'expiresAt' ? 'expiresOn' : 'form';
     return { ok: false, errors: { [field]: field === 'expiresOn' ? 'The expiry date must be in the future' : err.detail } };
   }
@@ -63,7 +63,7 @@ export async function revokeKeyAction(keyId: string): Promise<{ ok: boolean; mes
     revalidatePath('/keys');
     return { ok: true, message: `Key ${key.label ?? key.keyPrefix} was revoked.` };
   } catch (err) {
-    if (err instanceof ProblemError) return { ok: false, message: err.detail };
+    if (err instanceof AppError) return { ok: false, message: err.detail };
     throw err;
   }
 }

@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { ValidationError, type FieldError } from '@/lib/http/problem';
+import { ValidationError, type FieldError } from '@/lib/errors';
 import { QueryParams } from '@/lib/query';
 
 /** Runs fn, asserts it threw a 400 ValidationError, and returns its field errors. */
@@ -8,7 +8,7 @@ export function errorsOf(fn: () => unknown): FieldError[] {
     fn();
   } catch (e) {
     expect(e).toBeInstanceOf(ValidationError);
-    expect((e as ValidationError).status).toBe(400);
+    expect((e as ValidationError).code).toBe('invalid');
     return (e as ValidationError).errors ?? [];
   }
   throw new Error('expected a ValidationError, but nothing was thrown');

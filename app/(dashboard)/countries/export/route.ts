@@ -1,9 +1,10 @@
-import { stringify } from 'csv-stringify/sync';
 import { currentUser } from '@/lib/auth/session';
 import { countriesQuery } from '@/lib/dashboard/countries';
 import { isFilterProblem, readFilters } from '@/lib/dashboard/filters';
 import { withChanges } from '@/lib/dashboard/url';
-import { ValidationError } from '@/lib/http/problem';
+import { ValidationError } from '@/lib/errors';
+import { csvTable } from '@/lib/csv';
+import { STATUS_OF } from '@/lib/http/problem';
 import { BY_COUNTRY_COLUMNS, getRevenueByCountry } from '@/lib/services/reports';
 
 /**
@@ -21,7 +22,7 @@ export async function GET(request: Request) {
   try {
     if (filters instanceof ValidationError) throw filters;
     const report = await getRevenueByCountry(user.principal, countriesQuery(allRows, filters));
-    const csv = stringify(report.data, { header: true, columns: BY_COUNTRY_COLUMNS });
+    const csv = csvTable(report.data, BY_COUNTRY_COLUMNS);
     return new Response(csv, {
       headers: {
         'Content-Type': 'text/csv; charset=utf-8',
@@ -33,7 +34,7 @@ export async function GET(request: Request) {
     // A bad filter (400) or a site of another account (403) is the caller's mistake, not a server error.
     if (isFilterProblem(err)) {
       const detail = err.errors?.map((e) => e.detail).join('\n') || err.detail;
-      return new Response(`${detail}\n`, { status: err.status, headers: { 'Content-Type': 'text/plain; charset=utf-8' } });
+      return new Response(`${detail}\n`, { status: STATUS_OF[err.code].status, headers: { 'Content-Type': 'text/plain; charset=utf-8' } });
     }
     throw err;
   }

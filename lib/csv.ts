@@ -1,6 +1,6 @@
 /**
- * CSV cells as every CSV the API writes them: the paged reports (render.ts, through csv-stringify) and the
- * streamed export (lib/services/feed-export.ts, through csvCell, which writes exactly what csv-stringify does).
+ * CSV as every CSV the app writes it: the paged reports (render.ts), the dashboard's download and the
+ * streamed export (lib/services/feed-export.ts), all through csvCell.
  */
 
 /**
@@ -23,4 +23,14 @@ export function csvCell(value: string | number | null): string {
   if (!NEEDS_CARE.test(value)) return value;
   const text = neutralizeFormula(value);
   return NEEDS_QUOTES.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+}
+
+/** A header line and one line per row, each line ending in \n: every CSV table the app writes. */
+export function csvTable(rows: readonly object[], columns: readonly string[]): string {
+  const lines = [columns.map(csvCell).join(',')];
+  for (const row of rows) {
+    const values = row as Record<string, string | number | null | undefined>;
+    lines.push(columns.map((c) => csvCell(values[c] ?? null)).join(','));
+  }
+  return `${lines.join('\n')}\n`;
 }
