@@ -1,4 +1,5 @@
 import { DASHBOARD_ROUTES, expect, signIn, test, USERS, waitForHydration } from './support/dashboard';
+import { SESSION_COOKIE } from '@/lib/auth/cookie';
 
 /**
  * Signing in and out (issue 4, point 1) in a real browser, each test in a fresh signed-out context: the
@@ -26,7 +27,7 @@ test('the sign-in form has labelled fields and one message for a wrong password 
   await signIn(page, 'nobody-here@example.com', 'demo-password');
   await expect(alert).toHaveText('Invalid email or password');
   await expect(page).toHaveURL(/\/login$/);
-  expect((await page.context().cookies()).map((c) => c.name)).not.toContain('portal_session');
+  expect((await page.context().cookies()).map((c) => c.name)).not.toContain(SESSION_COOKIE);
 });
 
 test('the session cookie is HttpOnly, Secure and SameSite=Lax, and signing out ends the session on the server', async ({ page, openAs, baseURL }) => {
@@ -35,17 +36,17 @@ test('the session cookie is HttpOnly, Secure and SameSite=Lax, and signing out e
   await expect(page).toHaveURL(/\/$/);
   await expect(page.getByRole('banner')).toContainText(USERS.demo.name);
 
-  const cookie = (await page.context().cookies()).find((c) => c.name === 'portal_session');
+  const cookie = (await page.context().cookies()).find((c) => c.name === SESSION_COOKIE);
   expect(cookie, 'a session cookie is set').toBeDefined();
   expect(cookie).toMatchObject({ httpOnly: true, secure: true, sameSite: 'Lax', path: '/' });
   // A database session, not the account: the value is a long random token.
   expect(cookie!.value.length).toBeGreaterThanOrEqual(40);
   // HttpOnly: scripts on the page cannot read it.
-  expect(await page.evaluate(() => document.cookie)).not.toContain('portal_session');
+  expect(await page.evaluate(() => document.cookie)).not.toContain(SESSION_COOKIE);
 
   await page.getByRole('button', { name: 'Sign out' }).click();
   await expect(page).toHaveURL(/\/login$/);
-  expect((await page.context().cookies()).map((c) => c.name)).not.toContain('portal_session');
+  expect((await page.context().cookies()).map((c) => c.name)).not.toContain(SESSION_COOKIE);
 
   // Replaying the old cookie value: the server no longer knows the session.
   const replayPage = await openAs(null);

@@ -6,7 +6,7 @@
  */
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { SESSION_COOKIE } from '@/lib/auth/session';
+import { SESSION_COOKIE } from '@/lib/auth/cookie';
 import { todayUtc } from '@/lib/query';
 import { buildIfNeeded, root } from './production-build.mjs';
 import { configuredDatabaseTarget, withDatabase } from './open-database';

@@ -1,5 +1,6 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { crc32 } from 'node:zlib';
+import { sha256Hex } from '@/lib/crypto';
 
 /**
  * Key format (Unkey/GitHub style): `rpk_` + 32 random base62 characters + a 6-character base62 CRC32 of
@@ -36,9 +37,7 @@ function checksum(body: string): string {
   return out;
 }
 
-export function hashApiKey(raw: string): string {
-  return createHash('sha256').update(raw, 'utf8').digest('hex');
-}
+export const hashApiKey = (raw: string): string => sha256Hex(raw);
 
 export function visiblePrefix(raw: string): string {
   return raw.slice(0, VISIBLE_PREFIX_LENGTH);

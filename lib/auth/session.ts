@@ -3,12 +3,12 @@ import { redirect } from 'next/navigation';
 import { cache } from 'react';
 import { clientAddress } from '@/lib/http/client-address';
 import { userForSession, type SessionUser } from '@/lib/services/sessions';
+import { SESSION_COOKIE } from './cookie';
 
 /**
  * The dashboard's side of sessions: the cookie and the signed-in user of the current request. The API never
  * reads this cookie; it only accepts API keys.
  */
-export const SESSION_COOKIE = 'portal_session';
 
 /** The signed-in user, looked up once per request however many components ask. */
 export const currentUser = cache(async (): Promise<SessionUser | null> => {

@@ -1,5 +1,5 @@
 import { describeError } from './describe-error';
-import { AppError, ProblemError, problemOf } from './problem';
+import { AppError, ProblemError, problemOf, retryAfterHeader } from './problem';
 import { isDatabaseUnavailable } from './unavailable';
 
 /**
@@ -19,7 +19,7 @@ export function problemResponse(err: unknown, request: Request, headers: Headers
       status: 503,
       title: 'Service Unavailable',
       detail: 'The reporting database is unavailable or overloaded right now; retry shortly.',
-      headers: { 'Retry-After': '5' },
+      headers: retryAfterHeader(5),
     });
   } else {
     // Never expected: logged with the request id (never the query string, which may hold a key).

@@ -41,6 +41,9 @@ export class ProblemError extends Error {
   }
 }
 
+/** The header that tells a refused client when to come back (429, 503). */
+export const retryAfterHeader = (seconds: number) => ({ 'Retry-After': String(seconds) });
+
 /** Each application error code as an HTTP status and the problem's title. */
 export const STATUS_OF: Record<ErrorCode, { status: number; title: string }> = {
   invalid: { status: 400, title: 'Invalid request' },

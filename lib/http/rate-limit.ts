@@ -1,6 +1,6 @@
-import { addressLimit, getRateLimitStore, keyLimit, WINDOW_MS } from '@/lib/ratelimit';
+import { addressLimit, getRateLimitStore, keyLimit, secondsUntilReset, WINDOW_MS } from '@/lib/ratelimit';
 import { clientAddress } from './client-address';
-import { ProblemError } from './problem';
+import { ProblemError, retryAfterHeader } from './problem';
 
 interface Policy {
   bucket: string;
@@ -31,17 +31,15 @@ export function addressPolicy(request: Request): Policy {
 export async function applyRateLimit(policy: Policy, headers: Headers): Promise<void> {
   const store = getRateLimitStore();
   const result = await store.hit(policy.bucket, policy.limit, WINDOW_MS);
-  // Seconds to the window's end on the clock the window was counted with, never less than 1.
-  const now = store.now?.() ?? Date.now();
   headers.set('X-RateLimit-Limit', String(keyLimit()));
   headers.set('X-RateLimit-Remaining', String(result.remaining));
   if (!result.success) {
-    const retryAfter = Math.max(1, Math.ceil((result.reset - now) / 1000));
+    const retryAfter = secondsUntilReset(store, result);
     throw new ProblemError({
       status: 429,
       title: 'Too Many Requests',
       detail: `${policy.subject} this minute; retry in ${retryAfter} s.`,
-      headers: { 'Retry-After': String(retryAfter) },
+      headers: retryAfterHeader(retryAfter),
     });
   }
 }

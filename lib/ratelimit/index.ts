@@ -27,6 +27,12 @@ export interface RateLimitStore {
   now?(): number;
 }
 
+/** Seconds until a refused caller may try again, on the clock the window was counted with; never less than 1. */
+export function secondsUntilReset(store: RateLimitStore, result: RateLimitResult): number {
+  const now = store.now?.() ?? Date.now();
+  return Math.max(1, Math.ceil((result.reset - now) / 1000));
+}
+
 export function createConfiguredStore(): RateLimitStore {
   const { UPSTASH_REDIS_REST_URL: url, UPSTASH_REDIS_REST_TOKEN: token } = env();
   return url && token ? createUpstashStore({ url, token }) : createMemoryStore();

@@ -1,9 +1,10 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { hash, verify } from '@node-rs/argon2';
 import { and, eq, gt, lt } from 'drizzle-orm';
 import { getDb } from '@/db/client';
 import { sessions, users } from '@/db/schema';
-import { getRateLimitStore } from '@/lib/ratelimit';
+import { sha256Hex } from '@/lib/crypto';
+import { getRateLimitStore, secondsUntilReset } from '@/lib/ratelimit';
 import type { Principal } from './principal';
 
 export const SESSION_DAYS = 30;
@@ -23,7 +24,7 @@ export type SignInResult =
   | { ok: false; reason: 'invalid' }
   | { ok: false; reason: 'throttled'; retryAfterSeconds: number };
 
-const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
+const hashToken = (token: string) => sha256Hex(token);
 
 // Verified against when the e-mail is unknown, so a wrong e-mail costs the same time as a wrong password
 // and response times do not tell which accounts exist.
@@ -44,8 +45,7 @@ export async function signIn(email: string, password: string, clientAddress: str
   ]);
   const blocked = checks.find((c) => !c.success);
   if (blocked) {
-    const now = store.now?.() ?? Date.now();
-    return { ok: false, reason: 'throttled', retryAfterSeconds: Math.max(1, Math.ceil((blocked.reset - now) / 1000)) };
+    return { ok: false, reason: 'throttled', retryAfterSeconds: secondsUntilReset(store, blocked) };
   }
 
   const db = await getDb();

@@ -1,4 +1,5 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
+import { sha256Hex } from '@/lib/crypto';
 import os from 'node:os';
 import { count, eq, sql } from 'drizzle-orm';
 import { getDb } from '@/db/client';
@@ -62,7 +63,7 @@ export async function openAccess(dataset: Dataset): Promise<Access> {
   const sessionToken = randomBytes(32).toString('base64url');
   const db = await getDb();
   await db.insert(sessions).values({
-    tokenHash: createHash('sha256').update(sessionToken).digest('hex'),
+    tokenHash: sha256Hex(sessionToken),
     userId: dataset.principal.userId,
     expiresAt: new Date(Date.now() + 86_400_000),
   });
