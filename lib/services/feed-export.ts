@@ -18,9 +18,6 @@ import { COUNTRY_ROW_COLUMNS } from './reports';
 
 export type ExportFormat = 'csv' | 'ndjson';
 
-/** The feed's parameters without paging: `page` and `pageSize` are then a 400 (unknown parameter). */
-export const FEED_EXPORT_PARAMS = ['sortBy', 'sortDirection', 'Search', 'Filter', 'FilterList'];
-
 /** Rows per cursor fetch and per chunk written: large enough to amortise round trips, ~1 MB of text. */
 const BATCH_ROWS = 5_000;
 

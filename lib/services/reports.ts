@@ -18,7 +18,6 @@ import {
   todayUtc,
   type PageMeta,
   type Paging,
-  PAGED_PARAMS,
   type QueryParams,
 } from '@/lib/query';
 import type { FieldError } from '@/lib/errors';
@@ -73,11 +72,6 @@ export interface Paged<T> {
   data: T[];
   meta: PageMeta;
 }
-
-/** Query parameters each report accepts, beyond which a request is a 400 (a typo must not pass silently). */
-export const TOTALS_PARAMS = ['siteIds', 'fromDate', 'toDate'];
-export const BY_COUNTRY_PARAMS = [...TOTALS_PARAMS, ...PAGED_PARAMS];
-export const COUNTRY_ROWS_PARAMS = PAGED_PARAMS;
 
 interface SiteDayInput {
   requested: string[] | null;

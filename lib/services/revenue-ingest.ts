@@ -11,7 +11,6 @@ import { importRevenue, type ImportSummary } from './revenue-import';
 export const INGEST_MAX_ROWS = 50_000;
 export const INGEST_MAX_BYTES = 16 * 1024 * 1024;
 export const INGEST_MAX_ERRORS = 1_000;
-export const INGEST_MEDIA_TYPES = 'text/csv, application/x-ndjson';
 
 export async function ingestRevenue(
   principal: Principal,

@@ -1,7 +1,3 @@
-import { defineRoutes } from '@/lib/http/api-route';
-import { createApiKey, createApiKeyInput, listApiKeys } from '@/lib/services/api-keys';
+import { routesFor } from '@/lib/api/routes';
 
-export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoutes({
-  GET: { handler: ({ principal }) => listApiKeys(principal) },
-  POST: { handler: async ({ principal, readBody }) => createApiKey(principal, await readBody(createApiKeyInput)) },
-});
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routesFor('/api/v1/api-keys');

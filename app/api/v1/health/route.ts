@@ -1,11 +1,3 @@
-import { defineRoutes } from '@/lib/http/api-route';
+import { routesFor } from '@/lib/api/routes';
 
-const HEALTHY = { status: 'ok' } as const;
-
-/**
- * Liveness, and the framework floor a benchmark compares the other routes against: a constant body through
- * the same wrapper (request id, rate limit, negotiation, render), with no key and no database.
- */
-export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoutes({
-  GET: { public: true, handler: async () => HEALTHY },
-});
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routesFor('/api/v1/health');

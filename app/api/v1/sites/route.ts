@@ -1,6 +1,3 @@
-import { defineRoutes } from '@/lib/http/api-route';
-import { listSites } from '@/lib/services/sites';
+import { routesFor } from '@/lib/api/routes';
 
-export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoutes({
-  GET: { handler: ({ principal }) => listSites(principal) },
-});
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routesFor('/api/v1/sites');

@@ -1,11 +1,3 @@
-import { defineRoutes } from '@/lib/http/api-route';
-import { revokeApiKey } from '@/lib/services/api-keys';
+import { routesFor } from '@/lib/api/routes';
 
-export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoutes<{ id: string }>({
-  // The spec's DELETE answers 200 with no body.
-  DELETE: {
-    handler: async ({ principal, params }) => {
-      await revokeApiKey(principal, params.id);
-    },
-  },
-});
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routesFor('/api/v1/api-keys/{id}');

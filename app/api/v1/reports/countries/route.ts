@@ -1,10 +1,3 @@
-import { defineRoutes } from '@/lib/http/api-route';
-import { COUNTRY_ROW_COLUMNS, COUNTRY_ROWS_PARAMS, getCountryRows } from '@/lib/services/reports';
+import { routesFor } from '@/lib/api/routes';
 
-export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoutes({
-  GET: {
-    params: COUNTRY_ROWS_PARAMS,
-    csvColumns: COUNTRY_ROW_COLUMNS,
-    handler: ({ principal, query }) => getCountryRows(principal, query),
-  },
-});
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routesFor('/api/v1/reports/countries');

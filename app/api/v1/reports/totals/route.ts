@@ -1,6 +1,3 @@
-import { defineRoutes } from '@/lib/http/api-route';
-import { getTotals, TOTALS_PARAMS } from '@/lib/services/reports';
+import { routesFor } from '@/lib/api/routes';
 
-export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoutes({
-  GET: { params: TOTALS_PARAMS, handler: ({ principal, query }) => getTotals(principal, query) },
-});
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routesFor('/api/v1/reports/totals');

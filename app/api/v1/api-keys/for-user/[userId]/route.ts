@@ -1,9 +1,3 @@
-import { defineRoutes } from '@/lib/http/api-route';
-import { createApiKeyForUser, createApiKeyInput } from '@/lib/services/api-keys';
+import { routesFor } from '@/lib/api/routes';
 
-export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoutes<{ userId: string }>({
-  POST: {
-    handler: async ({ principal, params, readBody }) =>
-      createApiKeyForUser(principal, params.userId, await readBody(createApiKeyInput)),
-  },
-});
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routesFor('/api/v1/api-keys/for-user/{userId}');
