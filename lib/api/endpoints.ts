@@ -49,8 +49,7 @@ const LEGACY_HEADERS = {
   Sunset: 'Wed, 30 Jun 2027 23:59:59 GMT',
   Link: '</api/v1/reports/countries>; rel="successor-version"',
 };
-const JSON_TYPES = ['application/json', 'text/json', 'text/plain'] as const;
-const PAGED_TYPES = [...JSON_TYPES, CSV_TYPE] as const;
+const PAGED_TYPES = ['application/json', 'text/json', 'text/plain', CSV_TYPE] as const;
 const idParam = (name: string, description: string) => z.object({ [name]: z.uuid().meta({ description }) });
 
 export const ENDPOINTS: ApiEndpoint[] = [
@@ -60,6 +59,14 @@ export const ENDPOINTS: ApiEndpoint[] = [
     response: { status: 200, description: 'The service is up', schema: schemas.Health },
     errors: [],
     run: { handler: async () => ({ status: 'ok' }) },
+  },
+  {
+    method: 'GET', path: '/api/v1/openapi.json', operationId: 'getOpenApiDocument', tag: 'Service', access: 'public',
+    summary: 'This document: the API contract as OpenAPI 3.1, no key needed',
+    response: { status: 200, description: 'The OpenAPI document', schema: z.looseObject({ openapi: z.string() }) },
+    errors: [],
+    // Imported when asked for: the document is made from this table.
+    run: { handler: async () => (await import('./openapi')).openApiDocument() },
   },
   {
     method: 'GET', path: '/api/v1/sites', operationId: 'listSites', tag: 'Sites', access: 'key',

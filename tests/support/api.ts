@@ -3,37 +3,12 @@
  * so integration tests exercise the wrapper, auth, grammar and services without a server.
  */
 import * as catchAll from '@/app/api/[...path]/route';
-import * as keyById from '@/app/api/v1/api-keys/[id]/route';
-import * as keysForUser from '@/app/api/v1/api-keys/for-user/[userId]/route';
-import * as keys from '@/app/api/v1/api-keys/route';
-import * as health from '@/app/api/v1/health/route';
-import * as adminRevenue from '@/app/api/v1/admin/revenue/route';
-import * as byCountry from '@/app/api/v1/reports/by-country/route';
-import * as countries from '@/app/api/v1/reports/countries/route';
-import * as countriesExport from '@/app/api/v1/reports/countries/export/route';
-import * as totals from '@/app/api/v1/reports/totals/route';
-import * as legacy from '@/app/api/v1/revenues/countries/route';
-import * as sitesRoute from '@/app/api/v1/sites/route';
 import { randomUUID } from 'node:crypto';
 import { settleBackgroundTasks } from '@/lib/http/background';
 import { CLIENT_ADDRESS_HEADER } from '@/lib/http/client-address';
+import { assertMatchesContract, ROUTES, type RouteModule } from './contract';
 
-type Handler = (request: Request, context: { params: Promise<Record<string, string | string[]>> }) => Promise<Response>;
-type RouteModule = Record<string, Handler>;
-
-const ROUTES: [RegExp, RouteModule, string[]][] = [
-  [/^\/api\/v1\/health$/, health, []],
-  [/^\/api\/v1\/admin\/revenue$/, adminRevenue, []],
-  [/^\/api\/v1\/sites$/, sitesRoute, []],
-  [/^\/api\/v1\/reports\/totals$/, totals, []],
-  [/^\/api\/v1\/reports\/by-country$/, byCountry, []],
-  [/^\/api\/v1\/reports\/countries$/, countries, []],
-  [/^\/api\/v1\/reports\/countries\/export$/, countriesExport, []],
-  [/^\/api\/v1\/revenues\/countries$/, legacy, []],
-  [/^\/api\/v1\/api-keys$/, keys, []],
-  [/^\/api\/v1\/api-keys\/for-user\/([^/]+)$/, keysForUser, ['userId']],
-  [/^\/api\/v1\/api-keys\/([^/]+)$/, keyById, ['id']],
-];
+type Handler = RouteModule[string];
 
 export interface CallOptions {
   /** Sent as X-Api-Key. */
@@ -88,6 +63,7 @@ export async function callApi(method: string, path: string, options: CallOptions
   // embedded database's one connection until it has been read.
   const text = await response.text();
   await settleBackgroundTasks();
+  assertMatchesContract(method, url.pathname, response.status, response.headers.get('content-type'), text);
   let json: unknown;
   try {
     json = text ? JSON.parse(text) : undefined;
