@@ -14,6 +14,6 @@ export function proxy(request: NextRequest) {
 }
 
 export const config = {
-  // Every page but the sign-in page, the API, Next's own files and static assets.
-  matcher: ['/((?!api/|login|_next/|favicon\\.ico|.*\\.(?:svg|png|ico|txt)$).*)'],
+  // Every page but the sign-in page, the public API docs, the API, Next's own files and static assets.
+  matcher: ['/((?!api/|login|docs|_next/|favicon\\.ico|.*\\.(?:svg|png|ico|txt)$).*)'],
 };

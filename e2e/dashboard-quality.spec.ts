@@ -15,7 +15,6 @@ const PAGES = [
   { name: 'countries', path: '/countries', heading: 'Countries' },
   { name: 'sites', path: '/sites', heading: 'Sites' },
   { name: 'keys', path: '/keys', heading: 'API keys' },
-  { name: 'docs', path: '/docs', heading: 'API docs' },
 ];
 
 async function noSidewaysScroll(page: Page) {
@@ -43,6 +42,17 @@ for (const width of [375, 1440]) {
       await noSidewaysScroll(page);
       await keep(page, `${width}-login`);
       await expectNoViolations(page, `/login at ${width} px`);
+    });
+
+    test('the public API docs fit, without signing in', async ({ page }) => {
+      await page.goto('/docs');
+      await expect(page.getByRole('heading', { name: 'API docs', level: 1 })).toBeVisible();
+      await expect(page.getByRole('heading', { name: '/api/v1/reports/by-country', level: 3 })).toBeVisible();
+      // Every curl names this very server, so it can be pasted as is.
+      await expect(page.getByLabel('A first request')).toContainText(`${new URL(page.url()).origin}/api/v1/reports/totals`);
+      await noSidewaysScroll(page);
+      await keep(page, `${width}-docs`);
+      await expectNoViolations(page, `/docs at ${width} px`);
     });
 
     test.describe('signed in', () => {

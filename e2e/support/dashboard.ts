@@ -28,7 +28,7 @@ export const RIVAL_SITES = ['Bubble Pop Saga', 'Tank Arena.io'];
 /** Where the setup project keeps each account's signed-in storage state (cookies). */
 export const authFile = (user: DemoUser) => path.join(ROOT, '.data', 'e2e-auth', `${user}.json`);
 
-export const DASHBOARD_ROUTES = ['/', '/countries', '/sites', '/keys', '/docs'] as const;
+export const DASHBOARD_ROUTES = ['/', '/countries', '/sites', '/keys'] as const;
 
 export const KPIS = {
   revenue: { testId: 'kpi-revenue', api: 'totalRevenue' },

@@ -56,7 +56,8 @@ export default async function KeysPage() {
           <CreateKeyDialog sites={sites.map((s) => ({ id: s.siteId, name: s.name ?? s.siteId }))} today={today} />
         </div>
       </PageHeader>
-      <Card className="relative overflow-x-auto">
+      {/* Focusable, so that a keyboard can scroll the table sideways on a narrow screen. */}
+      <Card className="relative overflow-x-auto" tabIndex={0} role="region" aria-label="API keys of the account">
         {keys.length === 0 ? (
           <p className="p-10 text-center text-sm text-zinc-600 dark:text-zinc-400">No API keys yet. Create one to use the API.</p>
         ) : (
