@@ -45,8 +45,8 @@ export function Guide({ origin }: { origin: string }) {
       <Topic id="filters" title="Search, Filter and FilterList">
         <p>
           <C>Search</C> (up to {SEARCH_MAX_LENGTH} characters) matches a country by code or English name and, in the per-row feed, a site by name.
-          <C>Filter</C> is terms <C>field op value</C> with <C>== != &gt; &gt;= &lt; &lt;= =@</C> (contains) <C>!@</C>; <C>;</C> is AND,
-          <C>,</C> is OR (AND binds tighter), at most {MAX_FILTER_TERMS} terms. <C>FilterList[country]=US,CA</C> keeps rows whose field is any of the values.
+          <C>Filter</C> is terms <C>field op value</C> with <C>== != &gt; &gt;= &lt; &lt;= =@</C> (contains) <C>!@</C>; <C>,</C> is OR and
+          binds tighter than <C>;</C>, AND (<C>a,b;c</C> is a OR b, and c), at most {MAX_FILTER_TERMS} terms. <C>FilterList[country]=US,CA</C> keeps rows whose field is any of the values.
           Parameter names match in any letter case; an unknown parameter is a <C>400</C> that names it.
         </p>
         <Code label="Filter example">{`curl -H "X-Api-Key: $API_KEY" \\\n  "${origin}/api/v1/reports/by-country?sortBy=revenueAmount&sortDirection=desc&Filter=cpm%3E2%3Bcountry!%3DUS"`}</Code>

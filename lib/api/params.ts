@@ -34,7 +34,7 @@ const sorting = (fields: string[]) => ({
     description: 'Case-insensitive text: matches a country by code or English name (and, in the per-row feed, a site by name).',
   }),
   Filter: z.string().optional().meta({
-    description: `Terms \`field op value\` with ops == != > >= < <= =@ (contains) !@; \`,\` is OR, \`;\` is AND (AND binds tighter), at most ${MAX_FILTER_TERMS} terms. Example: \`cpm>2;country!=US\`. Fields: ${fields.join(', ')}.`,
+    description: `Terms \`field op value\` with ops == != > >= < <= =@ (contains) !@; \`,\` is OR and binds tighter than \`;\`, AND: \`a,b;c\` is (a OR b) AND c; at most ${MAX_FILTER_TERMS} terms. Example: \`cpm>2;country!=US\`. Fields: ${fields.join(', ')}.`,
   }),
   FilterList: z.record(z.string(), z.string()).optional().meta({
     description: 'FilterList[field]=v1,v2 (or FilterList.field): the field equals any of the values; entries AND with Filter.',
