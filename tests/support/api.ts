@@ -26,6 +26,38 @@ export interface ApiResult {
   json: any;
 }
 
+/**
+ * A `fetch` that serves the request with the route handlers in-process, as Next.js would, and checks the
+ * answer against the OpenAPI document. The body is read before after-response work runs, as a server sends
+ * it first: a streamed body can hold the embedded database's one connection until it has been read.
+ */
+export async function fetchInProcess(request: Request): Promise<Response> {
+  const { pathname } = new URL(request.url);
+  const { method } = request;
+  let handler: Handler | undefined;
+  let params: Record<string, string | string[]> = {};
+  for (const [pattern, module, names] of ROUTES) {
+    const match = pattern.exec(pathname);
+    if (match) {
+      handler = module[method];
+      params = Object.fromEntries(names.map((n, i) => [n, decodeURIComponent(match[i + 1])]));
+      break;
+    }
+  }
+  if (!handler) {
+    if (ROUTES.some(([pattern]) => pattern.test(pathname))) {
+      throw new Error(`${method} is not exported by the route for ${pathname}; Next.js would answer it itself`);
+    }
+    handler = (catchAll as unknown as RouteModule)[method];
+    params = { path: pathname.split('/').slice(2) };
+  }
+  const response = await handler(request, { params: Promise.resolve(params) });
+  const text = await response.text();
+  await settleBackgroundTasks();
+  assertMatchesContract(method, pathname, response.status, response.headers.get('content-type'), text);
+  return new Response(text || null, { status: response.status, statusText: response.statusText, headers: response.headers });
+}
+
 /** `path` may carry a query string, e.g. `/api/v1/reports/by-country?pageSize=5`. */
 export async function callApi(method: string, path: string, options: CallOptions = {}): Promise<ApiResult> {
   const url = new URL(path, 'http://localhost');
@@ -39,31 +71,8 @@ export async function callApi(method: string, path: string, options: CallOptions
     body = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
     if (!headers.has('content-type')) headers.set('Content-Type', 'application/json');
   }
-  const request = new Request(url, { method, headers, body });
-
-  let handler: Handler | undefined;
-  let params: Record<string, string | string[]> = {};
-  for (const [pattern, module, names] of ROUTES) {
-    const match = pattern.exec(url.pathname);
-    if (match) {
-      handler = module[method];
-      params = Object.fromEntries(names.map((n, i) => [n, decodeURIComponent(match[i + 1])]));
-      break;
-    }
-  }
-  if (!handler) {
-    if (ROUTES.some(([pattern]) => pattern.test(url.pathname))) {
-      throw new Error(`${method} is not exported by the route for ${url.pathname}; Next.js would answer it itself`);
-    }
-    handler = (catchAll as unknown as RouteModule)[method];
-    params = { path: url.pathname.split('/').slice(2) };
-  }
-  const response = await handler(request, { params: Promise.resolve(params) });
-  // The body first, as a server sends it before running after-response work: a streamed body can hold the
-  // embedded database's one connection until it has been read.
+  const response = await fetchInProcess(new Request(url, { method, headers, body }));
   const text = await response.text();
-  await settleBackgroundTasks();
-  assertMatchesContract(method, url.pathname, response.status, response.headers.get('content-type'), text);
   let json: unknown;
   try {
     json = text ? JSON.parse(text) : undefined;

@@ -1,0 +1,93 @@
+/**
+ * A small API client written the way an API user would: types generated from GET /api/v1/openapi.json by
+ * openapi-typescript (./generated/api.ts, made by the test) and openapi-fetch. The test type-checks this file
+ * against the generated types, then runs it: it calls every operation of the API once.
+ */
+import createClient from 'openapi-fetch';
+import type { paths } from './generated/api';
+
+export interface Credentials {
+  /** An account-level key of a publisher. */
+  publisherKey: string;
+  /** An admin's key. */
+  adminKey: string;
+  /** The publisher's account id, for creating a key on its behalf. */
+  publisherId: string;
+  /** A day with revenue, YYYY-MM-DD. */
+  day: string;
+}
+
+/** The paged reports also speak CSV (by Accept), so their body type is JSON or text: this client asked for JSON. */
+function json<T>(data: T | string | undefined): T | undefined {
+  if (typeof data === 'string') throw new Error('expected JSON, got CSV');
+  return data;
+}
+
+/** Calls every operation; returns a line per call saying what came back, for the test to check. */
+export async function callEveryOperation(fetch: (request: Request) => Promise<Response>, who: Credentials): Promise<string[]> {
+  const publisher = createClient<paths>({ baseUrl: 'http://localhost', fetch, headers: { 'X-Api-Key': who.publisherKey } });
+  const admin = createClient<paths>({ baseUrl: 'http://localhost', fetch, headers: { 'X-Api-Key': who.adminKey } });
+  const seen: string[] = [];
+  const range = { fromDate: who.day, toDate: who.day };
+
+  const health = await publisher.GET('/api/v1/health');
+  seen.push(`health ${health.data?.status}`);
+  const document = await publisher.GET('/api/v1/openapi.json');
+  seen.push(`openapi ${document.data?.openapi}`);
+
+  const sites = await publisher.GET('/api/v1/sites');
+  const siteIds: string[] = (sites.data ?? []).map((site) => site.siteId);
+  seen.push(`sites ${siteIds.length}`);
+
+  const totals = await publisher.GET('/api/v1/reports/totals', { params: { query: { ...range, siteIds: siteIds.join(',') } } });
+  const revenue: number | undefined = totals.data?.totalRevenue;
+  seen.push(`totals ${typeof revenue}`);
+
+  const byCountry = await publisher.GET('/api/v1/reports/by-country', {
+    params: { query: { ...range, sortBy: 'revenueAmount', sortDirection: 'desc', pageSize: 5 } },
+  });
+  const countries = json(byCountry.data);
+  seen.push(`by-country ${countries?.data.length} of ${countries?.meta.totalRows}`);
+
+  const rows = await publisher.GET('/api/v1/reports/countries', { params: { query: { pageSize: 3, Filter: `createdAt==${who.day}` } } });
+  const firstCountry: string | null | undefined = json(rows.data)?.data[0]?.country;
+  seen.push(`countries ${json(rows.data)?.data.length} ${typeof firstCountry}`);
+
+  const exported = await publisher.GET('/api/v1/reports/countries/export', {
+    params: { query: { Filter: `createdAt==${who.day}` } },
+    parseAs: 'text',
+  });
+  seen.push(`export ${exported.response.headers.get('content-type')?.split(';')[0]}`);
+
+  const legacy = await publisher.GET('/api/v1/revenues/countries', { params: { query: { pageSize: 1 } } });
+  seen.push(`legacy ${legacy.response.headers.get('deprecation')}`);
+
+  const created = await publisher.POST('/api/v1/api-keys', { body: { label: 'typed client' } });
+  const keyId: string | undefined = created.data?.key.id;
+  seen.push(`created ${created.data?.apiKey.startsWith('rpk_')}`);
+
+  const listed = await publisher.GET('/api/v1/api-keys');
+  seen.push(`listed ${listed.data?.some((key) => key.id === keyId)}`);
+
+  const revoked = await publisher.DELETE('/api/v1/api-keys/{id}', { params: { path: { id: keyId! } } });
+  seen.push(`revoked ${revoked.response.status}`);
+
+  const forUser = await admin.POST('/api/v1/api-keys/for-user/{userId}', {
+    params: { path: { userId: who.publisherId } },
+    body: { label: 'made by an admin' },
+  });
+  seen.push(`for-user ${forUser.response.status}`);
+
+  const ingested = await admin.POST('/api/v1/admin/revenue', {
+    // A raw CSV body: sent as is, with its own media type.
+    body: `day,siteId,country,impressions,clicks,adRequests,revenue\n${who.day},${siteIds[0]},US,10,1,20,0.5\n` as never,
+    bodySerializer: (body) => body as string,
+    headers: { 'Content-Type': 'text/csv' },
+  });
+  const rowCount: number | undefined = ingested.data?.rows;
+  seen.push(`ingested ${rowCount}`);
+
+  const problem = await publisher.GET('/api/v1/reports/totals', { params: { query: { fromDate: 'not a day' } } });
+  seen.push(`problem ${problem.response.status} ${problem.error ? 'typed' : 'none'}`);
+  return seen;
+}
