@@ -1,6 +1,7 @@
 import Link from 'next/link';
 import { buttonClass } from '@/components/ui/button';
 import { cn } from '@/components/ui/cn';
+import { hrefWith } from '@/lib/dashboard/url';
 import { formatInt } from '@/lib/format';
 
 const SIZES = [20, 50, 100];
@@ -19,12 +20,8 @@ export function Pagination({
   totalRows: number;
   totalPages: number;
 }) {
-  const href = (changes: Record<string, number>) => {
-    const params = new URLSearchParams();
-    for (const [k, v] of Object.entries(searchParams)) if (typeof v === 'string') params.set(k, v);
-    for (const [k, v] of Object.entries(changes)) params.set(k, String(v));
-    return `?${params}`;
-  };
+  const href = (changes: Record<string, number>) =>
+    hrefWith(searchParams, Object.fromEntries(Object.entries(changes).map(([name, n]) => [name, String(n)])));
   const first = totalRows === 0 ? 0 : (page - 1) * pageSize + 1;
   const last = Math.min(totalRows, page * pageSize);
   const disabled = 'pointer-events-none opacity-50';
