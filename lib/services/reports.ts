@@ -17,7 +17,6 @@ import {
   searchToSql,
   todayUtc,
   type PageMeta,
-  type Paging,
   type QueryParams,
 } from '@/lib/query';
 import type { FieldError } from '@/lib/errors';
@@ -27,9 +26,7 @@ import {
   aggregates,
   byCountryColumns,
   byCountryFields,
-  countryRowColumns,
   countryRowFields,
-  countryRowSortColumns,
 } from './report-fields';
 import { countAndLocate } from './feed-count';
 import { feedRow, feedRowColumns, orderBy, selectFeed } from './feed-query';

@@ -17,9 +17,9 @@ export const ROUTES: [RegExp, RouteModule, string[], string][] = [...new Set(END
   const names = [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
   const pattern = new RegExp(`^${path.replace(/[.]/g, '\\.').replace(/\{\w+\}/g, '([^/]+)')}$`);
   const file = `/app${path.replace(/\{(\w+)\}/g, '[$1]')}/route.ts`;
-  const module = modules[file];
-  if (!module) throw new Error(`no route file ${file} for ${path} (lib/api/endpoints.ts)`);
-  return [pattern, module, names, path];
+  const routeModule = modules[file];
+  if (!routeModule) throw new Error(`no route file ${file} for ${path} (lib/api/endpoints.ts)`);
+  return [pattern, routeModule, names, path];
 });
 
 const ajv = new Ajv2020({ strict: false, allErrors: true });
