@@ -25,7 +25,7 @@ export const metadata: Metadata = { title: 'Overview · Publisher Portal' };
 export default async function OverviewPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const user = await requireUser();
   const today = todayUtc();
-  const filters = readFilters(await searchParams, today);
+  const filters = readFilters(await searchParams, today, user.defaultRangeDays);
   const headline = filters instanceof ValidationError ? filters : await orFilterProblem(loadHeadline(user, filters));
   if (filters instanceof ValidationError || headline instanceof AppError) {
     return (

@@ -17,10 +17,18 @@ export type SearchParams = Record<string, string | string[] | undefined>;
 
 export const DEFAULT_DAYS = 30;
 
-export function readFilters(searchParams: SearchParams, today = todayUtc()): DashboardFilters | ValidationError {
+/**
+ * The filters in the URL; without dates, the account's default range (its default_range_days, as the API
+ * uses) ending today.
+ */
+export function readFilters(
+  searchParams: SearchParams,
+  today = todayUtc(),
+  defaultDays = DEFAULT_DAYS,
+): DashboardFilters | ValidationError {
   try {
     const query = QueryParams.from({ fromDate: searchParams.from, toDate: searchParams.to, siteIds: searchParams.sites });
-    const { fromDate, toDate } = parseDateRange(query, { defaultDays: DEFAULT_DAYS, today });
+    const { fromDate, toDate } = parseDateRange(query, { defaultDays, today });
     return { from: fromDate, to: toDate, sites: parseSiteIds(query) };
   } catch (err) {
     if (err instanceof ValidationError) return err;

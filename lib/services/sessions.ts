@@ -17,6 +17,8 @@ export interface SessionUser {
   principal: Principal;
   name: string;
   email: string;
+  /** The account's default report range in days: the dashboard's range when the URL names none, as the API's. */
+  defaultRangeDays: number;
 }
 
 export type SignInResult =
@@ -71,7 +73,7 @@ export async function userForSession(token: string): Promise<SessionUser | null>
   if (!token) return null;
   const db = await getDb();
   const [row] = await db
-    .select({ id: users.id, role: users.role, name: users.name, email: users.email })
+    .select({ id: users.id, role: users.role, name: users.name, email: users.email, defaultRangeDays: users.defaultRangeDays })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
     .where(and(eq(sessions.tokenHash, hashToken(token)), gt(sessions.expiresAt, new Date())))
@@ -81,6 +83,7 @@ export async function userForSession(token: string): Promise<SessionUser | null>
     principal: { userId: row.id, role: row.role, siteScope: null, via: 'session' },
     name: row.name,
     email: row.email,
+    defaultRangeDays: row.defaultRangeDays,
   };
 }
 

@@ -24,6 +24,7 @@ const demoUser: SessionUser = {
   principal: sessionPrincipal(DEMO_IDS.users.demo),
   name: 'Demo Games Ltd',
   email: 'demo@example.com',
+  defaultRangeDays: 30,
 };
 
 function filtersOf(params: Record<string, string>): DashboardFilters {
@@ -128,7 +129,7 @@ describe('loadOverview for an account of its own, exactly', () => {
       // The previous period (2025-06-07..09).
       { day: '2025-06-08', country: 'US', revenueMicros: 4_250_000, impressions: 1_000, adRequests: 1_000 },
     ]);
-    const session: SessionUser = { principal: sessionPrincipal(user.id), name: user.name, email: user.email };
+    const session: SessionUser = { principal: sessionPrincipal(user.id), name: user.name, email: user.email, defaultRangeDays: 30 };
     const overview = await loadOverview(session, { from: '2025-06-10', to: '2025-06-12', sites: null });
 
     expect(overview.totals).toEqual({

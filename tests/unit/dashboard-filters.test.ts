@@ -29,6 +29,11 @@ function errorOf(params: SearchParams, today = TODAY): ValidationError {
 describe('readFilters', () => {
   afterEach(() => vi.useRealTimers());
 
+  it("defaults to the account's own default range, as the API does", () => {
+    expect(readFilters({}, TODAY, 7)).toEqual({ from: '2026-03-09', to: TODAY, sites: null });
+    expect(readFilters({}, TODAY, 731)).toMatchObject({ from: '2024-03-15', to: TODAY });
+  });
+
   it('defaults to the last 30 days ending today (UTC, inclusive) over all sites', () => {
     expect(DEFAULT_DAYS).toBe(30);
     expect(filtersOf({})).toEqual({ from: '2026-02-14', to: TODAY, sites: null });

@@ -20,10 +20,10 @@ import { listSites } from '@/lib/services/sites';
 export const metadata: Metadata = { title: 'Countries · Publisher Portal' };
 
 export default async function CountriesPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
-  const { principal } = await requireUser();
+  const { principal, defaultRangeDays } = await requireUser();
   const params = await searchParams;
   const today = todayUtc();
-  const filters = readFilters(params, today);
+  const filters = readFilters(params, today, defaultRangeDays);
   if (filters instanceof ValidationError) return <FilterError error={filters} resetHref="/countries" />;
   const [report, sites] = await Promise.all([
     orFilterProblem(getRevenueByCountry(principal, countriesQuery(params, filters))),

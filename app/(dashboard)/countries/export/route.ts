@@ -18,7 +18,7 @@ export async function GET(request: Request) {
   const searchParams = Object.fromEntries(url.searchParams);
   // Every row in one page, whatever page or page size (in any letter case) the view was on.
   const allRows = Object.fromEntries(withChanges(url.search, { page: null, pageSize: '1000' }));
-  const filters = readFilters(searchParams);
+  const filters = readFilters(searchParams, undefined, user.defaultRangeDays);
   try {
     if (filters instanceof ValidationError) throw filters;
     const report = await getRevenueByCountry(user.principal, countriesQuery(allRows, filters));
