@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { fieldErrorsOf } from '@/lib/zod-issues';
 
 /** Requests per minute: a positive whole number in decimal digits ("1.5", "0", "1e3" are typos, not limits). */
 const perMinute = (fallback: number) =>
@@ -41,7 +42,7 @@ export function readEnv(source: Record<string, string | undefined> = process.env
   const cleaned = Object.fromEntries(Object.entries(source).filter(([, v]) => v !== ''));
   const parsed = schema.safeParse(cleaned);
   if (!parsed.success) {
-    const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
+    const problems = fieldErrorsOf(parsed.error, 'environment').map((e) => `${e.parameter}: ${e.detail}`).join('; ');
     throw new Error(`Invalid configuration: ${problems}`);
   }
   return parsed.data;

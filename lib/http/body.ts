@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { ProblemError, ValidationError, badRequest } from './problem';
+import { fieldErrorsOf } from '@/lib/zod-issues';
 
 export const MAX_BODY_BYTES = 16 * 1024;
 
@@ -72,19 +73,7 @@ export async function readJsonBody<T>(request: Request, schema: z.ZodType<T>): P
   }
   const parsed = schema.safeParse(value);
   if (!parsed.success) {
-    throw new ValidationError(
-      parsed.error.issues.flatMap((issue) => {
-        const path = issue.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('');
-        const at = path.replace(/^\./, '');
-        if (issue.code === 'unrecognized_keys') {
-          return issue.keys.map((k) => ({ parameter: at ? `${at}.${k}` : k, detail: 'is not a known field' }));
-        }
-        if (issue.code === 'invalid_type' && issue.path.length === 0) {
-          return [{ parameter: 'body', detail: 'must be a JSON object' }];
-        }
-        return [{ parameter: at || 'body', detail: issue.message }];
-      }),
-    );
+    throw new ValidationError(fieldErrorsOf(parsed.error));
   }
   return parsed.data;
 }

@@ -3,6 +3,7 @@ import { createApiKey, createApiKeyInput } from '@/lib/services/api-keys';
 import { findUserByEmail } from '@/lib/services/users';
 import { type Command, CommandError, UsageError, parseCommandArgs } from '../cli-kit';
 import { configuredDatabaseTarget, withDatabase } from '../open-database';
+import { fieldErrorsOf, topField } from '@/lib/zod-issues';
 
 export const apikeyCommand: Command = {
   summary: 'Create an API key for a user and print the raw key (shown only this once)',
@@ -35,7 +36,7 @@ Options:
     });
     if (!parsed.success) {
       const option = { label: '--label', siteIds: '--sites', expiresAt: '--expires' } as Record<string, string>;
-      const problems = parsed.error.issues.map((i) => `${option[String(i.path[0])] ?? i.path.join('.')}: ${i.message}`);
+      const problems = fieldErrorsOf(parsed.error).map((e) => `${option[topField(e.parameter)] ?? e.parameter}: ${e.detail}`);
       throw new UsageError(problems.join('; '));
     }
 

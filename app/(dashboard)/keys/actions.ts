@@ -1,5 +1,6 @@
 'use server';
 
+import { fieldErrorsOf, topField } from '@/lib/zod-issues';
 import { revalidatePath } from 'next/cache';
 import { requireUser } from '@/lib/auth/session';
 import { addDays, isDay } from '@/lib/query';
@@ -38,7 +39,7 @@ export async function createKeyAction(fields: CreateKeyFields): Promise<CreateKe
   });
   if (!parsed.success) {
     const errors: Record<string, string> = {};
-    for (const issue of parsed.error.issues) errors[String(issue.path[0] ?? 'form')] ??= issue.message;
+    for (const e of fieldErrorsOf(parsed.error, 'form')) errors[topField(e.parameter)] ??= e.detail;
     if (errors.expiresAt) errors.expiresOn = 'Pick a valid date';
     return { ok: false, errors };
   }
