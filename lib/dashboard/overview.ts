@@ -19,8 +19,6 @@ export interface OverviewTrends {
   countryCount: number;
 }
 
-export type Overview = OverviewHeadline & OverviewTrends;
-
 export const TOP_COUNTRIES = 10;
 
 /** The KPI figures, from the same service (and so the same numbers) as GET /api/v1/reports/totals. */
@@ -47,10 +45,4 @@ export async function loadTrends(user: SessionUser, filters: DashboardFilters): 
     ),
   ]);
   return { daily, previousDaily, topCountries: countries.data, countryCount: countries.meta.totalRows };
-}
-
-/** Everything the overview shows, from the same services (and so the same numbers) as the API. */
-export async function loadOverview(user: SessionUser, filters: DashboardFilters): Promise<Overview> {
-  const [headline, trends] = await Promise.all([loadHeadline(user, filters), loadTrends(user, filters)]);
-  return { ...headline, ...trends };
 }

@@ -2,7 +2,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_IDS, DEMO_PASSWORD, DEMO_SITES } from '@/db/seed-data';
 import { countriesQuery } from '@/lib/dashboard/countries';
 import { previousPeriod, readFilters, type DashboardFilters, toApiQuery } from '@/lib/dashboard/filters';
-import { loadOverview, TOP_COUNTRIES } from '@/lib/dashboard/overview';
+import { loadHeadline, loadTrends, TOP_COUNTRIES } from '@/lib/dashboard/overview';
 import { AppError, ValidationError } from '@/lib/errors';
 import { setRateLimitStore } from '@/lib/ratelimit';
 import { createMemoryStore } from '@/lib/ratelimit/memory';
@@ -19,6 +19,12 @@ const t = useTestDatabase();
 const micros = (usd: number) => Math.round(usd * 1e6);
 const DEMO_SITE_IDS = DEMO_SITES.filter((s) => s.userId === DEMO_IDS.users.demo).map((s) => s.id);
 const RIVAL_SITE_IDS = DEMO_SITES.filter((s) => s.userId === DEMO_IDS.users.rival).map((s) => s.id);
+
+/** The whole overview, as the page shows it: the cards' figures, then the trends streamed in below. */
+async function loadOverview(user: SessionUser, filters: DashboardFilters) {
+  const [headline, trends] = await Promise.all([loadHeadline(user, filters), loadTrends(user, filters)]);
+  return { ...headline, ...trends };
+}
 
 const demoUser: SessionUser = {
   principal: sessionPrincipal(DEMO_IDS.users.demo),
