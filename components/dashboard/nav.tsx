@@ -4,6 +4,7 @@ import { BarChart3, BookOpen, Globe2, KeyRound, LayoutDashboard, LoaderCircle } 
 import Link, { useLinkStatus } from 'next/link';
 import { usePathname, useSearchParams } from 'next/navigation';
 import { cn } from '@/components/ui/cn';
+import { carriedFilters } from '@/lib/dashboard/url';
 
 const ITEMS = [
   { href: '/', label: 'Overview', icon: LayoutDashboard, keepsFilters: true },
@@ -26,12 +27,7 @@ function PendingSpinner() {
 export function Nav() {
   const pathname = usePathname();
   const searchParams = useSearchParams();
-  const filters = new URLSearchParams();
-  for (const name of ['from', 'to', 'sites']) {
-    const value = searchParams.get(name);
-    if (value) filters.set(name, value);
-  }
-  const carried = filters.size > 0 ? `?${filters}` : '';
+  const carried = carriedFilters(searchParams.toString());
   return (
     <nav aria-label="Main" className="flex flex-wrap gap-1 md:flex-col md:flex-nowrap">
       {ITEMS.map(({ href, label, icon: Icon, keepsFilters }) => {

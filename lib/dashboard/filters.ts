@@ -1,5 +1,6 @@
 import { AppError, ValidationError } from '@/lib/errors';
 import { addDays, parseDateRange, parseSiteIds, QueryParams, todayUtc } from '@/lib/query';
+import { paramOf } from './url';
 
 /**
  * The dashboard's filter bar state lives in the URL (`?from=&to=&sites=`) so every view can be shared and
@@ -27,7 +28,8 @@ export function readFilters(
   defaultDays = DEFAULT_DAYS,
 ): DashboardFilters | ValidationError {
   try {
-    const query = QueryParams.from({ fromDate: searchParams.from, toDate: searchParams.to, siteIds: searchParams.sites });
+    const given = (name: string) => paramOf(searchParams, name);
+    const query = QueryParams.from({ fromDate: given('from'), toDate: given('to'), siteIds: given('sites') });
     const { fromDate, toDate } = parseDateRange(query, { defaultDays, today });
     return { from: fromDate, to: toDate, sites: parseSiteIds(query) };
   } catch (err) {

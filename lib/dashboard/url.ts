@@ -22,3 +22,23 @@ export function queryStringOf(searchParams: Record<string, string | string[] | u
 /** A link to this page with some parameters changed (in any spelling) and the rest kept. */
 export const hrefWith = (searchParams: Record<string, string | string[] | undefined>, changes: Record<string, string | null>) =>
   `?${withChanges(queryStringOf(searchParams), changes)}`;
+
+/** A parameter's value(s) under any letter-case spelling of its name, as the API reads names. */
+export function paramOf(searchParams: Record<string, string | string[] | undefined>, name: string): string | string[] | undefined {
+  const wanted = name.toLowerCase();
+  const values = Object.entries(searchParams)
+    .filter(([key]) => key.toLowerCase() === wanted)
+    .flatMap(([, value]) => (Array.isArray(value) ? value : value === undefined ? [] : [value]));
+  return values.length === 0 ? undefined : values.length === 1 ? values[0] : values;
+}
+
+/** The filter bar's state (`from`, `to`, `sites`, in any spelling) as `?from=&to=&sites=`, for links between views. */
+export function carriedFilters(search: string): string {
+  const given = new URLSearchParams(search);
+  const carried = new URLSearchParams();
+  for (const name of ['from', 'to', 'sites']) {
+    const value = [...given].find(([key]) => key.toLowerCase() === name)?.[1];
+    if (value) carried.set(name, value);
+  }
+  return carried.size > 0 ? `?${carried}` : '';
+}

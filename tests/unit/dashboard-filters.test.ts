@@ -29,6 +29,10 @@ function errorOf(params: SearchParams, today = TODAY): ValidationError {
 describe('readFilters', () => {
   afterEach(() => vi.useRealTimers());
 
+  it('reads from, to and sites in any letter case, as the API reads its names', () => {
+    expect(readFilters({ FROM: '2026-03-01', To: '2026-03-10' }, TODAY)).toEqual({ from: '2026-03-01', to: '2026-03-10', sites: null });
+  });
+
   it("defaults to the account's own default range, as the API does", () => {
     expect(readFilters({}, TODAY, 7)).toEqual({ from: '2026-03-09', to: TODAY, sites: null });
     expect(readFilters({}, TODAY, 731)).toMatchObject({ from: '2024-03-15', to: TODAY });

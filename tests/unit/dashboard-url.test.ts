@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hrefWith, withChanges } from '@/lib/dashboard/url';
+import { carriedFilters, hrefWith, paramOf, withChanges } from '@/lib/dashboard/url';
 
 describe('withChanges', () => {
   it('removes every letter-case spelling of a parameter it changes', () => {
@@ -23,5 +23,18 @@ describe('hrefWith (every paging link)', () => {
     expect(hrefWith({ 'FilterList[country]': ['US', 'DE'], PAGESIZE: '50' }, { pageSize: '100', page: '1' })).toBe(
       '?FilterList%5Bcountry%5D=US&FilterList%5Bcountry%5D=DE&pageSize=100&page=1',
     );
+  });
+});
+
+describe('reading and carrying the filter bar in any spelling', () => {
+  it('paramOf finds a parameter under any letter case, repeated ones as a list', () => {
+    expect(paramOf({ FROM: '2026-01-01' }, 'from')).toBe('2026-01-01');
+    expect(paramOf({ Sites: 'a', sites: 'b' }, 'sites')).toEqual(['a', 'b']);
+    expect(paramOf({}, 'to')).toBeUndefined();
+  });
+
+  it('carriedFilters keeps from, to and sites (canonical names) and nothing else', () => {
+    expect(carriedFilters('From=2026-01-01&TO=2026-01-31&page=3&sites=x')).toBe('?from=2026-01-01&to=2026-01-31&sites=x');
+    expect(carriedFilters('page=3')).toBe('');
   });
 });

@@ -11,6 +11,7 @@ import { Card } from '@/components/ui/card';
 import { requireUser } from '@/lib/auth/session';
 import { countriesQuery } from '@/lib/dashboard/countries';
 import { orFilterProblem, readFilters, type SearchParams } from '@/lib/dashboard/filters';
+import { queryStringOf } from '@/lib/dashboard/url';
 import { formatDay } from '@/lib/format';
 import { AppError, ValidationError } from '@/lib/errors';
 import { todayUtc } from '@/lib/query';
@@ -30,7 +31,7 @@ export default async function CountriesPage({ searchParams }: { searchParams: Pr
     listSites(principal),
   ]);
   const single = (name: string) => (typeof params[name] === 'string' ? (params[name] as string) : '');
-  const exportHref = `/countries/export?${new URLSearchParams(Object.entries(params).filter((e): e is [string, string] => typeof e[1] === 'string'))}`;
+  const exportHref = `/countries/export?${queryStringOf(params)}`;
   return (
     <>
       <PageHeader title="Countries" description={`Revenue by viewer country · ${formatDay(filters.from)} – ${formatDay(filters.to)} · UTC`}>
