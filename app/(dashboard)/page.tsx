@@ -9,11 +9,13 @@ import { PageHeader } from '@/components/dashboard/page-header';
 import { TopCountriesTable } from '@/components/dashboard/top-countries-table';
 import { Card, Skeleton } from '@/components/ui/card';
 import { requireUser } from '@/lib/auth/session';
-import { filterSearch, orFilterProblem, readFilters, type DashboardFilters, type SearchParams } from '@/lib/dashboard/filters';
+import { orFilterProblem } from '@/lib/dashboard/filters';
 import { loadHeadline, loadTrends } from '@/lib/dashboard/overview';
+import { readSiteDay, viewHref, type SearchParams } from '@/lib/dashboard/url';
 import { formatDay } from '@/lib/format';
 import { AppError, ValidationError } from '@/lib/errors';
 import { todayUtc } from '@/lib/query';
+import { resolveReportRange, type ReportRange } from '@/lib/services/reports';
 import type { SessionUser } from '@/lib/services/sessions';
 
 export const metadata: Metadata = { title: 'Overview · Publisher Portal' };
@@ -24,10 +26,12 @@ export const metadata: Metadata = { title: 'Overview · Publisher Portal' };
  */
 export default async function OverviewPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const user = await requireUser();
+  const params = await searchParams;
   const today = todayUtc();
-  const filters = readFilters(await searchParams, today, user.defaultRangeDays);
-  const headline = filters instanceof ValidationError ? filters : await orFilterProblem(loadHeadline(user, filters));
-  if (filters instanceof ValidationError || headline instanceof AppError) {
+  const given = readSiteDay(params);
+  const range = given instanceof ValidationError ? given : await orFilterProblem(resolveReportRange(user.principal, given));
+  const headline = range instanceof AppError ? range : await orFilterProblem(loadHeadline(user, range));
+  if (range instanceof AppError || headline instanceof AppError) {
     return (
       <>
         <PageHeader title="Overview" />
@@ -37,21 +41,22 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
   }
   return (
     <>
-      <PageHeader title="Overview" description={`${formatDay(filters.from)} – ${formatDay(filters.to)} · UTC`}>
-        <FilterBar {...filters} allSites={headline.sites} today={today} />
+      <PageHeader title="Overview" description={`${formatDay(range.fromDate)} – ${formatDay(range.toDate)} · UTC`}>
+        <FilterBar range={range} allSites={headline.sites} today={today} />
       </PageHeader>
       <div className="space-y-6">
         <KpiCards totals={headline.totals} previous={headline.previousTotals} />
         <Suspense fallback={<TrendsSkeleton />}>
-          <Trends user={user} filters={filters} hasData={headline.totals.totalRequests > 0} />
+          <Trends user={user} range={range} countriesHref={viewHref('/countries', params)} hasData={headline.totals.totalRequests > 0} />
         </Suspense>
       </div>
     </>
   );
 }
 
-async function Trends({ user, filters, hasData }: { user: SessionUser; filters: DashboardFilters; hasData: boolean }) {
-  const trends = await loadTrends(user, filters);
+async function Trends(props: { user: SessionUser; range: ReportRange; countriesHref: string; hasData: boolean }) {
+  const { user, range, countriesHref, hasData } = props;
+  const trends = await loadTrends(user, range);
   return (
     <>
       <Card className="p-4 md:p-6">
@@ -65,7 +70,7 @@ async function Trends({ user, filters, hasData }: { user: SessionUser; filters: 
       <Card className="p-4 md:p-6">
         <div className="mb-4 flex items-baseline justify-between gap-4">
           <h2 className="text-base font-semibold">Top countries</h2>
-          <Link href={`/countries${filterSearch(filters)}`} className="text-sm font-medium text-accent-700 hover:underline dark:text-accent-300">
+          <Link href={countriesHref} className="text-sm font-medium text-accent-700 hover:underline dark:text-accent-300">
             All {trends.countryCount} countries →
           </Link>
         </div>

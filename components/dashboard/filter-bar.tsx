@@ -8,6 +8,7 @@ import { buttonClass } from '@/components/ui/button';
 import { inputClass } from '@/components/ui/field';
 import { matchPreset, PRESETS, presetRange, type PresetId } from '@/lib/dashboard/presets';
 import { withChanges } from '@/lib/dashboard/url';
+import type { ReportRange } from '@/lib/services/reports';
 
 export interface SiteOption {
   siteId: string;
@@ -18,19 +19,8 @@ export interface SiteOption {
  * Date range (presets or custom days) and a site multi-select. The state is the URL: every change replaces
  * `from`, `to` and `sites` and the server renders the page again, so a view can be shared and reloaded.
  */
-export function FilterBar({
-  from,
-  to,
-  sites,
-  allSites,
-  today,
-}: {
-  from: string;
-  to: string;
-  sites: string[] | null;
-  allSites: SiteOption[];
-  today: string;
-}) {
+export function FilterBar({ range, allSites, today }: { range: ReportRange; allSites: SiteOption[]; today: string }) {
+  const { fromDate: from, toDate: to, siteIds: sites } = range;
   const router = useRouter();
   const pathname = usePathname();
   const searchParams = useSearchParams();

@@ -4,7 +4,7 @@ import { BarChart3, BookOpen, Globe2, KeyRound, LayoutDashboard, LoaderCircle } 
 import Link, { useLinkStatus } from 'next/link';
 import { usePathname, useSearchParams } from 'next/navigation';
 import { cn } from '@/components/ui/cn';
-import { carriedFilters } from '@/lib/dashboard/url';
+import { viewHref } from '@/lib/dashboard/url';
 
 const ITEMS = [
   { href: '/', label: 'Overview', icon: LayoutDashboard, keepsFilters: true },
@@ -27,7 +27,6 @@ function PendingSpinner() {
 export function Nav() {
   const pathname = usePathname();
   const searchParams = useSearchParams();
-  const carried = carriedFilters(searchParams.toString());
   return (
     <nav aria-label="Main" className="flex flex-wrap gap-1 md:flex-col md:flex-nowrap">
       {ITEMS.map(({ href, label, icon: Icon, keepsFilters }) => {
@@ -35,7 +34,7 @@ export function Nav() {
         return (
           <Link
             key={href}
-            href={keepsFilters ? `${href}${carried}` : href}
+            href={keepsFilters ? viewHref(href, searchParams) : href}
             aria-current={active ? 'page' : undefined}
             className={cn(
               'flex shrink-0 items-center gap-2 rounded-md px-3 py-2 text-sm font-medium',

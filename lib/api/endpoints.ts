@@ -7,21 +7,22 @@ import { z } from 'zod';
 import type { KeyedEndpoint, Method } from '@/lib/http/api-route';
 import { CSV_TYPE, NDJSON_TYPE } from '@/lib/http/negotiate';
 import { StreamedBody } from '@/lib/http/render';
-import { todayUtc } from '@/lib/query';
+import { todayUtc, totalsQuery, type QuerySchema } from '@/lib/query';
 import { createApiKey, createApiKeyForUser, createApiKeyInput, listApiKeys, revokeApiKey } from '@/lib/services/api-keys';
 import { exportCountryRows } from '@/lib/services/feed-export';
 import { BY_COUNTRY_COLUMNS, COUNTRY_ROW_COLUMNS, getCountryRows, getRevenueByCountry, getTotals } from '@/lib/services/reports';
-import { INGEST_MAX_BYTES, ingestRevenue } from '@/lib/services/revenue-ingest';
+import { byCountryQuery, countryRowsExportQuery, countryRowsQuery } from '@/lib/services/report-fields';
+import { INGEST_MAX_BYTES, ingestQuery, ingestRevenue } from '@/lib/services/revenue-ingest';
 import { listSites } from '@/lib/services/sites';
 import { bodyFormat, INGEST_BODY_TYPES } from './ingest-body';
-import * as params from './params';
 import * as schemas from './schemas';
 import { streamBody } from '@/lib/http/body';
 
 /** Who may call: anyone, any valid key, or an admin's key (checked by the service; documented here). */
 export type Access = 'public' | 'key' | 'admin';
 
-export interface ApiEndpoint {
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the table holds endpoints of every input type
+export interface ApiEndpoint<I = any> {
   method: Method;
   /** OpenAPI style: `/api/v1/api-keys/{id}`; the route file lives at the same path with `[id]`. */
   path: string;
@@ -30,7 +31,8 @@ export interface ApiEndpoint {
   description?: string;
   tag: 'Sites' | 'Reports' | 'API keys' | 'Data' | 'Service';
   access: Access;
-  query?: z.ZodObject;
+  /** The query parameters, parsed into the handler's typed input. */
+  query?: QuerySchema<I>;
   pathParams?: z.ZodObject;
   /** A JSON body's schema, or the media types of a raw body. */
   body?: z.ZodType | { mediaTypes: readonly string[]; description: string };
@@ -41,8 +43,11 @@ export interface ApiEndpoint {
   /** Headers on every response of this operation. */
   headers?: Record<string, string>;
   /** How it is served; a public endpoint's handler gets no principal (lib/api/routes.ts). */
-  run: Omit<KeyedEndpoint<Record<string, string>>, 'params' | 'headers' | 'public'>;
+  run: Omit<KeyedEndpoint<Record<string, string>, I>, 'query' | 'headers' | 'public'>;
 }
+
+/** One row of the table, with the handler's input typed by the row's query schema. */
+const endpoint = <I = undefined>(row: ApiEndpoint<I>): ApiEndpoint => row;
 
 const LEGACY_HEADERS = {
   Deprecation: 'true',
@@ -53,102 +58,102 @@ const PAGED_TYPES = ['application/json', 'text/json', 'text/plain', CSV_TYPE] as
 const idParam = (name: string, description: string) => z.object({ [name]: z.uuid().meta({ description }) });
 
 export const ENDPOINTS: ApiEndpoint[] = [
-  {
+  endpoint({
     method: 'GET', path: '/api/v1/health', operationId: 'getHealth', tag: 'Service', access: 'public',
     summary: 'Liveness: a constant answer, no key and no database',
     response: { status: 200, description: 'The service is up', schema: schemas.Health },
     errors: [],
     run: { handler: async () => ({ status: 'ok' }) },
-  },
-  {
+  }),
+  endpoint({
     method: 'GET', path: '/api/v1/openapi.json', operationId: 'getOpenApiDocument', tag: 'Service', access: 'public',
     summary: 'This document: the API contract as OpenAPI 3.1, no key needed',
     response: { status: 200, description: 'The OpenAPI document', schema: z.looseObject({ openapi: z.string() }) },
     errors: [],
     // Imported when asked for: the document is made from this table.
     run: { handler: async () => (await import('./openapi')).openApiDocument() },
-  },
-  {
+  }),
+  endpoint({
     method: 'GET', path: '/api/v1/sites', operationId: 'listSites', tag: 'Sites', access: 'key',
     summary: 'The sites (games) of the account, or the key\'s sites for a site-scoped key',
     response: { status: 200, description: 'Sites, oldest first', schema: z.array(schemas.SiteResponse) },
     errors: [],
     run: { handler: ({ principal }) => listSites(principal) },
-  },
-  {
+  }),
+  endpoint({
     method: 'GET', path: '/api/v1/reports/totals', operationId: 'getTotals', tag: 'Reports', access: 'key',
     summary: 'Totals for a set of sites and a range of UTC days',
-    query: params.totalsParams,
+    query: totalsQuery,
     response: { status: 200, description: 'Sums over the range', schema: schemas.RevenueTotalResponse },
     errors: [400, 403, 404],
-    run: { handler: ({ principal, query }) => getTotals(principal, query) },
-  },
-  {
+    run: { handler: ({ principal, input }) => getTotals(principal, input) },
+  }),
+  endpoint({
     method: 'GET', path: '/api/v1/reports/by-country', operationId: 'getRevenueByCountry', tag: 'Reports', access: 'key',
     summary: 'Revenue by viewer country, paged, sortable and filterable',
-    query: params.byCountryParams,
+    query: byCountryQuery,
     response: { status: 200, description: 'One row per country', schema: schemas.PagedRevenueByCountry, mediaTypes: PAGED_TYPES },
     errors: [400, 403, 404, 406],
-    run: { csvColumns: BY_COUNTRY_COLUMNS, handler: ({ principal, query }) => getRevenueByCountry(principal, query) },
-  },
-  {
+    run: { csvColumns: BY_COUNTRY_COLUMNS, handler: ({ principal, input }) => getRevenueByCountry(principal, input) },
+  }),
+  endpoint({
     method: 'GET', path: '/api/v1/reports/countries', operationId: 'getCountryRows', tag: 'Reports', access: 'key',
     summary: 'Every site × country × day row of the account, paged (account-level keys only)',
-    query: params.countryRowsParams,
+    query: countryRowsQuery,
     response: { status: 200, description: 'The rows', schema: schemas.PagedRevenueWithCountry, mediaTypes: PAGED_TYPES },
     errors: [400, 403, 406],
-    run: { csvColumns: COUNTRY_ROW_COLUMNS, handler: ({ principal, query }) => getCountryRows(principal, query) },
-  },
-  {
+    run: { csvColumns: COUNTRY_ROW_COLUMNS, handler: ({ principal, input }) => getCountryRows(principal, input) },
+  }),
+  endpoint({
     method: 'GET', path: '/api/v1/reports/countries/export', operationId: 'exportCountryRows', tag: 'Reports', access: 'key',
     summary: 'Every row the per-row feed selects, in one streamed CSV or NDJSON download',
     description: 'Counts as one request. Choose the format with Accept: text/csv (default) or application/x-ndjson.',
-    query: params.countryRowsExportParams,
+    query: countryRowsExportQuery,
     response: { status: 200, description: 'An attachment; NDJSON lines are RevenueWithCountryResponse objects', schema: schemas.RevenueWithCountryResponse, mediaTypes: [CSV_TYPE, NDJSON_TYPE] },
     errors: [400, 403, 406],
     run: {
       offers: [CSV_TYPE, NDJSON_TYPE],
-      handler: async ({ principal, query, type }) => {
+      handler: async ({ principal, input, type }) => {
         const format = type === NDJSON_TYPE ? 'ndjson' : 'csv';
-        return new StreamedBody(await exportCountryRows(principal, query, format), `revenue-rows-${todayUtc()}.${format}`);
+        return new StreamedBody(await exportCountryRows(principal, input, format), `revenue-rows-${todayUtc()}.${format}`);
       },
     },
-  },
-  {
+  }),
+  endpoint({
     method: 'GET', path: '/api/v1/revenues/countries', operationId: 'getLegacyCountryRows', tag: 'Reports', access: 'key',
     summary: 'Deprecated: the per-row feed, with the key also accepted as ?apiKey=',
     description: 'Use GET /api/v1/reports/countries instead: the same rows and parameters, with the key in a header. Sunset 2027-06-30.',
     deprecated: true,
-    query: params.countryRowsParams,
+    query: countryRowsQuery,
     headers: LEGACY_HEADERS,
     response: { status: 200, description: 'The rows', schema: schemas.PagedRevenueWithCountry, mediaTypes: PAGED_TYPES },
     errors: [400, 403, 406],
-    run: { keyInQuery: true, csvColumns: COUNTRY_ROW_COLUMNS, handler: ({ principal, query }) => getCountryRows(principal, query) },
-  },
-  {
+    run: { keyInQuery: true, csvColumns: COUNTRY_ROW_COLUMNS, handler: ({ principal, input }) => getCountryRows(principal, input) },
+  }),
+  endpoint({
     method: 'GET', path: '/api/v1/api-keys', operationId: 'listApiKeys', tag: 'API keys', access: 'key',
     summary: 'The account\'s API keys, newest first (never their secrets)',
     response: { status: 200, description: 'Keys, revoked and expired ones included', schema: z.array(schemas.ApiKeyResponse) },
     errors: [403],
     run: { handler: ({ principal }) => listApiKeys(principal) },
-  },
-  {
+  }),
+  endpoint({
     method: 'POST', path: '/api/v1/api-keys', operationId: 'createApiKey', tag: 'API keys', access: 'key',
     summary: 'Create a key for the account; the response holds the raw key, shown this once',
     body: createApiKeyInput.meta({ id: 'CreateApiKeyRequest' }),
     response: { status: 200, description: 'The new key and its secret', schema: schemas.CreateApiKeyResponse },
     errors: [400, 403, 415],
     run: { handler: async ({ principal, readBody }) => createApiKey(principal, await readBody(createApiKeyInput)) },
-  },
-  {
+  }),
+  endpoint({
     method: 'DELETE', path: '/api/v1/api-keys/{id}', operationId: 'revokeApiKey', tag: 'API keys', access: 'key',
     summary: 'Revoke a key of the account; it answers 401 from then on',
     pathParams: idParam('id', 'The key\'s id'),
     response: { status: 200, description: 'Revoked (no body)' },
     errors: [403, 404],
     run: { handler: async ({ principal, params: p }) => void (await revokeApiKey(principal, p.id)) },
-  },
-  {
+  }),
+  endpoint({
     method: 'POST', path: '/api/v1/api-keys/for-user/{userId}', operationId: 'createApiKeyForUser', tag: 'API keys', access: 'admin',
     summary: 'Admins: create a key for a publisher\'s account',
     pathParams: idParam('userId', 'The publisher\'s account id'),
@@ -159,22 +164,22 @@ export const ENDPOINTS: ApiEndpoint[] = [
       handler: async ({ principal, params: p, readBody }) =>
         createApiKeyForUser(principal, p.userId, await readBody(createApiKeyInput)),
     },
-  },
-  {
+  }),
+  endpoint({
     method: 'POST', path: '/api/v1/admin/revenue', operationId: 'ingestRevenue', tag: 'Data', access: 'admin',
     summary: 'Admins: upsert daily revenue rows (CSV or NDJSON), all or nothing',
     description: 'The same validation and upsert as `npm run import`: at most 50,000 rows and 16 MiB per request.',
-    query: params.ingestParams,
+    query: ingestQuery,
     body: { mediaTypes: INGEST_BODY_TYPES, description: 'CSV with a header line, or one JSON object per line' },
     response: { status: 200, description: 'What the import did', schema: schemas.ImportSummary },
     errors: [400, 403, 413, 415],
     run: {
-      handler: ({ principal, request, query }) =>
+      handler: ({ principal, request, input }) =>
         ingestRevenue(principal, {
           format: bodyFormat(request.headers.get('content-type')),
           body: streamBody(request, INGEST_MAX_BYTES),
-          owner: query.get('owner') ?? null,
+          owner: input.owner,
         }),
     },
-  },
+  }),
 ];

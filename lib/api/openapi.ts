@@ -68,7 +68,7 @@ function operation(endpoint: ApiEndpoint): ZodOpenApiOperationObject {
     tags: [endpoint.tag],
     ...(endpoint.deprecated ? { deprecated: true } : {}),
     security: !keyed ? [] : [{ apiKeyHeader: [] }, { bearer: [] }, ...(endpoint.run.keyInQuery ? [{ apiKeyQuery: [] }] : [])],
-    requestParams: { ...(endpoint.query ? { query: endpoint.query } : {}), ...(endpoint.pathParams ? { path: endpoint.pathParams } : {}) },
+    requestParams: { ...(endpoint.query ? { query: endpoint.query.in } : {}), ...(endpoint.pathParams ? { path: endpoint.pathParams } : {}) },
     ...(body
       ? {
           requestBody: {

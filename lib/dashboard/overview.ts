@@ -1,8 +1,9 @@
-import type { SessionUser } from '@/lib/services/sessions';
 import { getDailyRevenue, type DailyPoint } from '@/lib/services/daily';
-import { getRevenueByCountry, getTotals, type RevenueByCountryResponse, type RevenueTotalResponse } from '@/lib/services/reports';
+import { byCountryQuery } from '@/lib/services/report-fields';
+import { getRevenueByCountry, getTotals, type ReportRange, type RevenueByCountryResponse, type RevenueTotalResponse } from '@/lib/services/reports';
+import type { SessionUser } from '@/lib/services/sessions';
 import { listSites, type SiteResponse } from '@/lib/services/sites';
-import { previousPeriod, toApiQuery, type DashboardFilters } from './filters';
+import { previousPeriod } from './filters';
 
 /** What the overview shows first: the KPI cards (this period and the one before) and the filter bar's sites. */
 export interface OverviewHeadline {
@@ -21,28 +22,27 @@ export interface OverviewTrends {
 
 export const TOP_COUNTRIES = 10;
 
+/** The top countries by revenue: the by-country report's defaults with its own sort and page size. */
+const topCountriesView = { ...byCountryQuery.parse({}), sortBy: 'revenueAmount', sortDirection: 'desc', pageSize: TOP_COUNTRIES } as const;
+
 /** The KPI figures, from the same service (and so the same numbers) as GET /api/v1/reports/totals. */
-export async function loadHeadline(user: SessionUser, filters: DashboardFilters): Promise<OverviewHeadline> {
+export async function loadHeadline(user: SessionUser, range: ReportRange): Promise<OverviewHeadline> {
   const { principal } = user;
   const [totals, previousTotals, sites] = await Promise.all([
-    getTotals(principal, toApiQuery(filters)),
-    getTotals(principal, toApiQuery(previousPeriod(filters))),
+    getTotals(principal, range),
+    getTotals(principal, previousPeriod(range)),
     listSites(principal),
   ]);
   return { totals, previousTotals, sites };
 }
 
 /** The chart and top-countries data; the page streams it in after the cards. */
-export async function loadTrends(user: SessionUser, filters: DashboardFilters): Promise<OverviewTrends> {
+export async function loadTrends(user: SessionUser, range: ReportRange): Promise<OverviewTrends> {
   const { principal } = user;
-  const previous = previousPeriod(filters);
   const [daily, previousDaily, countries] = await Promise.all([
-    getDailyRevenue(principal, filters),
-    getDailyRevenue(principal, previous),
-    getRevenueByCountry(
-      principal,
-      toApiQuery(filters, { sortBy: 'revenueAmount', sortDirection: 'desc', pageSize: String(TOP_COUNTRIES) }),
-    ),
+    getDailyRevenue(principal, range),
+    getDailyRevenue(principal, previousPeriod(range)),
+    getRevenueByCountry(principal, { ...topCountriesView, ...range }),
   ]);
   return { daily, previousDaily, topCountries: countries.data, countryCount: countries.meta.totalRows };
 }

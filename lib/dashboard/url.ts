@@ -1,7 +1,65 @@
 /**
- * URL-state helpers for dashboard links. Parameter names are case-insensitive in our grammar, so a
- * shared link may say `Page=3`: removing "page" must remove every spelling of it.
+ * The dashboard's state lives in its URL, so every view can be shared and reloaded. This module is the one
+ * place that reads it and writes links to it. Names are matched in any letter case, as the API matches them,
+ * so a shared link may say `Page=3` or `From=…`.
+ *
+ * The filter bar's `from`, `to` and `sites` are the API's `fromDate`, `toDate` and `siteIds`; a table's
+ * `page`, `pageSize`, `sortBy`, `sortDirection`, `Search`, `Filter` and `FilterList[…]` keep the API's names.
+ * Reading goes through the API's own schemas (lib/query), so a view accepts exactly what the API would and
+ * hands the services the same typed input. (Only the grammar's drizzle-free files are imported: client
+ * components use the link writers.)
  */
+import { ValidationError } from '@/lib/errors';
+import { readQuery, totalsQuery, type QuerySchema, type SiteDayInput } from '@/lib/query/input';
+import { QueryParams } from '@/lib/query/params';
+
+export type SearchParams = Record<string, string | string[] | undefined>;
+
+/** The filter bar's parameters and the API's names for them. */
+const FILTER_BAR = { from: 'fromDate', to: 'toDate', sites: 'siteIds' } as const;
+type FilterBarName = keyof typeof FILTER_BAR;
+const filterBarName = (name: string) => (name.toLowerCase() in FILTER_BAR ? (name.toLowerCase() as FilterBarName) : null);
+const API_NAMES_OF_FILTER_BAR = new Set(Object.values(FILTER_BAR).map((n) => n.toLowerCase()));
+
+/** A page's `searchParams` (repeated names as arrays) or a request's, as name-value pairs in order. */
+const pairsOf = (searchParams: SearchParams | URLSearchParams): [string, string][] =>
+  searchParams instanceof URLSearchParams
+    ? [...searchParams]
+    : Object.entries(searchParams).flatMap(([name, value]) =>
+        (Array.isArray(value) ? value : value === undefined ? [] : [value]).map((v): [string, string] => [name, v]),
+      );
+
+/**
+ * The URL as the API would be asked: the filter bar's names renamed, its API names dropped (the URL's
+ * `fromDate` is not the view's range: only `from` is), everything else as given.
+ */
+function asApiQuery(searchParams: SearchParams | URLSearchParams): QueryParams {
+  const query = new URLSearchParams();
+  for (const [name, value] of pairsOf(searchParams)) {
+    const bar = filterBarName(name);
+    if (bar) query.append(FILTER_BAR[bar], value);
+    else if (!API_NAMES_OF_FILTER_BAR.has(name.toLowerCase())) query.append(name, value);
+  }
+  return QueryParams.from(query);
+}
+
+/**
+ * A view's input from its URL by an endpoint's schema, or the 400 to show in its place. Names the schema
+ * does not take are ignored (a link may carry `utm_…`).
+ */
+export function readView<T>(schema: QuerySchema<T>, searchParams: SearchParams | URLSearchParams): T | ValidationError {
+  try {
+    return readQuery(schema, asApiQuery(searchParams));
+  } catch (err) {
+    if (err instanceof ValidationError) return err;
+    throw err;
+  }
+}
+
+/** The filter bar's sites and days; the range is resolved by the service, from the account's default. */
+export const readSiteDay = (searchParams: SearchParams | URLSearchParams): SiteDayInput | ValidationError => readView(totalsQuery, searchParams);
+
+/** `current` with some parameters changed: every letter-case spelling of a changed name is replaced; null removes it. */
 export function withChanges(current: string, changes: Record<string, string | null>): URLSearchParams {
   const params = new URLSearchParams(current);
   const lower = Object.keys(changes).map((name) => name.toLowerCase());
@@ -10,35 +68,29 @@ export function withChanges(current: string, changes: Record<string, string | nu
   return params;
 }
 
-/** A page's `searchParams` (repeated names as arrays) as a query string, for withChanges. */
-export function queryStringOf(searchParams: Record<string, string | string[] | undefined>): string {
-  const params = new URLSearchParams();
-  for (const [name, value] of Object.entries(searchParams)) {
-    for (const v of Array.isArray(value) ? value : value === undefined ? [] : [value]) params.append(name, v);
-  }
-  return params.toString();
-}
+/** A page's `searchParams` (repeated names as arrays) as a query string. */
+export const queryStringOf = (searchParams: SearchParams) => new URLSearchParams(pairsOf(searchParams)).toString();
 
-/** A link to this page with some parameters changed (in any spelling) and the rest kept. */
-export const hrefWith = (searchParams: Record<string, string | string[] | undefined>, changes: Record<string, string | null>) =>
+/** A link to this view with some parameters changed (paging, sorting) and the rest kept. */
+export const hrefWith = (searchParams: SearchParams, changes: Record<string, string | null>) =>
   `?${withChanges(queryStringOf(searchParams), changes)}`;
 
-/** A parameter's value(s) under any letter-case spelling of its name, as the API reads names. */
-export function paramOf(searchParams: Record<string, string | string[] | undefined>, name: string): string | string[] | undefined {
-  const wanted = name.toLowerCase();
-  const values = Object.entries(searchParams)
-    .filter(([key]) => key.toLowerCase() === wanted)
-    .flatMap(([, value]) => (Array.isArray(value) ? value : value === undefined ? [] : [value]));
-  return values.length === 0 ? undefined : values.length === 1 ? values[0] : values;
-}
-
-/** The filter bar's state (`from`, `to`, `sites`, in any spelling) as `?from=&to=&sites=`, for links between views. */
-export function carriedFilters(search: string): string {
-  const given = new URLSearchParams(search);
+/**
+ * A link to another view that keeps the filter bar (`from`, `to`, `sites` in any spelling, written
+ * canonically) and nothing else of this view, with `changes` applied: navigation, "all countries", a reset,
+ * "view revenue" for one site.
+ */
+export function viewHref(
+  path: string,
+  current: SearchParams | URLSearchParams,
+  changes: Partial<Record<FilterBarName, string | null>> = {},
+): string {
+  const given = pairsOf(current);
   const carried = new URLSearchParams();
-  for (const name of ['from', 'to', 'sites']) {
-    const value = [...given].find(([key]) => key.toLowerCase() === name)?.[1];
+  for (const name of Object.keys(FILTER_BAR) as FilterBarName[]) {
+    const value = name in changes ? changes[name] : given.find(([key]) => filterBarName(key) === name)?.[1];
     if (value) carried.set(name, value);
   }
-  return carried.size > 0 ? `?${carried}` : '';
+  return carried.size > 0 ? `${path}?${carried}` : path;
 }
+

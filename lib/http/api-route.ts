@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
-import { QueryParams } from '@/lib/query';
+import { QueryParams, readQuery, type QuerySchema } from '@/lib/query';
 import { authenticateApiKey, touchApiKey } from '@/lib/services/api-key-auth';
 import type { Principal } from '@/lib/services/principal';
 import { readJsonBody } from './body';
@@ -20,9 +20,10 @@ import { renderBody, StreamedBody, streamResponse } from './render';
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 const METHODS: Method[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 
-interface BaseContext<P> {
+interface BaseContext<P, I> {
   request: Request;
-  query: QueryParams;
+  /** The query string read into the endpoint's typed input (undefined for an endpoint without parameters). */
+  input: I;
   params: P;
   /** The media type negotiated from Accept, among what the endpoint offers. */
   type: string;
@@ -30,18 +31,18 @@ interface BaseContext<P> {
 }
 
 /** A handler's view of the request: always with the principal of a valid API key. */
-export interface ApiContext<P> extends BaseContext<P> {
+export interface ApiContext<P, I = undefined> extends BaseContext<P, I> {
   principal: Principal;
 }
 
 /** A public endpoint's handler reads no key, so it has nobody to act for. */
-export interface PublicApiContext<P> extends BaseContext<P> {
+export interface PublicApiContext<P, I = undefined> extends BaseContext<P, I> {
   principal: null;
 }
 
-interface EndpointOptions {
-  /** The query parameters this endpoint accepts (any letter case); anything else is a 400. */
-  params?: readonly string[];
+interface EndpointOptions<I> {
+  /** The query parameters this endpoint takes (any letter case), read into its input; anything else is a 400. */
+  query?: QuerySchema<I>;
   /** Headers on every response of this endpoint, errors included (the legacy feed's deprecation notice). */
   headers?: Record<string, string>;
   /** Columns of the rows when the response may also be rendered as text/csv (paged reports). */
@@ -53,24 +54,24 @@ interface EndpointOptions {
   offers?: readonly string[];
 }
 
-export interface KeyedEndpoint<P> extends EndpointOptions {
+export interface KeyedEndpoint<P, I = undefined> extends EndpointOptions<I> {
   public?: false;
-  handler(ctx: ApiContext<P>): Promise<unknown>;
+  handler(ctx: ApiContext<P, I>): Promise<unknown>;
   /** Accept the key in the `apiKey` query parameter too (only the deprecated legacy feed does). */
   keyInQuery?: boolean;
 }
 
-export interface PublicEndpoint<P> extends EndpointOptions {
+export interface PublicEndpoint<P, I = undefined> extends EndpointOptions<I> {
   /**
    * No API key needed: keys are ignored entirely (never looked up, so never a 401 and no database), and every
    * request spends its client address's budget instead.
    */
   public: true;
-  handler(ctx: PublicApiContext<P>): Promise<unknown>;
+  handler(ctx: PublicApiContext<P, I>): Promise<unknown>;
   keyInQuery?: never;
 }
 
-export type Endpoint<P> = KeyedEndpoint<P> | PublicEndpoint<P>;
+export type Endpoint<P, I = undefined> = KeyedEndpoint<P, I> | PublicEndpoint<P, I>;
 
 type RouteContext = { params: Promise<Record<string, string | string[]>> };
 type NextHandler = (request: Request, context: RouteContext) => Promise<Response>;
@@ -155,12 +156,12 @@ async function admit(request: Request, searchParams: URLSearchParams, keyInQuery
  * Admits a request to its endpoint, spending one request, and returns the endpoint's handler bound to the
  * caller: the key's principal, or none for a public endpoint.
  */
-async function admitTo<P>(
-  endpoint: Endpoint<P>,
+async function admitTo<P, I>(
+  endpoint: Endpoint<P, I>,
   request: Request,
   searchParams: URLSearchParams,
   headers: Headers,
-): Promise<(ctx: BaseContext<P>) => Promise<unknown>> {
+): Promise<(ctx: BaseContext<P, I>) => Promise<unknown>> {
   if (endpoint.public) {
     // Keys are not even read (no database): the address's budget is what bounds a public endpoint.
     await applyRateLimit(addressPolicy(request), headers);
@@ -183,7 +184,15 @@ async function respond(request: Request, work: (headers: Headers) => Promise<Res
   }
 }
 
-function serve<P>(endpoint: Endpoint<P>, request: Request, context: RouteContext): Promise<Response> {
+/** The query string as the endpoint's input, with every mistake in one 400 (unknown names included). */
+function inputOf<I>(endpoint: Endpoint<unknown, I>, query: QueryParams): I {
+  const alsoAccepted = endpoint.keyInQuery ? ['apiKey'] : [];
+  if (endpoint.query) return readQuery(endpoint.query, query, { rejectUnknown: true, alsoAccepted });
+  query.assertOnly(alsoAccepted);
+  return undefined as I;
+}
+
+function serve<P, I>(endpoint: Endpoint<P, I>, request: Request, context: RouteContext): Promise<Response> {
   return respond(request, async (headers) => {
     for (const [name, value] of Object.entries(endpoint.headers ?? {})) headers.set(name, value);
     const { searchParams } = new URL(request.url);
@@ -191,11 +200,11 @@ function serve<P>(endpoint: Endpoint<P>, request: Request, context: RouteContext
     const query = QueryParams.from(searchParams);
     const offered = endpoint.offers ?? (endpoint.csvColumns ? [...JSON_TYPES, CSV_TYPE] : JSON_TYPES);
     const type = negotiateMediaType(request.headers.get('accept'), offered);
-    query.assertOnly([...(endpoint.params ?? []), ...(endpoint.keyInQuery ? ['apiKey'] : [])]);
+    const input = inputOf(endpoint, query);
     const params = (await context.params) as P;
     const result = await handle({
       request,
-      query,
+      input,
       params,
       type,
       readBody: (schema) => readJsonBody(request, schema),
@@ -228,12 +237,15 @@ type RouteHandlers = Record<Method | 'OPTIONS', NextHandler>;
  * their context's type.)
  */
 export function defineRoutes<P = Record<string, never>>(
-  endpoints: Partial<Record<Method, KeyedEndpoint<P>>>,
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each method's endpoint has its own input type
+  endpoints: Partial<Record<Method, KeyedEndpoint<P, any>>>,
 ): RouteHandlers;
 export function defineRoutes<P = Record<string, never>>(
-  endpoints: Partial<Record<Method, PublicEndpoint<P>>>,
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- as above
+  endpoints: Partial<Record<Method, PublicEndpoint<P, any>>>,
 ): RouteHandlers;
-export function defineRoutes<P>(endpoints: Partial<Record<Method, Endpoint<P>>>): RouteHandlers {
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- as above
+export function defineRoutes<P>(endpoints: Partial<Record<Method, Endpoint<P, any>>>): RouteHandlers {
   const allowed = METHODS.filter((m) => endpoints[m]);
   const allow = [...allowed, 'OPTIONS'].join(', ');
   const notAllowed = answerWithout(

@@ -2,8 +2,7 @@
  * fromDate / toDate as inclusive UTC days (DESIGN §3). Days travel as "YYYY-MM-DD" strings end to end so no
  * time zone can shift them; the arithmetic here goes through UTC midnights only.
  */
-import { ValidationError, type FieldError } from '@/lib/errors';
-import type { QueryParams } from './params';
+import { badRequest } from '@/lib/errors';
 
 /** Two years plus a leap day: enough for year-over-year views, small enough to keep reports fast. */
 export const MAX_RANGE_DAYS = 731;
@@ -56,46 +55,43 @@ export function eachDay(from: string, to: string): string[] {
   return days;
 }
 
+/** One end of a range: a real calendar day written YYYY-MM-DD. */
+export function parseDay(raw: string, parameter: 'fromDate' | 'toDate'): string {
+  if (isDay(raw)) return raw;
+  throw badRequest(
+    parameter,
+    DAY_FORMAT.test(raw)
+      ? `${JSON.stringify(raw)} is not a real calendar date`
+      : `must be a date in YYYY-MM-DD format (UTC), got ${JSON.stringify(raw)}`,
+  );
+}
+
+/** The ends a request gave (each already a real day), or null where it gave none. */
+export interface DaySelection {
+  fromDate: string | null;
+  toDate: string | null;
+}
+
 /**
  * Resolves the requested range. Omitted ends default so that the range is `defaultDays` long and ends
  * today (or at the given toDate); a lone fromDate runs to today.
  */
-export function parseDateRange(params: QueryParams, opts: { defaultDays: number; today: string }): DateRange {
+export function resolveRange(given: DaySelection, opts: { defaultDays: number; today: string }): DateRange {
   if (!Number.isInteger(opts.defaultDays) || opts.defaultDays < 1 || opts.defaultDays > MAX_RANGE_DAYS) {
     throw new RangeError(`defaultDays must be an integer in 1..${MAX_RANGE_DAYS}, got ${opts.defaultDays}`);
   }
-  const errors: FieldError[] = [];
-  const read = (parameter: 'fromDate' | 'toDate'): string | undefined => {
-    const raw = params.get(parameter);
-    if (raw === undefined || isDay(raw)) return raw;
-    errors.push({
-      parameter,
-      detail: DAY_FORMAT.test(raw)
-        ? `${JSON.stringify(raw)} is not a real calendar date`
-        : `must be a date in YYYY-MM-DD format (UTC), got ${JSON.stringify(raw)}`,
-    });
-    return undefined;
-  };
-  const rawFrom = read('fromDate');
-  const rawTo = read('toDate');
-  if (errors.length > 0) throw new ValidationError(errors);
-
-  const toDate = rawTo ?? opts.today;
-  const fromDate = rawFrom ?? addDays(toDate, -(opts.defaultDays - 1));
+  const toDate = given.toDate ?? opts.today;
+  const fromDate = given.fromDate ?? addDays(toDate, -(opts.defaultDays - 1));
   // Say where an end came from when the caller did not write it; otherwise the message looks wrong.
-  const toText = rawTo === undefined ? `toDate (defaulted to today, ${toDate})` : `toDate ${toDate}`;
+  const toText = given.toDate === null ? `toDate (defaulted to today, ${toDate})` : `toDate ${toDate}`;
 
-  if (fromDate > toDate) {
-    throw new ValidationError([{ parameter: 'fromDate', detail: `fromDate ${fromDate} is after ${toText}` }]);
-  }
+  if (fromDate > toDate) throw badRequest('fromDate', `fromDate ${fromDate} is after ${toText}`);
   const days = daysBetweenInclusive(fromDate, toDate);
   if (days > MAX_RANGE_DAYS) {
-    throw new ValidationError([
-      {
-        parameter: 'fromDate',
-        detail: `fromDate ${fromDate} to ${toText} spans ${days} days (inclusive); at most ${MAX_RANGE_DAYS} are allowed`,
-      },
-    ]);
+    throw badRequest(
+      'fromDate',
+      `fromDate ${fromDate} to ${toText} spans ${days} days (inclusive); at most ${MAX_RANGE_DAYS} are allowed`,
+    );
   }
   return { fromDate, toDate };
 }

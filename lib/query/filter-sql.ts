@@ -4,11 +4,8 @@
  * Written for PostgreSQL 15 (CI) and PGlite (PostgreSQL 18) alike.
  */
 import { sql, type SQL, type SQLWrapper } from 'drizzle-orm';
-import { badRequest } from '@/lib/errors';
 import type { FilterExpr, FilterTerm } from './filter';
-import type { QueryParams } from './params';
 
-export const SEARCH_MAX_LENGTH = 200;
 
 /** Operators that map one-to-one onto SQL comparison operators. */
 const COMPARE = { '==': '=', '>': '>', '>=': '>=', '<': '<', '<=': '<=' } as const;
@@ -85,12 +82,3 @@ export function searchToSql(search: string, columns: readonly SQLWrapper[], extr
   return matches.length > 0 ? sql`(${sql.join(matches, sql` or `)})` : sql`false`;
 }
 
-/** The `Search` parameter, trimmed; null when absent or blank. */
-export function parseSearch(params: QueryParams): string | null {
-  const search = params.get('Search')?.trim();
-  if (!search) return null;
-  if ([...search].length > SEARCH_MAX_LENGTH) {
-    throw badRequest('Search', `must be at most ${SEARCH_MAX_LENGTH} characters, got ${[...search].length}`);
-  }
-  return search;
-}

@@ -11,7 +11,6 @@
 import { ValidationError, type FieldError } from '@/lib/errors';
 import { isDay } from './dates';
 import { fieldLookup, fieldNames, type FieldDef } from './fields';
-import type { QueryParams } from './params';
 import { isUuid } from './site-ids';
 
 export type FilterOp = '==' | '!=' | '>' | '>=' | '<' | '<=' | '=@' | '!@';
@@ -186,26 +185,4 @@ export function parseFilterList(entries: readonly { key: string; value: string }
     throw fail('FilterList', `has more than ${MAX_FILTER_TERMS} values in all`);
   }
   return expr;
-}
-
-/**
- * Filter AND FilterList of a request as one expression (both must hold). Errors of both are reported
- * together. Returns [] when neither is given.
- */
-export function parseFilterParams(params: QueryParams, fields: readonly FieldDef[]): FilterExpr {
-  const errors: FieldError[] = [];
-  const attempt = (parse: () => FilterExpr): FilterExpr => {
-    try {
-      return parse();
-    } catch (e) {
-      if (!(e instanceof ValidationError)) throw e;
-      errors.push(...(e.errors ?? []));
-      return [];
-    }
-  };
-  const filter = params.get('Filter');
-  const fromFilter = filter === undefined ? [] : attempt(() => parseFilter(filter, fields));
-  const fromList = attempt(() => parseFilterList(params.filterListEntries(), fields));
-  if (errors.length > 0) throw new ValidationError(errors);
-  return [...fromFilter, ...fromList];
 }

@@ -12,11 +12,6 @@ const KNOWN_NAMES = [
   'siteIds', 'fromDate', 'toDate', 'apiKey',
 ] as const;
 
-/** The common paging parameters of spec §4.1, for `assertOnly` on paged endpoints. */
-export const PAGED_PARAMS: readonly string[] = [
-  'page', 'pageSize', 'sortBy', 'sortDirection', 'Search', 'Filter', 'FilterList',
-];
-
 const canonicalByLower = new Map<string, string>(KNOWN_NAMES.map((n) => [n.toLowerCase(), n]));
 const canonical = (name: string) => canonicalByLower.get(name.toLowerCase()) ?? name;
 

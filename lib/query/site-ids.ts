@@ -1,6 +1,5 @@
 /** `siteIds`: a comma-separated list of site uuids (spec §4.1). Absent or empty means "all sites in scope". */
 import { ValidationError, type FieldError } from '@/lib/errors';
-import type { QueryParams } from './params';
 
 // Any version and variant: ids come from our own database, which is not bound to one uuid flavour.
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -13,9 +12,7 @@ export function isUuid(s: string): boolean {
  * Lower-cased, de-duplicated ids in the order given, or null when none were given. Every malformed item is
  * reported, so a pasted list can be fixed in one go; the database never sees a string that is not a uuid.
  */
-export function parseSiteIds(params: QueryParams): string[] | null {
-  const raw = params.get('siteIds');
-  if (raw === undefined) return null;
+export function parseSiteIds(raw: string): string[] | null {
   const items = raw.split(',').map((s) => s.trim()).filter((s) => s !== '');
   const errors: FieldError[] = items
     .filter((s) => !isUuid(s))

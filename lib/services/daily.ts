@@ -2,9 +2,9 @@ import { and, between, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { getDb } from '@/db/client';
 import { revenueRollup } from '@/db/schema';
 import { cpmOf, fillRateOf, usdFromMicros } from '@/lib/money';
-import { eachDay } from '@/lib/query';
-import { readableSites } from './account';
+import { eachDay, type SiteDayInput } from '@/lib/query';
 import type { Principal } from './principal';
+import { reportScope } from './reports';
 
 export interface DailyPoint {
   day: string;
@@ -18,14 +18,12 @@ export interface DailyPoint {
 
 /**
  * Revenue per UTC day for the dashboard's chart, one point for every day of the range: days without rows
- * are zeros, so the chart never skips a day. Scope rules are the reports' (readableSites). Read from the
+ * are zeros, so the chart never skips a day. Scope and range are the reports' (reportScope). Read from the
  * rollup's day grain summed over countries: the account's row per day, or one per site and day.
  */
-export async function getDailyRevenue(
-  principal: Principal,
-  range: { from: string; to: string; sites: string[] | null },
-): Promise<DailyPoint[]> {
-  const { siteIds, allSites } = await readableSites(principal, range.sites);
+export async function getDailyRevenue(principal: Principal, input: SiteDayInput): Promise<DailyPoint[]> {
+  const { siteIds, otherSiteIds, fromDate, toDate } = await reportScope(principal, input);
+  const allSites = otherSiteIds.length === 0;
   const byDay = new Map<string, { revenueMicros: number; impressions: number; adRequests: number; clicks: number }>();
   if (siteIds.length > 0) {
     const db = await getDb();
@@ -45,13 +43,13 @@ export async function getDailyRevenue(
           eq(r.grain, 'd'),
           allSites ? isNull(r.siteId) : inArray(r.siteId, siteIds),
           isNull(r.country),
-          between(r.period, range.from, range.to),
+          between(r.period, fromDate, toDate),
         ),
       )
       .groupBy(r.period);
     for (const row of rows) byDay.set(row.day, row);
   }
-  return eachDay(range.from, range.to).map((day) => {
+  return eachDay(fromDate, toDate).map((day) => {
     const d = byDay.get(day) ?? { revenueMicros: 0, impressions: 0, adRequests: 0, clicks: 0 };
     return {
       day,

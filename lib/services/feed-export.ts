@@ -8,12 +8,10 @@ import { getDatabase } from '@/db/client';
 import { revenueDaily, sites } from '@/db/schema';
 import type { StreamRow } from '@/db/stream';
 import { csvCell } from '@/lib/csv';
-import type { FieldError } from '@/lib/errors';
-import { collect, parseFilterParams, parsePaging, parseSearch, throwIfAny, type QueryParams } from '@/lib/query';
+import type { RowsInput } from '@/lib/query';
 import { requireAccountLevel } from './account';
-import { feedRow, selectFeed, SITE_FIELDS, type FeedRequest } from './feed-query';
+import { feedRow, selectFeed, SITE_FIELDS } from './feed-query';
 import type { Principal } from './principal';
-import { countryRowFields } from './report-fields';
 import { COUNTRY_ROW_COLUMNS } from './reports';
 
 export type ExportFormat = 'csv' | 'ndjson';
@@ -49,28 +47,17 @@ type SiteFields = { name: string | null; adUnitId: string | null };
  */
 const dateFromEpochSeconds = (seconds: number) => new Date(Math.floor(Math.round(seconds * 1e6) / 1000));
 
-/** Filter, FilterList, Search and the sort, by the feed's own parsers; every mistake in one 400. */
-function parseExportQuery(query: QueryParams): Omit<FeedRequest, 'userId'> {
-  const errors: FieldError[] = [];
-  const sort = collect(errors, () => parsePaging(query, { fields: countryRowFields }));
-  const filter = collect(errors, () => parseFilterParams(query, countryRowFields));
-  const search = collect(errors, () => parseSearch(query));
-  throwIfAny(errors);
-  return { filter: filter!, search: search!, sortBy: sort!.sortBy, sortDirection: sort!.sortDirection };
-}
-
 /**
- * The feed's rows for the query, as chunks of CSV (header line first) or NDJSON text. Parameters and scope
- * are checked at once (400, 403); the database is read when the chunks are, and the first chunk holds the
+ * The feed's rows for the request, as chunks of CSV (header line first) or NDJSON text. The key's scope is
+ * checked at once (403); the database is read when the chunks are, and the first chunk holds the
  * first batch of rows, so a query that fails at once fails before anything is sent.
  */
 export async function exportCountryRows(
   principal: Principal,
-  query: QueryParams,
+  request: RowsInput,
   format: ExportFormat,
 ): Promise<AsyncIterable<string>> {
   requireAccountLevel(principal, 'The export of the per-site, country and day feed');
-  const request = parseExportQuery(query);
   const { userId } = principal;
   const database = await getDatabase();
   const feed = await selectFeed(database.db, { userId, ...request });

@@ -1,6 +1,6 @@
 import { sql, type SQLWrapper } from 'drizzle-orm';
 import { revenueDaily, sites } from '@/db/schema';
-import type { FieldDef } from '@/lib/query';
+import { byCountryQueryOf, pagedRowsQueryOf, rowsQueryOf, type FieldDef } from '@/lib/query';
 import { cpmSql, fillRateSql, revenueUsdSql } from '@/db/metrics';
 import { revenue } from './revenue-source';
 
@@ -86,3 +86,8 @@ export const countryRowSortColumns: Record<string, SQLWrapper> = {
   updatedAt: r.updatedAt,
   revenueAmount: r.revenueMicros,
 };
+
+/** Each report's query parameters, parsed into its typed input (lib/query/input.ts). */
+export const byCountryQuery = byCountryQueryOf(byCountryFields);
+export const countryRowsQuery = pagedRowsQueryOf(countryRowFields);
+export const countryRowsExportQuery = rowsQueryOf(countryRowFields);

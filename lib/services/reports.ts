@@ -4,22 +4,17 @@ import { revenueDaily, sites } from '@/db/schema';
 import { countryCodesMatching } from '@/lib/countries';
 import { cpmOf, fillRateOf, usdFromMicros } from '@/lib/money';
 import {
-  collect,
-  throwIfAny,
   filterToSql,
   pageMeta,
   pageOffset,
-  parseDateRange,
-  parseFilterParams,
-  parsePaging,
-  parseSearch,
-  parseSiteIds,
+  resolveRange,
   searchToSql,
   todayUtc,
+  type DateRange,
+  type PagedRowsInput,
   type PageMeta,
-  type QueryParams,
+  type SiteDayInput,
 } from '@/lib/query';
-import type { FieldError } from '@/lib/errors';
 import { readableSites, requireAccountLevel } from './account';
 import type { Principal } from './principal';
 import {
@@ -70,35 +65,30 @@ export interface Paged<T> {
   meta: PageMeta;
 }
 
-interface SiteDayInput {
-  requested: string[] | null;
-  today: string;
-}
+export type ByCountryInput = SiteDayInput & PagedRowsInput;
 
 /**
- * Validates siteIds, fromDate and toDate. The dates' errors do not depend on the account's default range
- * (a lone toDate only ever looks back by it), so they are checked here with the shortest default and the
- * range is resolved once the account is known.
+ * The sites and days a report covers: the sites after scope checks (readableSites), and the range with the
+ * account's default_range_days for the ends the request left out. The one place a default range is decided,
+ * for the API and the dashboard alike.
  */
-function parseSiteDay(query: QueryParams, errors: FieldError[]): SiteDayInput {
-  const today = todayUtc();
-  const requested = collect(errors, () => parseSiteIds(query));
-  collect(errors, () => parseDateRange(query, { defaultDays: 1, today }));
-  return { requested, today };
+export async function reportScope(principal: Principal, input: SiteDayInput) {
+  const { siteIds, otherSiteIds, defaultRangeDays } = await readableSites(principal, input.siteIds);
+  const range: DateRange = resolveRange(input, { defaultDays: defaultRangeDays, today: todayUtc() });
+  return { userId: principal.userId, siteIds, otherSiteIds, ...range };
 }
 
-/** The sites and days a totals or by-country request covers, after scope checks and defaults. */
-async function siteDayScope(principal: Principal, query: QueryParams, input: SiteDayInput) {
-  const { siteIds, otherSiteIds, defaultRangeDays } = await readableSites(principal, input.requested);
-  const range = parseDateRange(query, { defaultDays: defaultRangeDays, today: input.today });
-  return { scope: { userId: principal.userId, siteIds, otherSiteIds, ...range }, range, siteIds };
+/** Sites and days with the range resolved, as a view shows them (the dashboard's filter bar). */
+export type ReportRange = SiteDayInput & DateRange;
+
+/** The range a request covers, after the scope check (403): for views that show it and compare periods. */
+export async function resolveReportRange(principal: Principal, input: SiteDayInput): Promise<ReportRange> {
+  const { fromDate, toDate } = await reportScope(principal, input);
+  return { siteIds: input.siteIds, fromDate, toDate };
 }
 
-export async function getTotals(principal: Principal, query: QueryParams): Promise<RevenueTotalResponse> {
-  const errors: FieldError[] = [];
-  const input = parseSiteDay(query, errors);
-  throwIfAny(errors);
-  const { scope } = await siteDayScope(principal, query, input);
+export async function getTotals(principal: Principal, input: SiteDayInput): Promise<RevenueTotalResponse> {
+  const scope = await reportScope(principal, input);
   const db = await getDb();
   const [sums] = await db.select(aggregates).from(revenueSource(scope, { byCountry: false }));
   return {
@@ -112,31 +102,24 @@ export async function getTotals(principal: Principal, query: QueryParams): Promi
 
 export async function getRevenueByCountry(
   principal: Principal,
-  query: QueryParams,
+  input: ByCountryInput,
 ): Promise<Paged<RevenueByCountryResponse>> {
-  const errors: FieldError[] = [];
-  const paging = collect(errors, () => parsePaging(query, { fields: byCountryFields }));
-  const filterExpr = collect(errors, () => parseFilterParams(query, byCountryFields));
-  const search = collect(errors, () => parseSearch(query));
-  const input = parseSiteDay(query, errors);
-  throwIfAny(errors);
-  const filter = filterToSql(filterExpr, byCountryColumns);
-  const { scope } = await siteDayScope(principal, query, input);
-  const source = revenueSource(scope, { byCountry: true });
+  const filter = filterToSql(input.filter, byCountryColumns);
+  const source = revenueSource(await reportScope(principal, input), { byCountry: true });
   const db = await getDb();
   // At most one row per country (~250), so the whole filtered, sorted result is fetched and paged here;
   // that also gives totalRows without a second pass over the day rows.
   const rows = await db
     .select({ country: revenue.country, ...aggregates })
     .from(source)
-    .where(search ? countrySearch(search, revenue.country) : undefined)
+    .where(input.search ? countrySearch(input.search, revenue.country) : undefined)
     .groupBy(revenue.country)
     // A country whose rows were all subtracted (revenue-source.ts) has no rows in this scope.
     .having(and(sql`sum(${revenue.rows}) > 0`, filter))
-    .orderBy(...orderBy(paging.sortDirection, byCountryColumns[paging.sortBy ?? 'country'], [revenue.country]));
-  const offset = pageOffset(paging);
+    .orderBy(...orderBy(input.sortDirection, byCountryColumns[input.sortBy ?? 'country'], [revenue.country]));
+  const offset = pageOffset(input);
   return {
-    data: rows.slice(offset, offset + paging.pageSize).map((r) => ({
+    data: rows.slice(offset, offset + input.pageSize).map((r) => ({
       country: r.country,
       revenueAmount: usdFromMicros(r.revenueMicros),
       cpm: cpmOf(r.revenueMicros, r.impressions),
@@ -144,7 +127,7 @@ export async function getRevenueByCountry(
       impressions: r.impressions,
       fillRate: fillRateOf(r.impressions, r.adRequests),
     })),
-    meta: pageMeta(paging, rows.length),
+    meta: pageMeta(input, rows.length),
   };
 }
 
@@ -157,17 +140,13 @@ function countrySearch(search: string, column: SQLWrapper): SQL {
 /** The granular feed: every row of the account's sites, for account-level credentials only. */
 export async function getCountryRows(
   principal: Principal,
-  query: QueryParams,
+  paging: PagedRowsInput,
 ): Promise<Paged<RevenueWithCountryResponse>> {
   requireAccountLevel(principal, 'The per-site, country and day feed');
-  const errors: FieldError[] = [];
-  const paging = collect(errors, () => parsePaging(query, { fields: countryRowFields }));
-  const filter = collect(errors, () => parseFilterParams(query, countryRowFields));
-  const search = collect(errors, () => parseSearch(query));
-  throwIfAny(errors);
+  const { filter } = paging;
   const db = await getDb();
   const { userId } = principal;
-  const feed = await selectFeed(db, { userId, filter, search, ...paging });
+  const feed = await selectFeed(db, { userId, ...paging });
   const offset = pageOffset(paging);
   // In the default (day, site, country) order, a deep page starts at a day the rollup finds, not at an
   // OFFSET walked through every row before it.

@@ -2,11 +2,19 @@
  * POST /api/v1/admin/revenue: the import (./revenue-import.ts) for pipelines, over HTTP. The same
  * validation and upsert as `npm run import`, with limits that keep one request small.
  */
+import { z } from 'zod';
 import { AppError } from '@/lib/errors';
 import type { ImportFormat } from '@/lib/import/parse';
 import { requireAccountLevel } from './account';
 import type { Principal } from './principal';
 import { importRevenue, type ImportSummary } from './revenue-import';
+
+/** `owner`: whose sites the rows may name by siteName (checked by the import, which says when it is unknown). */
+export const ingestQuery = z
+  .object({
+    owner: z.string().optional().meta({ description: 'E-mail of the account whose sites the rows may name by siteName.', format: 'email' }),
+  })
+  .transform(({ owner }) => ({ owner: owner ?? null }));
 
 export const INGEST_MAX_ROWS = 50_000;
 export const INGEST_MAX_BYTES = 16 * 1024 * 1024;

@@ -17,8 +17,6 @@ export interface SessionUser {
   principal: Principal;
   name: string;
   email: string;
-  /** The account's default report range in days: the dashboard's range when the URL names none, as the API's. */
-  defaultRangeDays: number;
 }
 
 export type SignInResult =
@@ -73,7 +71,7 @@ export async function userForSession(token: string): Promise<SessionUser | null>
   if (!token) return null;
   const db = await getDb();
   const [row] = await db
-    .select({ id: users.id, role: users.role, name: users.name, email: users.email, defaultRangeDays: users.defaultRangeDays })
+    .select({ id: users.id, role: users.role, name: users.name, email: users.email })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
     .where(and(eq(sessions.tokenHash, hashToken(token)), gt(sessions.expiresAt, new Date())))
@@ -83,7 +81,6 @@ export async function userForSession(token: string): Promise<SessionUser | null>
     principal: { userId: row.id, role: row.role, siteScope: null, via: 'session' },
     name: row.name,
     email: row.email,
-    defaultRangeDays: row.defaultRangeDays,
   };
 }
 

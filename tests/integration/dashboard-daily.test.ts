@@ -1,6 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_IDS, DEMO_SITES } from '@/db/seed-data';
-import { toApiQuery } from '@/lib/dashboard/filters';
 import { AppError } from '@/lib/errors';
 import { addDays, eachDay } from '@/lib/query';
 import { type DailyPoint, getDailyRevenue } from '@/lib/services/daily';
@@ -17,6 +16,8 @@ const DEMO_SITE_IDS = DEMO_SITES.filter((s) => s.userId === DEMO_IDS.users.demo)
 const RIVAL_SITE_IDS = DEMO_SITES.filter((s) => s.userId === DEMO_IDS.users.rival).map((s) => s.id);
 
 type Range = { from: string; to: string; sites: string[] | null };
+const inputOf = (r: Range) => ({ fromDate: r.from, toDate: r.to, siteIds: r.sites });
+const dailyOf = (principal: Principal, r: Range) => getDailyRevenue(principal, inputOf(r));
 
 /** The daily series summed, in the API's units (revenue compared in micro-dollars: exact). */
 function sumDaily(points: DailyPoint[]) {
@@ -28,7 +29,7 @@ function sumDaily(points: DailyPoint[]) {
 }
 
 async function expectDailyEqualsTotals(principal: Principal, range: Range) {
-  const [daily, totals] = await Promise.all([getDailyRevenue(principal, range), getTotals(principal, toApiQuery(range))]);
+  const [daily, totals] = await Promise.all([dailyOf(principal, range), getTotals(principal, inputOf(range))]);
   expect(daily.map((p) => p.day)).toEqual(eachDay(range.from, range.to));
   expect(sumDaily(daily), JSON.stringify(range)).toEqual({
     revenueMicros: micros(totals.totalRevenue),
@@ -68,7 +69,7 @@ describe('getDailyRevenue for an account of its own, exactly', () => {
   });
 
   it('has one point per day, days without rows as zeros, in day order', async () => {
-    const daily = await getDailyRevenue(owner, { from: '2025-01-29', to: '2025-02-03', sites: null });
+    const daily = await dailyOf(owner, { from: '2025-01-29', to: '2025-02-03', sites: null });
     expect(daily).toEqual([
       zero('2025-01-29'),
       { day: '2025-01-30', revenue: 5, impressions: 3_500, adRequests: 4_000, clicks: 21, cpm: 5 / 3.5, fillRate: 0.875 },
@@ -83,29 +84,29 @@ describe('getDailyRevenue for an account of its own, exactly', () => {
   });
 
   it('narrows to the chosen sites', async () => {
-    expect(await getDailyRevenue(owner, { from: '2025-01-30', to: '2025-02-02', sites: [siteA] })).toEqual([
+    expect(await dailyOf(owner, { from: '2025-01-30', to: '2025-02-02', sites: [siteA] })).toEqual([
       { day: '2025-01-30', revenue: 2, impressions: 1_500, adRequests: 2_000, clicks: 10, cpm: 2 / 1.5, fillRate: 0.75 },
       zero('2025-01-31'),
       { day: '2025-02-01', revenue: 0.000001, impressions: 3, adRequests: 9, clicks: 0, cpm: 0.000001 / 3 * 1000, fillRate: 1 / 3 },
       zero('2025-02-02'),
     ]);
-    expect(await getDailyRevenue(owner, { from: '2025-01-30', to: '2025-01-30', sites: [siteB, siteA] })).toEqual([
+    expect(await dailyOf(owner, { from: '2025-01-30', to: '2025-01-30', sites: [siteB, siteA] })).toEqual([
       { day: '2025-01-30', revenue: 5, impressions: 3_500, adRequests: 4_000, clicks: 21, cpm: 5 / 3.5, fillRate: 0.875 },
     ]);
   });
 
   it('is all zeros for a site without rows, and for ranges without rows', async () => {
-    expect(await getDailyRevenue(owner, { from: '2025-01-29', to: '2025-02-03', sites: [emptySite] })).toEqual(
+    expect(await dailyOf(owner, { from: '2025-01-29', to: '2025-02-03', sites: [emptySite] })).toEqual(
       eachDay('2025-01-29', '2025-02-03').map(zero),
     );
-    expect(await getDailyRevenue(owner, { from: '2019-12-30', to: '2020-01-02', sites: null })).toEqual(
+    expect(await dailyOf(owner, { from: '2019-12-30', to: '2020-01-02', sites: null })).toEqual(
       eachDay('2019-12-30', '2020-01-02').map(zero),
     );
   });
 
   it('is all zeros, one per day, for an account without sites', async () => {
     const lonely = sessionPrincipal((await createPublisher(t.db)).id);
-    expect(await getDailyRevenue(lonely, { from: '2024-02-27', to: '2024-03-01', sites: null })).toEqual(
+    expect(await dailyOf(lonely, { from: '2024-02-27', to: '2024-03-01', sites: null })).toEqual(
       ['2024-02-27', '2024-02-28', '2024-02-29', '2024-03-01'].map(zero),
     );
   });
@@ -127,21 +128,21 @@ describe('getDailyRevenue for an account of its own, exactly', () => {
   it('refuses a site of another account with a 403, naming no data', async () => {
     const range = { from: '2025-01-29', to: '2025-02-03' };
     for (const sites of [[DEMO_SITE_IDS[0]], [siteA, RIVAL_SITE_IDS[0]], ['0badc0de-0000-4000-8000-000000000000']]) {
-      const err = await getDailyRevenue(owner, { ...range, sites }).catch((e: unknown) => e);
+      const err = await dailyOf(owner, { ...range, sites }).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(AppError);
       expect((err as AppError).code).toBe('forbidden');
     }
     // And the other way round: the demo account cannot read this account's site.
-    const err = await getDailyRevenue(DEMO, { ...range, sites: [siteA] }).catch((e: unknown) => e);
+    const err = await dailyOf(DEMO, { ...range, sites: [siteA] }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(AppError);
     expect((err as AppError).code).toBe('forbidden');
   });
 
   it('keeps a site-scoped principal to its sites', async () => {
     const scoped: Principal = { ...owner, siteScope: [siteB], via: 'apiKey' };
-    const daily = await getDailyRevenue(scoped, { from: '2025-01-30', to: '2025-01-30', sites: null });
+    const daily = await dailyOf(scoped, { from: '2025-01-30', to: '2025-01-30', sites: null });
     expect(daily).toEqual([{ day: '2025-01-30', revenue: 3, impressions: 2_000, adRequests: 2_000, clicks: 11, cpm: 1.5, fillRate: 1 }]);
-    const err = await getDailyRevenue(scoped, { from: '2025-01-30', to: '2025-01-30', sites: [siteA] }).catch((e: unknown) => e);
+    const err = await dailyOf(scoped, { from: '2025-01-30', to: '2025-01-30', sites: [siteA] }).catch((e: unknown) => e);
     expect((err as AppError).code).toBe('forbidden');
   });
 });
@@ -169,14 +170,14 @@ describe('getDailyRevenue for the demo account', () => {
   });
 
   it('includes days after the data as zeros', async () => {
-    const daily = await getDailyRevenue(DEMO, { from: addDays(t.today, -1), to: addDays(t.today, 2), sites: null });
+    const daily = await dailyOf(DEMO, { from: addDays(t.today, -1), to: addDays(t.today, 2), sites: null });
     expect(daily.map((p) => p.day)).toEqual(eachDay(addDays(t.today, -1), addDays(t.today, 2)));
     expect(daily[0].impressions).toBeGreaterThan(0);
     expect(daily.slice(2)).toEqual([zero(addDays(t.today, 1)), zero(addDays(t.today, 2))]);
   });
 
   it('refuses the rival\'s site with a 403', async () => {
-    const err = await getDailyRevenue(DEMO, { from: addDays(t.today, -6), to: t.today, sites: [RIVAL_SITE_IDS[0]] }).catch(
+    const err = await dailyOf(DEMO, { from: addDays(t.today, -6), to: t.today, sites: [RIVAL_SITE_IDS[0]] }).catch(
       (e: unknown) => e,
     );
     expect(err).toBeInstanceOf(AppError);

@@ -1,13 +1,14 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_IDS, DEMO_PASSWORD, DEMO_SITES } from '@/db/seed-data';
-import { countriesQuery } from '@/lib/dashboard/countries';
-import { previousPeriod, readFilters, type DashboardFilters, toApiQuery } from '@/lib/dashboard/filters';
+import { previousPeriod } from '@/lib/dashboard/filters';
 import { loadHeadline, loadTrends, TOP_COUNTRIES } from '@/lib/dashboard/overview';
+import { readSiteDay, readView, type SearchParams } from '@/lib/dashboard/url';
 import { AppError, ValidationError } from '@/lib/errors';
 import { setRateLimitStore } from '@/lib/ratelimit';
 import { createMemoryStore } from '@/lib/ratelimit/memory';
-import { addDays } from '@/lib/query';
-import { getRevenueByCountry, getTotals } from '@/lib/services/reports';
+import { addDays, QueryParams, readQuery } from '@/lib/query';
+import { byCountryQuery } from '@/lib/services/report-fields';
+import { getRevenueByCountry, getTotals, resolveReportRange, type ReportRange } from '@/lib/services/reports';
 import { type SessionUser, signIn, signOut, userForSession } from '@/lib/services/sessions';
 import { listSites } from '@/lib/services/sites';
 import { listPublishers } from '@/lib/services/users';
@@ -21,7 +22,7 @@ const DEMO_SITE_IDS = DEMO_SITES.filter((s) => s.userId === DEMO_IDS.users.demo)
 const RIVAL_SITE_IDS = DEMO_SITES.filter((s) => s.userId === DEMO_IDS.users.rival).map((s) => s.id);
 
 /** The whole overview, as the page shows it: the cards' figures, then the trends streamed in below. */
-async function loadOverview(user: SessionUser, filters: DashboardFilters) {
+async function loadOverview(user: SessionUser, filters: ReportRange) {
   const [headline, trends] = await Promise.all([loadHeadline(user, filters), loadTrends(user, filters)]);
   return { ...headline, ...trends };
 }
@@ -30,37 +31,37 @@ const demoUser: SessionUser = {
   principal: sessionPrincipal(DEMO_IDS.users.demo),
   name: 'Demo Games Ltd',
   email: 'demo@example.com',
-  defaultRangeDays: 30,
 };
 
-function filtersOf(params: Record<string, string>): DashboardFilters {
-  const f = readFilters(params, t.today);
-  if (f instanceof ValidationError) throw new Error(f.detail);
-  return f;
+/** The range a dashboard URL shows, as the page resolves it: read, then resolved for the account. */
+async function rangeOf(params: SearchParams, user: SessionUser = demoUser): Promise<ReportRange> {
+  const given = readSiteDay(params);
+  if (given instanceof ValidationError) throw new Error(JSON.stringify(given.errors));
+  return resolveReportRange(user.principal, given);
 }
 
+/** The by-country report's input for a range, with its defaults for everything else. */
+const byCountryOf = (range: ReportRange, view: Record<string, string> = {}) => ({ ...byCountryQuery.parse(view), ...range });
+
 /** Every country of the range, sorted like the overview's top list. */
-async function allCountries(user: SessionUser, filters: DashboardFilters) {
-  return getRevenueByCountry(
-    user.principal,
-    toApiQuery(filters, { sortBy: 'revenueAmount', sortDirection: 'desc', pageSize: '1000' }),
-  );
+async function allCountries(user: SessionUser, filters: ReportRange) {
+  return getRevenueByCountry(user.principal, byCountryOf(filters, { sortBy: 'revenueAmount', sortDirection: 'desc', pageSize: '1000' }));
 }
 
 describe('loadOverview for the demo account', () => {
   it('shows the same figures as the API for the default view (last 30 days, all sites)', async () => {
-    const filters = filtersOf({});
-    expect(filters).toEqual({ from: addDays(t.today, -29), to: t.today, sites: null });
+    const filters = await rangeOf({});
+    expect(filters).toEqual({ fromDate: addDays(t.today, -29), toDate: t.today, siteIds: null });
     const overview = await loadOverview(demoUser, filters);
 
-    expect(overview.totals).toEqual(await getTotals(demoUser.principal, toApiQuery(filters)));
-    expect(overview.previousTotals).toEqual(await getTotals(demoUser.principal, toApiQuery(previousPeriod(filters))));
+    expect(overview.totals).toEqual(await getTotals(demoUser.principal, { fromDate: null, toDate: null, siteIds: null }));
+    expect(overview.previousTotals).toEqual(await getTotals(demoUser.principal, previousPeriod(filters)));
     expect(overview.totals.totalRevenue).toBeGreaterThan(0);
     expect(overview.previousTotals.totalRevenue).toBeGreaterThan(0);
 
-    expect(overview.daily.map((p) => p.day)).toEqual(Array.from({ length: 30 }, (_, i) => addDays(filters.from, i)));
+    expect(overview.daily.map((p) => p.day)).toEqual(Array.from({ length: 30 }, (_, i) => addDays(filters.fromDate, i)));
     expect(overview.previousDaily).toHaveLength(30);
-    expect(overview.previousDaily.at(-1)?.day).toBe(addDays(filters.from, -1));
+    expect(overview.previousDaily.at(-1)?.day).toBe(addDays(filters.fromDate, -1));
     // The chart adds up to the KPI cards.
     expect(overview.daily.reduce((s, p) => s + micros(p.revenue), 0)).toBe(micros(overview.totals.totalRevenue));
     expect(overview.daily.reduce((s, p) => s + p.impressions, 0)).toBe(overview.totals.totalImpressions);
@@ -71,7 +72,7 @@ describe('loadOverview for the demo account', () => {
   });
 
   it('lists at most 10 top countries by revenue, descending, and counts all countries', async () => {
-    const filters = filtersOf({});
+    const filters = await rangeOf({});
     const [overview, all] = await Promise.all([loadOverview(demoUser, filters), allCountries(demoUser, filters)]);
     expect(TOP_COUNTRIES).toBe(10);
     expect(all.meta.totalRows).toBeGreaterThan(TOP_COUNTRIES);
@@ -93,9 +94,9 @@ describe('loadOverview for the demo account', () => {
       { from: addDays(t.today, -364) },
     ];
     for (const params of cases) {
-      const filters = filtersOf(params);
+      const filters = await rangeOf(params);
       const overview = await loadOverview(demoUser, filters);
-      const [totals, all] = await Promise.all([getTotals(demoUser.principal, toApiQuery(filters)), allCountries(demoUser, filters)]);
+      const [totals, all] = await Promise.all([getTotals(demoUser.principal, filters), allCountries(demoUser, filters)]);
       expect(overview.totals, JSON.stringify(params)).toEqual(totals);
       expect(overview.countryCount).toBe(all.meta.totalRows);
       expect(overview.topCountries).toEqual(all.data.slice(0, TOP_COUNTRIES));
@@ -110,11 +111,13 @@ describe('loadOverview for the demo account', () => {
     try {
       const user = await userForSession(result.token);
       expect(user).toEqual(demoUser);
-      const filters = filtersOf({ from: addDays(t.today, -6) });
-      expect((await loadOverview(user!, filters)).totals).toEqual(await getTotals(demoUser.principal, toApiQuery(filters)));
-      const err = await loadOverview(user!, { ...filters, sites: [RIVAL_SITE_IDS[0]] }).catch((e: unknown) => e);
-      expect(err).toBeInstanceOf(AppError);
-      expect((err as AppError).code).toBe('forbidden');
+      const filters = await rangeOf({ from: addDays(t.today, -6) });
+      expect((await loadOverview(user!, filters)).totals).toEqual(await getTotals(demoUser.principal, filters));
+      for (const refused of [loadOverview(user!, { ...filters, siteIds: [RIVAL_SITE_IDS[0]] }), rangeOf({ sites: RIVAL_SITE_IDS[0] })]) {
+        const err = await refused.catch((e: unknown) => e);
+        expect(err).toBeInstanceOf(AppError);
+        expect((err as AppError).code).toBe('forbidden');
+      }
     } finally {
       await signOut(result.token);
     }
@@ -135,8 +138,8 @@ describe('loadOverview for an account of its own, exactly', () => {
       // The previous period (2025-06-07..09).
       { day: '2025-06-08', country: 'US', revenueMicros: 4_250_000, impressions: 1_000, adRequests: 1_000 },
     ]);
-    const session: SessionUser = { principal: sessionPrincipal(user.id), name: user.name, email: user.email, defaultRangeDays: 30 };
-    const overview = await loadOverview(session, { from: '2025-06-10', to: '2025-06-12', sites: null });
+    const session: SessionUser = { principal: sessionPrincipal(user.id), name: user.name, email: user.email };
+    const overview = await loadOverview(session, await rangeOf({ from: '2025-06-10', to: '2025-06-12' }, session));
 
     expect(overview.totals).toEqual({
       totalImpressions: 3_600,
@@ -168,35 +171,42 @@ describe('loadOverview for an account of its own, exactly', () => {
   });
 });
 
-describe('the Countries page\'s query (countriesQuery) against the by-country service', () => {
+describe("an account's default range", () => {
+  it('is the range of a dashboard URL without dates, as it is the API\'s (resolved in one place, reportScope)', async () => {
+    const user = await createPublisher(t.db, { defaultRangeDays: 7 });
+    const session: SessionUser = { principal: sessionPrincipal(user.id), name: user.name, email: user.email };
+    expect(await rangeOf({}, session)).toEqual({ fromDate: addDays(t.today, -6), toDate: t.today, siteIds: null });
+    expect(await rangeOf({ to: '2026-01-31' }, session)).toMatchObject({ fromDate: '2026-01-25', toDate: '2026-01-31' });
+  });
+});
+
+describe("the Countries page's view (readView) against the by-country service", () => {
   it('ignores an unknown URL parameter instead of failing, and answers like the API', async () => {
     const params = { from: addDays(t.today, -13), sortBy: 'impressions', SortDirection: 'desc', pagesize: '5', page: '2' };
-    const filters = filtersOf(params);
-    const plain = await getRevenueByCountry(demoUser.principal, countriesQuery(params, filters));
-    const withJunk = await getRevenueByCountry(
-      demoUser.principal,
-      countriesQuery({ ...params, utm_campaign: 'spring', fbclid: 'abc', fromDate: '2000-01-01' }, filters),
-    );
-    expect(withJunk).toEqual(plain);
-    const api = await getRevenueByCountry(
-      demoUser.principal,
-      toApiQuery(filters, { sortBy: 'impressions', sortDirection: 'desc', pageSize: '5', page: '2' }),
-    );
+    const range = await rangeOf(params);
+    const view = (p: SearchParams) => {
+      const v = readView(byCountryQuery, p);
+      if (v instanceof ValidationError) throw new Error(JSON.stringify(v.errors));
+      return getRevenueByCountry(demoUser.principal, { ...v, ...range });
+    };
+    const plain = await view(params);
+    expect(await view({ ...params, utm_campaign: 'spring', fbclid: 'abc', fromDate: '2000-01-01' })).toEqual(plain);
+    const apiQuery = QueryParams.from({ fromDate: range.fromDate, sortBy: 'impressions', sortDirection: 'desc', pageSize: '5', page: '2' });
+    const api = await getRevenueByCountry(demoUser.principal, readQuery(byCountryQuery, apiQuery, { rejectUnknown: true }));
     expect(plain).toEqual(api);
     expect(plain.meta).toMatchObject({ page: 2, pageSize: 5, sortBy: 'impressions', sortDirection: 'desc' });
     expect(plain.data).toHaveLength(5);
   });
 
   it('passes Search and FilterList through', async () => {
-    const params = { Search: 'germany', 'FilterList[country]': 'DE,FR' };
-    const filters = filtersOf({});
-    const page = await getRevenueByCountry(demoUser.principal, countriesQuery(params, filters));
+    const view = readView(byCountryQuery, { Search: 'germany', 'FilterList[country]': 'DE,FR' });
+    if (view instanceof ValidationError) throw view;
+    const page = await getRevenueByCountry(demoUser.principal, { ...view, ...(await rangeOf({})) });
     expect(page.data.map((c) => c.country)).toEqual(['DE']);
   });
 
-  it('turns a bad grammar value into a ValidationError (the page shows it), not a crash', async () => {
-    const filters = filtersOf({});
-    const err = await getRevenueByCountry(demoUser.principal, countriesQuery({ sortBy: 'nope' }, filters)).catch((e: unknown) => e);
+  it('turns a bad grammar value into a ValidationError (the page shows it), not a crash', () => {
+    const err = readView(byCountryQuery, { sortBy: 'nope' });
     expect(err).toBeInstanceOf(ValidationError);
     expect((err as ValidationError).errors?.[0]?.parameter).toBe('sortBy');
   });

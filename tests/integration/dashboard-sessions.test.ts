@@ -49,7 +49,6 @@ describe('signIn', () => {
       principal: { userId: DEMO_IDS.users[demo.key], role: demo.role, siteScope: null, via: 'session' },
       name: demo.name,
       email: demo.email,
-      defaultRangeDays: 30,
     });
   });
 
@@ -152,14 +151,13 @@ describe('signIn', () => {
 });
 
 describe('userForSession', () => {
-  it('returns the principal of a session with the user\'s name, e-mail and default range', async () => {
-    const own = await createPublisher(t.db, { password: 'pw-principal', name: 'Ünïcode Games Ltd', defaultRangeDays: 90 });
+  it('returns the principal of a session with the user\'s name and e-mail', async () => {
+    const own = await createPublisher(t.db, { password: 'pw-principal', name: 'Ünïcode Games Ltd' });
     const token = tokenOf(await signIn(own.email, 'pw-principal', nextAddress()));
     expect(await userForSession(token)).toEqual({
       principal: { userId: own.id, role: 'publisher', siteScope: null, via: 'session' },
       name: 'Ünïcode Games Ltd',
       email: own.email,
-      defaultRangeDays: 90,
     });
   });
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { matchPreset, PRESETS, presetRange, type PresetId } from '@/lib/dashboard/presets';
-import { readFilters } from '@/lib/dashboard/filters';
-import { addDays, daysBetweenInclusive, isDay } from '@/lib/query';
+import { readSiteDay } from '@/lib/dashboard/url';
+import { addDays, daysBetweenInclusive, isDay, resolveRange } from '@/lib/query';
 
 const ranges = (today: string) => Object.fromEntries(PRESETS.map((p) => [p.id, presetRange(p.id, today)]));
 
@@ -61,7 +61,7 @@ describe('presetRange', () => {
         const r = presetRange(p.id, today);
         expect(isDay(r.from) && isDay(r.to), `${p.id} ${today}`).toBe(true);
         expect(r.from <= r.to && r.to <= today, `${p.id} ${today}`).toBe(true);
-        expect(readFilters(r, today), `${p.id} ${today}`).toEqual({ ...r, sites: null });
+        expect(readSiteDay(r), `${p.id} ${today}`).toEqual({ fromDate: r.from, toDate: r.to, siteIds: null });
       }
     }
   });
@@ -89,11 +89,10 @@ describe('matchPreset', () => {
     }
   });
 
-  it('calls the default view "Last 30 days"', () => {
+  it('calls the default view of an account with the usual 30 days "Last 30 days"', () => {
     const today = '2026-03-15';
-    const defaults = readFilters({}, today);
-    if (defaults instanceof Error) throw defaults;
-    expect(matchPreset(defaults.from, defaults.to, today)).toBe('30d');
+    const defaults = resolveRange({ fromDate: null, toDate: null }, { defaultDays: 30, today });
+    expect(matchPreset(defaults.fromDate, defaults.toDate, today)).toBe('30d');
   });
 
   it('is "custom" for anything else, including a preset\'s days relative to another today', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { carriedFilters, hrefWith, paramOf, withChanges } from '@/lib/dashboard/url';
+import { hrefWith, queryStringOf, viewHref, withChanges } from '@/lib/dashboard/url';
 
 describe('withChanges', () => {
   it('removes every letter-case spelling of a parameter it changes', () => {
@@ -26,15 +26,19 @@ describe('hrefWith (every paging link)', () => {
   });
 });
 
-describe('reading and carrying the filter bar in any spelling', () => {
-  it('paramOf finds a parameter under any letter case, repeated ones as a list', () => {
-    expect(paramOf({ FROM: '2026-01-01' }, 'from')).toBe('2026-01-01');
-    expect(paramOf({ Sites: 'a', sites: 'b' }, 'sites')).toEqual(['a', 'b']);
-    expect(paramOf({}, 'to')).toBeUndefined();
+describe('links to other views carry the filter bar in any spelling', () => {
+  it('viewHref keeps from, to and sites (written canonically) and nothing else of this view', () => {
+    const here = new URLSearchParams('From=2026-01-01&TO=2026-01-31&page=3&sites=x&Filter=cpm>1');
+    expect(viewHref('/countries', here)).toBe('/countries?from=2026-01-01&to=2026-01-31&sites=x');
+    expect(viewHref('/', new URLSearchParams('page=3'))).toBe('/');
   });
 
-  it('carriedFilters keeps from, to and sites (canonical names) and nothing else', () => {
-    expect(carriedFilters('From=2026-01-01&TO=2026-01-31&page=3&sites=x')).toBe('?from=2026-01-01&to=2026-01-31&sites=x');
-    expect(carriedFilters('page=3')).toBe('');
+  it('viewHref applies changes: "view revenue" of one site keeps the chosen dates', () => {
+    expect(viewHref('/', { FROM: '2026-01-01', to: '2026-01-31', sites: 'a,b' }, { sites: 'c' })).toBe('/?from=2026-01-01&to=2026-01-31&sites=c');
+    expect(viewHref('/', { from: '2026-01-01', sites: 'a' }, { sites: null })).toBe('/?from=2026-01-01');
+  });
+
+  it('queryStringOf keeps repeated parameters in order', () => {
+    expect(queryStringOf({ 'FilterList[country]': ['US', 'DE'], page: '2', none: undefined })).toBe('FilterList%5Bcountry%5D=US&FilterList%5Bcountry%5D=DE&page=2');
   });
 });

@@ -9,33 +9,36 @@ import { TableControls } from '@/components/dashboard/table-controls';
 import { buttonClass } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { requireUser } from '@/lib/auth/session';
-import { countriesQuery } from '@/lib/dashboard/countries';
-import { orFilterProblem, readFilters, type SearchParams } from '@/lib/dashboard/filters';
-import { queryStringOf } from '@/lib/dashboard/url';
+import { orFilterProblem } from '@/lib/dashboard/filters';
+import { queryStringOf, readSiteDay, readView, viewHref, type SearchParams } from '@/lib/dashboard/url';
 import { formatDay } from '@/lib/format';
 import { AppError, ValidationError } from '@/lib/errors';
 import { todayUtc } from '@/lib/query';
-import { getRevenueByCountry } from '@/lib/services/reports';
+import { byCountryQuery } from '@/lib/services/report-fields';
+import { getRevenueByCountry, resolveReportRange } from '@/lib/services/reports';
 import { listSites } from '@/lib/services/sites';
 
 export const metadata: Metadata = { title: 'Countries · Publisher Portal' };
 
 export default async function CountriesPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
-  const { principal, defaultRangeDays } = await requireUser();
+  const { principal } = await requireUser();
   const params = await searchParams;
   const today = todayUtc();
-  const filters = readFilters(params, today, defaultRangeDays);
-  if (filters instanceof ValidationError) return <FilterError error={filters} resetHref="/countries" />;
+  const given = readSiteDay(params);
+  const range = given instanceof ValidationError ? given : await orFilterProblem(resolveReportRange(principal, given));
+  if (range instanceof AppError) return <FilterError error={range} resetHref="/countries" />;
+  // The table's own parameters fail inside the card, beside controls that stay usable.
+  const view = readView(byCountryQuery, params);
   const [report, sites] = await Promise.all([
-    orFilterProblem(getRevenueByCountry(principal, countriesQuery(params, filters))),
+    view instanceof ValidationError ? view : orFilterProblem(getRevenueByCountry(principal, { ...view, ...range })),
     listSites(principal),
   ]);
   const single = (name: string) => (typeof params[name] === 'string' ? (params[name] as string) : '');
   const exportHref = `/countries/export?${queryStringOf(params)}`;
   return (
     <>
-      <PageHeader title="Countries" description={`Revenue by viewer country · ${formatDay(filters.from)} – ${formatDay(filters.to)} · UTC`}>
-        <FilterBar {...filters} allSites={sites} today={today} />
+      <PageHeader title="Countries" description={`Revenue by viewer country · ${formatDay(range.fromDate)} – ${formatDay(range.toDate)} · UTC`}>
+        <FilterBar range={range} allSites={sites} today={today} />
       </PageHeader>
       <Card>
         <div className="flex flex-wrap items-end justify-between gap-3 border-b border-zinc-200 p-4 dark:border-zinc-800">
@@ -47,7 +50,7 @@ export default async function CountriesPage({ searchParams }: { searchParams: Pr
         </div>
         {report instanceof AppError ? (
           <div className="p-4">
-            <FilterError error={report} resetHref={`/countries?from=${filters.from}&to=${filters.to}`} />
+            <FilterError error={report} resetHref={viewHref('/countries', params)} />
           </div>
         ) : report.data.length === 0 ? (
           <p className="p-10 text-center text-sm text-zinc-600 dark:text-zinc-400">No countries match these filters.</p>

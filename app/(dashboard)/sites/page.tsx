@@ -4,6 +4,7 @@ import { PageHeader } from '@/components/dashboard/page-header';
 import { Badge, type BadgeTone } from '@/components/ui/badge';
 import { Card } from '@/components/ui/card';
 import { requireUser } from '@/lib/auth/session';
+import { viewHref, type SearchParams } from '@/lib/dashboard/url';
 import { formatDay, formatInt } from '@/lib/format';
 import { listSites, type SiteResponse } from '@/lib/services/sites';
 
@@ -15,7 +16,8 @@ const STATUS: Record<NonNullable<SiteResponse['status']>, { tone: BadgeTone; lab
   pending: { tone: 'amber', label: 'Pending' },
 };
 
-export default async function SitesPage() {
+export default async function SitesPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
+  const params = await searchParams;
   const { principal } = await requireUser();
   const sites = await listSites(principal);
   return (
@@ -55,7 +57,7 @@ export default async function SitesPage() {
                   <td className="px-4 py-3 text-right">{site.monthlyActiveUsers === null ? '—' : formatInt(site.monthlyActiveUsers)}</td>
                   <td className="px-4 py-3 whitespace-nowrap">{formatDay(site.createdAt.slice(0, 10))}</td>
                   <td className="px-4 py-3 text-right">
-                    <Link href={`/?sites=${site.siteId}`} className="font-medium whitespace-nowrap text-accent-700 hover:underline dark:text-accent-300">
+                    <Link href={viewHref('/', params, { sites: site.siteId })} className="font-medium whitespace-nowrap text-accent-700 hover:underline dark:text-accent-300">
                       View revenue<span className="sr-only"> of {site.name}</span> →
                     </Link>
                   </td>

@@ -1,9 +1,22 @@
 import { describe, it, expect } from 'vitest';
-import { parseDateRange, todayUtc, addDays, daysBetweenInclusive, eachDay, isDay, MAX_RANGE_DAYS } from '@/lib/query';
+import { collect, resolveRange, throwIfAny, todayUtc, addDays, daysBetweenInclusive, eachDay, isDay, MAX_RANGE_DAYS } from '@/lib/query';
+import type { FieldError } from '@/lib/errors';
+import { parseDay } from '@/lib/query/dates';
 import { errorsOf, qp } from './helpers';
 
 const today = '2026-03-15';
-const parse = (query: string, defaultDays = 30) => parseDateRange(qp(query), { defaultDays, today });
+/** Reads the ends as the API does (lib/query/input.ts), then resolves the range for `today`. */
+const parse = (query: string, defaultDays = 30) => {
+  const q = qp(query);
+  const errors: FieldError[] = [];
+  const end = (parameter: 'fromDate' | 'toDate') => {
+    const raw = q.get(parameter);
+    return raw === undefined ? null : (collect(errors, () => parseDay(raw, parameter)) ?? null);
+  };
+  const given = { fromDate: end('fromDate'), toDate: end('toDate') };
+  throwIfAny(errors);
+  return resolveRange(given, { defaultDays, today });
+};
 
 describe('date helpers', () => {
   it('todayUtc uses the UTC calendar day', () => {
@@ -38,7 +51,7 @@ describe('date helpers', () => {
   });
 });
 
-describe('parseDateRange', () => {
+describe('reading and resolving a range', () => {
   it('defaults to the last defaultDays days ending today', () => {
     expect(parse('')).toEqual({ fromDate: '2026-02-14', toDate: today });
     expect(daysBetweenInclusive('2026-02-14', today)).toBe(30);

@@ -3,8 +3,8 @@ import { PGlite } from '@electric-sql/pglite';
 import { drizzle } from 'drizzle-orm/pglite';
 import { sql, type SQL } from 'drizzle-orm';
 import { PgDialect, pgTable, integer, text, date, uuid } from 'drizzle-orm/pg-core';
-import { filterToSql, searchToSql, parseSearch, parseFilter, parseFilterList, type FieldDef } from '@/lib/query';
-import { errorsOf, qp } from './helpers';
+import { filterToSql, searchToSql, parseFilter, parseFilterList, type FieldDef } from '@/lib/query';
+import { errorsOf, readRows } from './helpers';
 
 const A = '3f2504e0-4f89-41d3-9a0c-0305e82c3301';
 const B = '00000000-0000-4000-8000-000000000002';
@@ -171,16 +171,17 @@ describe('searchToSql', () => {
   });
 });
 
-describe('parseSearch', () => {
+describe('Search', () => {
+  const parseSearch = (query: string) => readRows(query, []).search;
   it('trims and treats blank as absent', () => {
-    expect(parseSearch(qp(''))).toBeNull();
-    expect(parseSearch(qp('Search=%20%20'))).toBeNull();
-    expect(parseSearch(qp('search=%20ger%20'))).toBe('ger');
-    expect(parseSearch(qp(`SEARCH=${'é'.repeat(200)}`))).toHaveLength(200);
+    expect(parseSearch('')).toBeNull();
+    expect(parseSearch('Search=%20%20')).toBeNull();
+    expect(parseSearch('search=%20ger%20')).toBe('ger');
+    expect(parseSearch(`SEARCH=${'é'.repeat(200)}`)).toHaveLength(200);
   });
 
   it('rejects more than 200 characters', () => {
-    expect(errorsOf(() => parseSearch(qp(`Search=${'a'.repeat(201)}`)))).toEqual([
+    expect(errorsOf(() => parseSearch(`Search=${'a'.repeat(201)}`))).toEqual([
       { parameter: 'Search', detail: 'must be at most 200 characters, got 201' },
     ]);
   });

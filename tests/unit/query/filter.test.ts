@@ -1,6 +1,6 @@
 import { describe, it, expect } from 'vitest';
-import { parseFilter, parseFilterList, parseFilterParams, MAX_FILTER_TERMS, type FieldDef } from '@/lib/query';
-import { errorsOf, qp } from './helpers';
+import { parseFilter, parseFilterList, MAX_FILTER_TERMS, type FieldDef } from '@/lib/query';
+import { errorsOf, readRows } from './helpers';
 
 const fields: FieldDef[] = [
   { name: 'country', type: 'string' },
@@ -212,13 +212,14 @@ describe('parseFilterList', () => {
   });
 });
 
-describe('parseFilterParams', () => {
+describe('Filter and FilterList together', () => {
+  const parseFilterParams = (query: string, f: readonly FieldDef[]) => readRows(query, f).filter;
   it('is empty when neither Filter nor FilterList is given', () => {
-    expect(parseFilterParams(qp('page=1'), fields)).toEqual([]);
+    expect(parseFilterParams('page=1', fields)).toEqual([]);
   });
 
   it('ANDs Filter and FilterList, reading names case-insensitively', () => {
-    const p = qp(`filter=${encodeURIComponent('revenueAmount>1,country==FR')}&filterlist.country=US,DE`);
+    const p = `filter=${encodeURIComponent('revenueAmount>1,country==FR')}&filterlist.country=US,DE`;
     expect(parseFilterParams(p, fields)).toEqual([
       [t('revenueAmount', '>', 1), t('country', '==', 'FR')],
       [t('country', '==', 'US'), t('country', '==', 'DE')],
@@ -226,9 +227,9 @@ describe('parseFilterParams', () => {
   });
 
   it('reports errors of both together', () => {
-    const errors = errorsOf(() => parseFilterParams(qp('Filter=nope==1&FilterList[bad]=1&FilterList=x'), fields));
-    expect(errors.map((e) => e.parameter)).toEqual(['Filter', 'FilterList']);
-    const more = errorsOf(() => parseFilterParams(qp('Filter=&FilterList[bad]=1'), fields));
+    const errors = errorsOf(() => parseFilterParams('Filter=nope==1&FilterList[bad]=1&FilterList=x', fields));
+    expect(errors.map((e) => e.parameter)).toEqual(['FilterList', 'Filter']);
+    const more = errorsOf(() => parseFilterParams('Filter=&FilterList[bad]=1', fields));
     expect(more.map((e) => e.parameter)).toEqual(['Filter', 'FilterList[bad]']);
   });
 });

@@ -1,14 +1,17 @@
 import { describe, it, expect } from 'vitest';
-import { parsePaging, pageMeta, pageOffset, PAGE_SIZE_MAX, DEFAULT_PAGE_SIZE, type FieldDef } from '@/lib/query';
-import { errorsOf, qp } from './helpers';
+import { pageMeta, pageOffset, PAGE_SIZE_MAX, DEFAULT_PAGE_SIZE, type FieldDef } from '@/lib/query';
+import { errorsOf, readPaged } from './helpers';
 
 const fields: FieldDef[] = [
   { name: 'country', type: 'string' },
   { name: 'revenueAmount', type: 'number' },
 ];
-const parse = (query: string) => parsePaging(qp(query), { fields });
+const parse = (query: string) => {
+  const { page, pageSize, sortBy, sortDirection } = readPaged(query, fields);
+  return { page, pageSize, sortBy, sortDirection };
+};
 
-describe('parsePaging', () => {
+describe('paging', () => {
   it('defaults to page 1, pageSize 20, no sort, asc', () => {
     expect(DEFAULT_PAGE_SIZE).toBe(20);
     expect(PAGE_SIZE_MAX).toBe(1000);
@@ -31,14 +34,14 @@ describe('parsePaging', () => {
   });
 
   it.each(['0', '-1', '1.5', '', 'abc', '1e3', '+2', ' 2', '0x10', String(2 ** 31)])('rejects page=%j', (v) => {
-    const errors = errorsOf(() => parsePaging(qp(`page=${encodeURIComponent(v)}`), { fields }));
+    const errors = errorsOf(() => parse(`page=${encodeURIComponent(v)}`));
     expect(errors).toEqual([
       { parameter: 'page', detail: `must be an integer between 1 and ${2 ** 31 - 1}, got ${JSON.stringify(v)}` },
     ]);
   });
 
   it.each(['0', '1001', '-5', '2.0', '', 'ten', '1e3'])('rejects pageSize=%j', (v) => {
-    const errors = errorsOf(() => parsePaging(qp(`pageSize=${encodeURIComponent(v)}`), { fields }));
+    const errors = errorsOf(() => parse(`pageSize=${encodeURIComponent(v)}`));
     expect(errors).toEqual([{ parameter: 'pageSize', detail: `must be an integer between 1 and 1000, got ${JSON.stringify(v)}` }]);
   });
 

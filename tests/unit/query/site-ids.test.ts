@@ -1,6 +1,6 @@
 import { describe, it, expect } from 'vitest';
-import { parseSiteIds, isUuid } from '@/lib/query';
-import { errorsOf, qp } from './helpers';
+import { isUuid } from '@/lib/query';
+import { errorsOf, readSiteDay } from './helpers';
 
 const A = '3f2504e0-4f89-41d3-9a0c-0305e82c3301';
 const B = '00000000-0000-0000-0000-000000000000';
@@ -20,20 +20,22 @@ describe('isUuid', () => {
   });
 });
 
-describe('parseSiteIds', () => {
+const parseSiteIds = (query: string) => readSiteDay(query).siteIds;
+
+describe('siteIds', () => {
   it('is null when absent or empty', () => {
-    expect(parseSiteIds(qp(''))).toBeNull();
-    expect(parseSiteIds(qp('siteIds='))).toBeNull();
-    expect(parseSiteIds(qp('siteIds=%20,%20,'))).toBeNull();
+    expect(parseSiteIds('')).toBeNull();
+    expect(parseSiteIds('siteIds=')).toBeNull();
+    expect(parseSiteIds('siteIds=%20,%20,')).toBeNull();
   });
 
   it('trims, drops empty items, lower-cases and de-duplicates in order', () => {
     const raw = `${A.toUpperCase()}, ,${B},${A}, `;
-    expect(parseSiteIds(qp(`SITEIDS=${encodeURIComponent(raw)}`))).toEqual([A, B]);
+    expect(parseSiteIds(`SITEIDS=${encodeURIComponent(raw)}`)).toEqual([A, B]);
   });
 
   it('reports every malformed id, quoting it', () => {
-    const errors = errorsOf(() => parseSiteIds(qp(`siteIds=${A},nope,123`)));
+    const errors = errorsOf(() => parseSiteIds(`siteIds=${A},nope,123`));
     expect(errors).toHaveLength(2);
     expect(errors.every((e) => e.parameter === 'siteIds')).toBe(true);
     expect(errors[0].detail).toContain('"nope" is not a valid site id');

@@ -1,32 +1,33 @@
 import { currentUser } from '@/lib/auth/session';
-import { countriesQuery } from '@/lib/dashboard/countries';
-import { isFilterProblem, readFilters } from '@/lib/dashboard/filters';
-import { withChanges } from '@/lib/dashboard/url';
-import { ValidationError } from '@/lib/errors';
 import { csvTable } from '@/lib/csv';
+import { isFilterProblem } from '@/lib/dashboard/filters';
+import { readSiteDay, readView } from '@/lib/dashboard/url';
+import { ValidationError } from '@/lib/errors';
 import { STATUS_OF } from '@/lib/http/problem';
-import { BY_COUNTRY_COLUMNS, getRevenueByCountry } from '@/lib/services/reports';
+import { PAGE_SIZE_MAX } from '@/lib/query';
+import { byCountryQuery } from '@/lib/services/report-fields';
+import { BY_COUNTRY_COLUMNS, getRevenueByCountry, resolveReportRange } from '@/lib/services/reports';
 
 /**
  * CSV of the Countries view as filtered and sorted, all pages: the dashboard's download (session cookie,
- * not an API key). There is at most one row per country, so one page of 1000 rows holds them all.
+ * not an API key). There is at most one row per country, so one page of the largest size holds them all.
  */
 export async function GET(request: Request) {
   const user = await currentUser();
   if (!user) return new Response('Sign in to download reports.', { status: 401 });
-  const url = new URL(request.url);
-  const searchParams = Object.fromEntries(url.searchParams);
-  // Every row in one page, whatever page or page size (in any letter case) the view was on.
-  const allRows = Object.fromEntries(withChanges(url.search, { page: null, pageSize: '1000' }));
-  const filters = readFilters(searchParams, undefined, user.defaultRangeDays);
+  const { searchParams } = new URL(request.url);
   try {
-    if (filters instanceof ValidationError) throw filters;
-    const report = await getRevenueByCountry(user.principal, countriesQuery(allRows, filters));
-    const csv = csvTable(report.data, BY_COUNTRY_COLUMNS);
-    return new Response(csv, {
+    const given = readSiteDay(searchParams);
+    if (given instanceof ValidationError) throw given;
+    const range = await resolveReportRange(user.principal, given);
+    const view = readView(byCountryQuery, searchParams);
+    if (view instanceof ValidationError) throw view;
+    // Every row, whatever page or page size the view was on.
+    const report = await getRevenueByCountry(user.principal, { ...view, ...range, page: 1, pageSize: PAGE_SIZE_MAX });
+    return new Response(csvTable(report.data, BY_COUNTRY_COLUMNS), {
       headers: {
         'Content-Type': 'text/csv; charset=utf-8',
-        'Content-Disposition': `attachment; filename="revenue-by-country_${filters.from}_${filters.to}.csv"`,
+        'Content-Disposition': `attachment; filename="revenue-by-country_${range.fromDate}_${range.toDate}.csv"`,
         'Cache-Control': 'no-store',
       },
     });
