@@ -32,7 +32,7 @@ export function lockPathFor(dataDir: string) {
 }
 
 /** Returns the pid holding the folder, or null when nobody (alive) holds it. */
-export function embeddedLockHolder(dataDir: string): number | null {
+function embeddedLockHolder(dataDir: string): number | null {
   try {
     const pid = Number(fs.readFileSync(lockPathFor(dataDir), 'utf8').trim());
     return Number.isInteger(pid) && pid > 0 && pid !== process.pid && isAlive(pid) ? pid : null;

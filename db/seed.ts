@@ -15,7 +15,7 @@ import {
   todayUtc,
 } from './seed-data';
 
-export { DEMO_IDS, DEMO_PASSWORD, DEMO_SITES, DEMO_USERS } from './seed-data';
+export { DEMO_IDS, DEMO_PASSWORD, DEMO_USERS } from './seed-data';
 
 /** Days of revenue per site, ending `today` inclusive. */
 export const DEMO_DAYS = 365;

@@ -78,7 +78,7 @@ export function pgliteStream(client: PGlite): RunStream {
  * transaction ends. The iterator throws what the producer threw, and finishes only after the producer has,
  * so when it is done the connection is free.
  */
-export async function* pull<T>(produce: (emit: (batch: T) => Promise<boolean>) => Promise<unknown>): AsyncGenerator<T> {
+async function* pull<T>(produce: (emit: (batch: T) => Promise<boolean>) => Promise<unknown>): AsyncGenerator<T> {
   let offered: { batch: T; taken: (more: boolean) => void } | undefined;
   let stopped = false;
   let failure: { error: unknown } | undefined;

@@ -7,7 +7,7 @@
  * Spreadsheets run a cell that starts with = + - @ (or a tab/CR) as a formula; a site named "=HYPERLINK(…)"
  * must open as text. OWASP's advice: prefix such cells with a single quote. Numbers are not strings here.
  */
-export const neutralizeFormula = (value: string) => (/^[=+\-@\t\r]/.test(value) ? `'${value}` : value);
+const neutralizeFormula = (value: string) => (/^[=+\-@\t\r]/.test(value) ? `'${value}` : value);
 
 const NEEDS_QUOTES = /[",\r\n]/;
 /** Either of the above: one test settles the common plain cell (ids, dates, codes). */

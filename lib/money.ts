@@ -2,7 +2,7 @@
  * Money is integer micro-dollars everywhere inside the system; these are the only conversions to the
  * JSON numbers of the API. Ratios come from sums, never from averaging ratios.
  */
-export const MICROS_PER_USD = 1_000_000;
+const MICROS_PER_USD = 1_000_000;
 
 export const usdFromMicros = (micros: number) => micros / MICROS_PER_USD;
 

@@ -9,10 +9,10 @@ import { ROOT } from './servers';
  * for keys, KPI cards and the API.
  */
 
-export const PASSWORD = 'demo-password';
+const PASSWORD = 'demo-password';
 
 /** The webServer's address (playwright.config.ts), for contexts opened outside the test's own. */
-export const BASE_URL = `http://127.0.0.1:${process.env.E2E_PORT ?? 3200}`;
+const BASE_URL = `http://127.0.0.1:${process.env.E2E_PORT ?? 3200}`;
 
 export const USERS = {
   demo: { email: 'demo@example.com', name: 'Demo Games Ltd' },
@@ -30,7 +30,7 @@ export const authFile = (user: DemoUser) => path.join(ROOT, '.data', 'e2e-auth',
 
 export const DASHBOARD_ROUTES = ['/', '/countries', '/sites', '/keys'] as const;
 
-export const KPIS = {
+const KPIS = {
   revenue: { testId: 'kpi-revenue', api: 'totalRevenue' },
   impressions: { testId: 'kpi-impressions', api: 'totalImpressions' },
   requests: { testId: 'kpi-requests', api: 'totalRequests' },
@@ -95,7 +95,7 @@ export const test = base.extend<Fixtures>({
 });
 export { expect };
 
-export async function newContext(browser: Browser, user: DemoUser | null, options: { viewport?: { width: number; height: number } } = {}) {
+async function newContext(browser: Browser, user: DemoUser | null, options: { viewport?: { width: number; height: number } } = {}) {
   if (user && !fs.existsSync(authFile(user))) throw new Error(`no saved session for ${user}: run the setup project`);
   return browser.newContext({
     baseURL: BASE_URL,

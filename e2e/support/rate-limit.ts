@@ -1,7 +1,7 @@
 import { sleep } from './servers';
 
 /** The spec's fixed window: whole UTC minutes (both stores align windows to the epoch). */
-export const WINDOW_MS = 60_000;
+const WINDOW_MS = 60_000;
 
 export const windowOf = (t: number) => Math.floor(t / WINDOW_MS);
 export const windowEnd = (t: number) => (windowOf(t) + 1) * WINDOW_MS;

@@ -47,7 +47,7 @@ export function makeTempDir(label: string): string {
 export type DatabaseEnv = { PGLITE_DIR: string } | { DATABASE_URL: string };
 
 /** Runs `tsx scripts/cli.ts …` on that database and returns its standard output. */
-export async function runCli(args: string[], database: DatabaseEnv): Promise<string> {
+async function runCli(args: string[], database: DatabaseEnv): Promise<string> {
   const tsx = path.join(ROOT, 'node_modules', '.bin', 'tsx');
   const { stdout } = await run(tsx, ['scripts/cli.ts', ...args], { cwd: ROOT, env: childEnv(database), timeout: 90_000 });
   return stdout;
@@ -68,7 +68,7 @@ export async function createApiKeys(database: DatabaseEnv, count: number, email 
   return keys;
 }
 
-export async function freePort(): Promise<number> {
+async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = net.createServer();
     probe.once('error', reject);

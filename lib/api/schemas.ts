@@ -3,7 +3,6 @@
  * is generated from them, and the integration suite checks every response it receives against that document.
  */
 import { z } from 'zod';
-import { countryRowFields, byCountryFields } from '@/lib/services/report-fields';
 
 const uuid = z.uuid();
 const timestamp = z.iso.datetime({ offset: true }).meta({ description: 'ISO-8601 date-time in UTC', example: '2026-11-24T00:00:00.000Z' });
@@ -55,7 +54,7 @@ export const RevenueTotalResponse = z
   })
   .meta({ id: 'RevenueTotalResponse' });
 
-export const RevenueByCountryResponse = z
+const RevenueByCountryResponse = z
   .object({
     country,
     revenueAmount: usd('Revenue, USD'),
@@ -84,7 +83,7 @@ export const RevenueWithCountryResponse = z
   })
   .meta({ id: 'RevenueWithCountryResponse', description: 'One site × country × UTC day.' });
 
-export const PageMeta = z
+const PageMeta = z
   .object({
     page: z.int().min(1),
     pageSize: z.int().min(1).max(1000),
@@ -128,7 +127,3 @@ export const Problem = z
     errorCount: z.int().optional().meta({ description: 'How many errors there were, when only some are listed' }),
   })
   .meta({ id: 'Problem', description: 'RFC 9457 problem details.' });
-
-/** The field names a report can be sorted and filtered by, for the parameters' documentation. */
-export const BY_COUNTRY_FIELDS = byCountryFields.map((f) => f.name);
-export const COUNTRY_ROW_FIELDS = countryRowFields.map((f) => f.name);

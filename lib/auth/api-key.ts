@@ -7,11 +7,11 @@ import { sha256Hex } from '@/lib/crypto';
  * everything before it. The checksum lets us reject typos and junk without touching the database; the
  * database only ever sees the SHA-256 of the whole key, plus its first 12 characters to show in lists.
  */
-export const API_KEY_PREFIX = 'rpk_';
+const API_KEY_PREFIX = 'rpk_';
 const RANDOM_LENGTH = 32;
 const CHECKSUM_LENGTH = 6;
 export const API_KEY_LENGTH = API_KEY_PREFIX.length + RANDOM_LENGTH + CHECKSUM_LENGTH;
-export const VISIBLE_PREFIX_LENGTH = 12;
+const VISIBLE_PREFIX_LENGTH = 12;
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 const KEY_SHAPE = new RegExp(`^${API_KEY_PREFIX}[0-9A-Za-z]{${RANDOM_LENGTH + CHECKSUM_LENGTH}}$`);

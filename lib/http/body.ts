@@ -1,8 +1,9 @@
 import type { z } from 'zod';
-import { ProblemError, ValidationError, badRequest } from './problem';
+import { ValidationError, badRequest } from '@/lib/errors';
+import { ProblemError } from './problem';
 import { fieldErrorsOf } from '@/lib/zod-issues';
 
-export const MAX_BODY_BYTES = 16 * 1024;
+const MAX_BODY_BYTES = 16 * 1024;
 
 /** application/json, text/json and any application/*+json, with or without parameters such as charset. */
 function isJsonMediaType(contentType: string): boolean {

@@ -1,5 +1,6 @@
 import { describeError } from './describe-error';
-import { AppError, ProblemError, problemOf, retryAfterHeader } from './problem';
+import { AppError } from '@/lib/errors';
+import { ProblemError, problemOf, retryAfterHeader } from './problem';
 import { isDatabaseUnavailable } from './unavailable';
 
 /**

@@ -6,8 +6,6 @@
  */
 import { AppError, type ErrorCode, type FieldError } from '@/lib/errors';
 
-export { AppError, ValidationError, badRequest, forbidden, notFound, type FieldError } from '@/lib/errors';
-
 export interface ProblemInit {
   status: number;
   title: string;

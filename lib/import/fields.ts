@@ -34,7 +34,7 @@ export const IMPORT_COLUMNS: readonly ImportColumn[] = [
 ];
 
 /** Written by the API's export but derived (cpm, fillRate) or owned by the server: skipped, so exports re-import. */
-export const IGNORED_COLUMNS = ['cpm', 'fillRate', 'updatedAt', 'userId'] as const;
+const IGNORED_COLUMNS = ['cpm', 'fillRate', 'updatedAt', 'userId'] as const;
 
 const BY_LOWER_NAME = new Map<string, ColumnName | null>([
   ...IMPORT_COLUMNS.flatMap((c) => [c.name, ...c.aliases].map((n) => [n.toLowerCase(), c.name] as const)),

@@ -9,7 +9,7 @@ import { parse as parseCsv } from 'csv-parse/sync';
 import { isDay, todayUtc } from '@/lib/query/dates';
 import { mapColumns, missingColumns, quote, toRow, type Problem, type Slots, type Values } from './fields';
 
-export { IMPORT_COLUMNS, IGNORED_COLUMNS, type ImportColumn } from './fields';
+export { IMPORT_COLUMNS, type ImportColumn } from './fields';
 
 export type ImportFormat = 'csv' | 'ndjson';
 
@@ -37,7 +37,7 @@ export interface LineError { line: number; field: string; detail: string }
 export type ParsedLine = { row: ImportRow } | { error: LineError };
 
 /** Longest CSV record or NDJSON line read; a longer one is an error rather than an unbounded buffer. */
-export const MAX_LINE_BYTES = 64 * 1024;
+const MAX_LINE_BYTES = 64 * 1024;
 const TOO_LONG = `is longer than 64 KiB (${MAX_LINE_BYTES} bytes)`;
 
 /**

@@ -1,6 +1,6 @@
 /** The query grammar shared by API route handlers and dashboard pages (DESIGN §1). */
 export { QueryParams, type QueryInput } from './params';
-export { fieldLookup, fieldNames, type FieldDef } from './fields';
+export { type FieldDef } from './fields';
 export { pageMeta, pageOffset, PAGE_SIZE_MAX, DEFAULT_PAGE_SIZE, type Paging, type PageMeta } from './paging';
 export {
   resolveRange, todayUtc, addDays, daysBetweenInclusive, eachDay, isDay, MAX_RANGE_DAYS, type DateRange, type DaySelection,
@@ -11,6 +11,6 @@ export { filterToSql, searchToSql } from './filter-sql';
 export { SEARCH_MAX_LENGTH } from './search';
 export { collect, throwIfAny } from './collect';
 export {
-  readQuery, paramNamesOf, totalsQuery, byCountryQueryOf, pagedRowsQueryOf, rowsQueryOf,
+  readQuery, totalsQuery, byCountryQueryOf, pagedRowsQueryOf, rowsQueryOf,
   type QuerySchema, type SiteDayInput, type RowsInput, type PagedRowsInput,
 } from './input';

@@ -48,7 +48,7 @@ const day = (parameter: 'fromDate' | 'toDate', which: string) =>
   });
 
 /** siteIds, fromDate, toDate: which sites and days a report covers. */
-export const siteDayParams = {
+const siteDayParams = {
   siteIds: textParam(parseSiteIds).meta({
     description: "Comma-separated site ids (UUIDs) to report on; all readable sites when absent. A site outside the key's scope is a 403.",
     example: '3f1c2a4e-1b2c-4d5e-8f90-1234567890ab,7a9b…',
@@ -58,7 +58,7 @@ export const siteDayParams = {
 };
 
 /** sortBy, sortDirection, Search, Filter, FilterList over an endpoint's row fields. */
-export const sortingParams = (fields: readonly FieldDef[]) => ({
+const sortingParams = (fields: readonly FieldDef[]) => ({
   sortBy: param(z.enum(fields.map((f) => f.name)), (raw) => parseSortBy(raw, fields)).meta({
     description: 'Field to sort by (any letter case); ties are broken so that pages never overlap.',
   }),
@@ -84,7 +84,7 @@ export const sortingParams = (fields: readonly FieldDef[]) => ({
 });
 
 /** page and pageSize, then the sorting and filtering parameters. */
-export const pagingParams = (fields: readonly FieldDef[]) => ({
+const pagingParams = (fields: readonly FieldDef[]) => ({
   page: param(z.int().min(1).max(PAGE_MAX), parsePage).meta({ description: 'Page number, from 1 (default 1). A page past the end is empty.' }),
   pageSize: param(z.int().min(1).max(PAGE_SIZE_MAX), parsePageSize).meta({ description: `Rows per page (default ${DEFAULT_PAGE_SIZE}).` }),
   ...sortingParams(fields),
@@ -162,7 +162,7 @@ export const pagedRowsQueryOf = (fields: readonly FieldDef[]) => querySchema(pag
 export const rowsQueryOf = (fields: readonly FieldDef[]) => querySchema(sortingParams(fields), rowsOf);
 
 /** The parameters a schema takes, by their canonical names. */
-export const paramNamesOf = (schema: QuerySchema<unknown>) => Object.keys(schema.in.shape);
+const paramNamesOf = (schema: QuerySchema<unknown>) => Object.keys(schema.in.shape);
 
 /**
  * Reads a query into a schema's input, with every mistake in one ValidationError: names the endpoint does not

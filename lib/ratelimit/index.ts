@@ -33,7 +33,7 @@ export function secondsUntilReset(store: RateLimitStore, result: RateLimitResult
   return Math.max(1, Math.ceil((result.reset - now) / 1000));
 }
 
-export function createConfiguredStore(): RateLimitStore {
+function createConfiguredStore(): RateLimitStore {
   const { UPSTASH_REDIS_REST_URL: url, UPSTASH_REDIS_REST_TOKEN: token } = env();
   return url && token ? createUpstashStore({ url, token }) : createMemoryStore();
 }

@@ -11,6 +11,7 @@ import { csvCell } from '@/lib/csv';
 import type { RowsInput } from '@/lib/query';
 import { requireAccountLevel } from './account';
 import { feedRow, selectFeed, SITE_FIELDS } from './feed-query';
+import { adUnitIdOf } from './report-fields';
 import type { Principal } from './principal';
 import { COUNTRY_ROW_COLUMNS } from './reports';
 
@@ -91,7 +92,7 @@ async function* chunks(batches: AsyncIterable<StreamRow[]>, format: ExportFormat
   if (header) yield header;
 }
 
-/** A raw row as the feed answers it (feedRow); the row's own ad unit id wins over its site's. */
+/** A raw row as the feed answers it (feedRow). */
 function exportRow(raw: RawRow, userId: string, sitesById: Map<string, SiteFields>) {
   const [siteId, day, country, impressions, clicks, adRequests, revenueMicros, updatedAtSeconds, adUnitId] = raw;
   const site = sitesById.get(siteId);
@@ -100,7 +101,7 @@ function exportRow(raw: RawRow, userId: string, sitesById: Map<string, SiteField
   const updatedAt = dateFromEpochSeconds(updatedAtSeconds);
   return feedRow({
     row: { siteId, userId, day, country, ...numbers, revenueMicros: Number(revenueMicros), adUnitId, updatedAt },
-    adUnitId: adUnitId ?? site?.adUnitId ?? null,
+    adUnitId: adUnitIdOf(adUnitId, site?.adUnitId),
     gameName: site?.name ?? null,
   });
 }

@@ -58,6 +58,12 @@ export const countryRowFields: FieldDef[] = [
   { name: 'gameName', type: 'string' },
 ];
 
+/**
+ * The ad unit a row reports: the one its import named, else its site's. Written in SQL below (to filter and
+ * sort by it) and here for the export, which reads sites apart; the export's tests compare it with the feed.
+ */
+export const adUnitIdOf = (rowAdUnitId: string | null, siteAdUnitId: string | null | undefined) => rowAdUnitId ?? siteAdUnitId ?? null;
+
 const r = revenueDaily;
 export const countryRowColumns: Record<string, SQLWrapper> = {
   impressions: r.impressions,
@@ -72,7 +78,7 @@ export const countryRowColumns: Record<string, SQLWrapper> = {
   updatedAt: sql`((${r.updatedAt} at time zone 'UTC')::date)`,
   gameId: r.siteId,
   userId: r.userId,
-  // The ad unit an import named for the row, else the site's.
+  // The ad unit an import named for the row, else the site's: the rule of adUnitIdOf, in SQL.
   adUnitId: sql`coalesce(${r.adUnitId}, ${sites.adUnitId})`,
   gameName: sites.name,
 };

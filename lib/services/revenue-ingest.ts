@@ -18,7 +18,7 @@ export const ingestQuery = z
 
 export const INGEST_MAX_ROWS = 50_000;
 export const INGEST_MAX_BYTES = 16 * 1024 * 1024;
-export const INGEST_MAX_ERRORS = 1_000;
+const INGEST_MAX_ERRORS = 1_000;
 
 export async function ingestRevenue(
   principal: Principal,

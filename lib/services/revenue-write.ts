@@ -132,7 +132,7 @@ export async function resolveSites(session: BulkSession, options: SiteOptions, m
 }
 
 /** Lines that repeat an earlier line's site, day and country: which of them should win is not ours to guess. */
-export const duplicates = (session: BulkSession, max: number) =>
+const duplicates = (session: BulkSession, max: number) =>
   failing(
     session,
     {

@@ -101,7 +101,7 @@ export const COUNTRY_ROW_SHAPE: Shape = {
   gameId: ['uuid', 'required'], userId: ['uuid', 'required'], adUnitId: ['string', 'nullable'],
   gameName: ['string', 'nullable'],
 };
-export const META_SHAPE = ['page', 'pageSize', 'sortBy', 'sortDirection', 'totalRows', 'totalPages'];
+const META_SHAPE = ['page', 'pageSize', 'sortBy', 'sortDirection', 'totalRows', 'totalPages'];
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const DATETIME_RE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;

@@ -30,7 +30,7 @@ const fromDaily = (where: ReturnType<typeof sql>) =>
   );
 
 /** Rows in one table and not the other (both ways), for the accounts given or for all; [] when exact. */
-export async function rollupDifferences(db: Db, userIds?: readonly string[]) {
+async function rollupDifferences(db: Db, userIds?: readonly string[]) {
   const only = userIds ? sql`where user_id = any(${uuidArray(userIds)})` : sql``;
   const daily = fromDaily(only);
   const rollup = sql`${ROLLUP} ${only}`;

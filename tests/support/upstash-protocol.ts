@@ -26,7 +26,7 @@ const UPSTASH_ONLY_FLAGS = new Set(['allow-key-locking']);
  * keep any other shebang option; if nothing is left, blank the line (not remove it) so Lua error line
  * numbers still match the original text, and the script also runs on Redis < 7 (no shebang support).
  */
-export function stripUpstashFlags(script: string): string {
+function stripUpstashFlags(script: string): string {
   const m = /^#!lua([^\n]*)/.exec(script);
   if (!m) return script;
   const kept: string[] = [];
