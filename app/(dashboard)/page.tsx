@@ -47,7 +47,7 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
       <div className="space-y-6">
         <KpiCards totals={headline.totals} previous={headline.previousTotals} />
         <Suspense fallback={<TrendsSkeleton />}>
-          <Trends user={user} range={range} countriesHref={viewHref('/countries', params)} hasData={headline.totals.totalRequests > 0} />
+          <Trends user={user} range={range} countriesHref={viewHref('/countries', params, { from: range.fromDate, to: range.toDate })} hasData={headline.totals.totalRequests > 0} />
         </Suspense>
       </div>
     </>
