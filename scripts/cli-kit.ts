@@ -1,6 +1,6 @@
 import { type ParseArgsConfig, parseArgs } from 'node:util';
 
-/** One operator command; scripts/cli.ts lists them in its command table. */
+/** One operator command; scripts/run-cli.ts lists them in its command table. */
 export interface Command {
   /** One line for the command list. */
   summary: string;

@@ -3,25 +3,43 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { type Database, openPglite, openPostgres, setDatabase } from '@/db/client';
 import { lockPathFor } from '@/db/embedded-lock';
 import { hashApiKey } from '@/lib/auth/api-key';
+import { readEnv, setEnv } from '@/lib/env';
+import { runCli } from '@/scripts/run-cli';
 import { get } from '../support/api';
 
 /**
- * The operator CLI as an operator runs it: a separate process (`tsx scripts/cli.ts`), on an embedded
- * database folder of its own and, when TEST_DATABASE_URL is set, on PostgreSQL.
+ * The operator CLI on an embedded database folder of its own and, when TEST_DATABASE_URL is set, on
+ * PostgreSQL. Commands run in this process through runCli (what scripts/cli.ts calls), with the
+ * environment an operator would set; two smoke tests start the real `tsx scripts/cli.ts` process.
  */
-const run = promisify(execFile);
-const root = path.resolve(import.meta.dirname, '../..');
-const tsx = path.join(root, 'node_modules/.bin/tsx');
-
-async function cli(args: string[], env: Record<string, string | undefined>) {
+async function cli(args: string[], environment: Record<string, string | undefined>) {
+  setEnv(readEnv({ ...process.env, DATABASE_URL: '', ...environment }));
+  const out: string[] = [];
+  const err: string[] = [];
+  const log = vi.spyOn(console, 'log').mockImplementation((...parts) => void out.push(parts.join(' ')));
+  const error = vi.spyOn(console, 'error').mockImplementation((...parts) => void err.push(parts.join(' ')));
   try {
-    const { stdout, stderr } = await run(tsx, ['scripts/cli.ts', ...args], {
+    const code = await runCli(args);
+    return { code, stdout: out.join('\n'), stderr: err.join('\n') };
+  } finally {
+    log.mockRestore();
+    error.mockRestore();
+  }
+}
+
+const execute = promisify(execFile);
+const root = path.resolve(import.meta.dirname, '../..');
+
+/** The CLI as its own process: `tsx scripts/cli.ts …`, for what only a process shows (exit code, streams). */
+async function cliProcess(args: string[], environment: Record<string, string | undefined>) {
+  try {
+    const { stdout, stderr } = await execute(path.join(root, 'node_modules/.bin/tsx'), ['scripts/cli.ts', ...args], {
       cwd: root,
-      env: { ...process.env, DATABASE_URL: '', ...env },
+      env: { ...process.env, DATABASE_URL: '', ...environment },
       timeout: 60_000,
     });
     return { code: 0, stdout, stderr };
@@ -30,6 +48,8 @@ async function cli(args: string[], env: Record<string, string | undefined>) {
     return { code: e.code, stdout: e.stdout, stderr: e.stderr };
   }
 }
+
+afterEach(() => setEnv(undefined));
 
 const lastLine = (text: string) => text.trim().split('\n').at(-1) ?? '';
 const KEY_SHAPE = /^rpk_[0-9A-Za-z]{38}$/;
@@ -68,8 +88,8 @@ describe('operator CLI on the embedded database', () => {
 
   afterAll(() => fs.rmSync(path.dirname(dir), { recursive: true, force: true }));
 
-  it('creates a key whose raw value is the last line of stdout and which works on the API', async () => {
-    const result = await cli(['apikey', '--email', 'DEMO@example.com', '--label', 'from the cli'], env);
+  it('creates a key whose raw value is the last line of stdout and which works on the API (own process)', async () => {
+    const result = await cliProcess(['apikey', '--email', 'DEMO@example.com', '--label', 'from the cli'], env);
     expect(result.code).toBe(0);
     const raw = lastLine(result.stdout);
     expect(raw).toMatch(KEY_SHAPE);
@@ -123,8 +143,8 @@ describe('operator CLI on the embedded database', () => {
 
   it('refuses, and changes nothing, while another process holds the embedded database', async () => {
     const before = await keyCount(dir);
-    // This test process is alive and is not the CLI's process: to the CLI it is a running server.
-    fs.writeFileSync(lockPathFor(dir), String(process.pid));
+    // The process that started this test run is alive and is not this one: to the CLI, a running server.
+    fs.writeFileSync(lockPathFor(dir), String(process.ppid));
     try {
       for (const args of [['apikey', '--email', 'demo@example.com'], ['seed']]) {
         const result = await cli(args, env);
@@ -135,6 +155,13 @@ describe('operator CLI on the embedded database', () => {
       fs.rmSync(lockPathFor(dir));
     }
     expect(await keyCount(dir)).toBe(before);
+  });
+
+  it('exits 2 with the usage on standard error when run wrongly (own process)', async () => {
+    const result = await cliProcess(['apikey', '--bogus'], env);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/Unknown option '--bogus'[\s\S]*Usage: npm run apikey/);
+    expect(result.stdout).toBe('');
   });
 
   it('takes over a lock left behind by a process that no longer exists', async () => {
