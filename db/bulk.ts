@@ -46,7 +46,8 @@ export function pgliteBulk(client: PGlite): RunBulk {
 }
 
 /** Text-format COPY escaping: backslash, tab, newline and carriage return are escaped; null is \N. */
-const escape = (value: string) => value.replace(/[\\\t\n\r]/g, (c) => ({ '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' })[c]!);
+const escape = (value: string) =>
+  value.replace(/[\\\t\n\r]/g, (c) => ({ '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' })[c]!);
 
 /** One line of COPY text format for the values, in column order. */
 export function copyLine(values: readonly (string | number | null)[]): string {
@@ -65,7 +66,11 @@ export function copyLine(values: readonly (string | number | null)[]): string {
  * repeats the schema. Inside the session's transaction: if anything fails, the drops roll back too. Readers
  * of `table` wait until the transaction ends, so this is for offline loads (the large seed) only.
  */
-export async function withoutSecondaryIndexes<T>(session: BulkSession, table: string, work: () => Promise<T>): Promise<T> {
+export async function withoutSecondaryIndexes<T>(
+  session: BulkSession,
+  table: string,
+  work: () => Promise<T>,
+): Promise<T> {
   const foreignKeys = await session.query<{ name: string; definition: string }>(
     `select conname as name, pg_get_constraintdef(oid) as definition from pg_constraint
      where conrelid = $1::regclass and contype = 'f'`,

@@ -84,7 +84,11 @@ export const revenueDaily = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.siteId, t.day, t.country] }),
-    foreignKey({ name: 'revenue_daily_site_owner_fk', columns: [t.siteId, t.userId], foreignColumns: [sites.id, sites.userId] })
+    foreignKey({
+      name: 'revenue_daily_site_owner_fk',
+      columns: [t.siteId, t.userId],
+      foreignColumns: [sites.id, sites.userId],
+    })
       .onDelete('cascade')
       .onUpdate('cascade'),
     index('revenue_daily_user_day_idx').on(t.userId, t.day, t.siteId, t.country),

@@ -21,7 +21,8 @@ const DAYS_PER_BATCH = 8;
 const FRAMEWORKS = ['phaser', 'unity', 'godot', 'construct', 'pixijs'] as const;
 
 /** A number in [0, 1) per site and purpose, from the same hash as demo ids: varied, and the same on every run. */
-const spread = (i: number, purpose: number) => Number.parseInt(demoUuid(`big-spec:${i}:${purpose}`).slice(0, 8), 16) / 2 ** 32;
+const spread = (i: number, purpose: number) =>
+  Number.parseInt(demoUuid(`big-spec:${i}:${purpose}`).slice(0, 8), 16) / 2 ** 32;
 
 export const LARGE_SITES: readonly DemoSite[] = Array.from({ length: LARGE.sites }, (_, i) => {
   const n = String(i + 1).padStart(3, '0');
@@ -41,7 +42,9 @@ export const LARGE_SITES: readonly DemoSite[] = Array.from({ length: LARGE.sites
     addedDaysEarlier: 30 + Math.round(300 * spread(i, 5)),
     id: demoUuid(`big-site:${i + 1}`),
     userId: BIG_USER_ID,
-    adUnitId: `au-${demoUuid(`big-ad-unit:${i + 1}`).replace(/-/g, '').slice(0, 16)}`,
+    adUnitId: `au-${demoUuid(`big-ad-unit:${i + 1}`)
+      .replace(/-/g, '')
+      .slice(0, 16)}`,
   };
 });
 
@@ -66,36 +69,67 @@ export async function seedLarge(
   const passwordHash = await hash(DEMO_PASSWORD);
   const { db } = database;
   await db.delete(users).where(eq(users.email, LARGE.email)); // its sites and rows go with it (cascade)
-  await db.insert(users).values({ id: BIG_USER_ID, email: LARGE.email, name: LARGE.name, role: 'publisher', passwordHash });
+  await db
+    .insert(users)
+    .values({ id: BIG_USER_ID, email: LARGE.email, name: LARGE.name, role: 'publisher', passwordHash });
   await db.insert(sites).values(
     LARGE_SITES.map((s) => ({
-      id: s.id, userId: s.userId, name: s.name, url: s.url, framework: s.framework, status: s.status,
-      dailyActiveUsers: s.dailyActiveUsers, monthlyActiveUsers: s.monthlyActiveUsers, adUnitId: s.adUnitId,
+      id: s.id,
+      userId: s.userId,
+      name: s.name,
+      url: s.url,
+      framework: s.framework,
+      status: s.status,
+      dailyActiveUsers: s.dailyActiveUsers,
+      monthlyActiveUsers: s.monthlyActiveUsers,
+      adUnitId: s.adUnitId,
       createdAt: new Date((firstDay - s.addedDaysEarlier) * 86_400_000),
     })),
   );
   let done = 0;
-  await database.bulk((session) => withoutSecondaryIndexes(session, 'revenue_daily', async () => {
-    for (let from = firstDay; from <= lastDay; from += DAYS_PER_BATCH) {
-      let text = '';
-      for (let day = from; day < Math.min(from + DAYS_PER_BATCH, lastDay + 1); day++) {
-        const dayText = dayString(day);
-        // A day's row is final the next night at 02:00 UTC, like the demo's.
-        const updatedAt = new Date(Math.min((day + 1) * 86_400_000 + 2 * 3_600_000, Date.now())).toISOString();
-        for (const site of LARGE_SITES) {
-          for (const country of LARGE_COUNTRIES) {
-            const v = revenueFor(site, day, country);
-            text += copyLine([site.id, BIG_USER_ID, dayText, country.code, v.impressions, v.clicks, v.adRequests, v.revenueMicros, updatedAt]);
-            done++;
+  await database.bulk((session) =>
+    withoutSecondaryIndexes(session, 'revenue_daily', async () => {
+      for (let from = firstDay; from <= lastDay; from += DAYS_PER_BATCH) {
+        let text = '';
+        for (let day = from; day < Math.min(from + DAYS_PER_BATCH, lastDay + 1); day++) {
+          const dayText = dayString(day);
+          // A day's row is final the next night at 02:00 UTC, like the demo's.
+          const updatedAt = new Date(Math.min((day + 1) * 86_400_000 + 2 * 3_600_000, Date.now())).toISOString();
+          for (const site of LARGE_SITES) {
+            for (const country of LARGE_COUNTRIES) {
+              const v = revenueFor(site, day, country);
+              text += copyLine([
+                site.id,
+                BIG_USER_ID,
+                dayText,
+                country.code,
+                v.impressions,
+                v.clicks,
+                v.adRequests,
+                v.revenueMicros,
+                updatedAt,
+              ]);
+              done++;
+            }
           }
         }
+        await session.copyIn('revenue_daily', COPY_COLUMNS, text);
+        options.onProgress?.(done, total);
       }
-      await session.copyIn('revenue_daily', COPY_COLUMNS, text);
-      options.onProgress?.(done, total);
-    }
-  }));
+    }),
+  );
   await db.execute(sql`analyze revenue_daily, revenue_rollup`);
   return { rows: done, ms: Math.round(performance.now() - started) };
 }
 
-const COPY_COLUMNS = ['site_id', 'user_id', 'day', 'country', 'impressions', 'clicks', 'ad_requests', 'revenue_micros', 'updated_at'];
+const COPY_COLUMNS = [
+  'site_id',
+  'user_id',
+  'day',
+  'country',
+  'impressions',
+  'clicks',
+  'ad_requests',
+  'revenue_micros',
+  'updated_at',
+];

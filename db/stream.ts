@@ -42,7 +42,10 @@ export function postgresStream(client: Sql): RunStream {
         }
         const { sql, params } = dialect.sqlToQuery(query);
         // Leaving the loop early calls the cursor's return(), which closes the portal before COMMIT.
-        for await (const rows of tx.unsafe(sql, params as never[]).values().cursor(batchSize)) {
+        for await (const rows of tx
+          .unsafe(sql, params as never[])
+          .values()
+          .cursor(batchSize)) {
           if (!(await emit(rows))) return;
         }
       }),

@@ -72,7 +72,12 @@ for (const scheme of ['light', 'dark'] as const) {
         await expectNoViolations(page, '/keys with the revoke confirmation open');
         await page.getByRole('alertdialog').getByRole('button', { name: 'Revoke key' }).click();
         await expect(page.getByRole('alertdialog')).toHaveCount(0);
-        await expect(page.getByTestId('api-key-row').filter({ hasText: `e2e axe ${scheme}` }).getByText('Revoked')).toBeVisible();
+        await expect(
+          page
+            .getByTestId('api-key-row')
+            .filter({ hasText: `e2e axe ${scheme}` })
+            .getByText('Revoked'),
+        ).toBeVisible();
         await expectNoViolations(page, '/keys with a revoked key');
       });
     });

@@ -7,7 +7,9 @@ import { SESSION_COOKIE } from '@/lib/auth/cookie';
  * attributes, sign-out ending the session on the server, and the redirect of signed-out visitors.
  */
 
-test('the sign-in form has labelled fields and one message for a wrong password and an unknown e-mail', async ({ page }) => {
+test('the sign-in form has labelled fields and one message for a wrong password and an unknown e-mail', async ({
+  page,
+}) => {
   await page.goto('/login');
   await expect(page).toHaveTitle(/Sign in/);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Sign in to your account');
@@ -30,7 +32,11 @@ test('the sign-in form has labelled fields and one message for a wrong password 
   expect((await page.context().cookies()).map((c) => c.name)).not.toContain(SESSION_COOKIE);
 });
 
-test('the session cookie is HttpOnly, Secure and SameSite=Lax, and signing out ends the session on the server', async ({ page, openAs, baseURL }) => {
+test('the session cookie is HttpOnly, Secure and SameSite=Lax, and signing out ends the session on the server', async ({
+  page,
+  openAs,
+  baseURL,
+}) => {
   await page.goto('/login');
   await signIn(page, USERS.demo.email);
   await expect(page).toHaveURL(/\/$/);
@@ -51,7 +57,9 @@ test('the session cookie is HttpOnly, Secure and SameSite=Lax, and signing out e
   // Replaying the old cookie value: the server no longer knows the session.
   const replayPage = await openAs(null);
   const replay = replayPage.context();
-  await replay.addCookies([{ name: cookie!.name, value: cookie!.value, url: baseURL!, httpOnly: true, secure: true, sameSite: 'Lax' }]);
+  await replay.addCookies([
+    { name: cookie!.name, value: cookie!.value, url: baseURL!, httpOnly: true, secure: true, sameSite: 'Lax' },
+  ]);
   for (const route of ['/', '/keys']) {
     await replayPage.goto(route);
     await expect(replayPage).toHaveURL(/\/login$/);
@@ -106,5 +114,8 @@ test('signing in works with the keyboard alone', async ({ page }) => {
   await expect(page).toHaveURL(/\/sites$/);
   await expect(page.getByRole('heading', { name: 'Sites', level: 1 })).toBeVisible();
   await expect(page.getByRole('banner')).toContainText(USERS.admin.name);
-  await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Sites' })).toHaveAttribute('aria-current', 'page');
+  await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Sites' })).toHaveAttribute(
+    'aria-current',
+    'page',
+  );
 });

@@ -10,8 +10,22 @@ import { apiGet, authFile, createKeyAs, expect, parseShown, shownRange, test } f
 test.use({ storageState: authFile('demo') });
 
 interface ByCountry {
-  data: { country: string | null; revenueAmount: number; cpm: number; impressions: number; adRequests: number; fillRate: number }[];
-  meta: { page: number; pageSize: number; totalRows: number; totalPages: number; sortBy: string | null; sortDirection: string };
+  data: {
+    country: string | null;
+    revenueAmount: number;
+    cpm: number;
+    impressions: number;
+    adRequests: number;
+    fillRate: number;
+  }[];
+  meta: {
+    page: number;
+    pageSize: number;
+    totalRows: number;
+    totalPages: number;
+    sortBy: string | null;
+    sortDirection: string;
+  };
 }
 
 let key: string;
@@ -35,7 +49,10 @@ async function shownCodes(page: Page): Promise<(string | null)[]> {
 
 /** The values of one column as numbers, in row order. */
 async function columnValues(page: Page, column: number): Promise<number[]> {
-  const texts = await rows(page).evaluateAll((trs, i) => trs.map((tr) => tr.querySelectorAll('td')[i].textContent!), column);
+  const texts = await rows(page).evaluateAll(
+    (trs, i) => trs.map((tr) => tr.querySelectorAll('td')[i].textContent!),
+    column,
+  );
   return texts.map(parseShown);
 }
 
@@ -78,7 +95,9 @@ test('paging is server-side: Next shows the following rows and the range of rows
   await expect(range(page)).toHaveText(`21–40 of ${total}`);
 });
 
-test('a link that spells it Page=2 pages on from there: Previous goes to page 1, with one page parameter', async ({ page }) => {
+test('a link that spells it Page=2 pages on from there: Previous goes to page 1, with one page parameter', async ({
+  page,
+}) => {
   await page.goto('/countries?Page=2&pageSize=20');
   await expect(page.getByText(/^Page 2 of /)).toBeVisible();
   await page.getByRole('link', { name: 'Previous' }).click();
@@ -101,7 +120,10 @@ test('the page-size selector changes pageSize in the URL and starts on page 1', 
   await expect(pages.getByRole('link', { name: '50', exact: true })).toHaveAttribute('aria-current', 'true');
 });
 
-test('clicking a header sorts on the server: sortBy and sortDirection in the URL, aria-sort, the API order', async ({ page, request }) => {
+test('clicking a header sorts on the server: sortBy and sortDirection in the URL, aria-sort, the API order', async ({
+  page,
+  request,
+}) => {
   await page.goto('/countries?page=2');
   const ecpm = page.getByRole('columnheader', { name: 'eCPM' });
   await expect(ecpm).toHaveAttribute('aria-sort', 'none');
@@ -134,11 +156,16 @@ test('clicking a header sorts on the server: sortBy and sortDirection in the URL
   const impressions = await columnValues(page, 3);
   expect(impressions).toEqual([...impressions].sort((a, b) => b - a));
   expect(await shownCodes(page)).toEqual(
-    (await byCountry(request, page, { sortBy: 'impressions', sortDirection: 'desc', pageSize: '20' })).data.map((r) => r.country),
+    (await byCountry(request, page, { sortBy: 'impressions', sortDirection: 'desc', pageSize: '20' })).data.map(
+      (r) => r.country,
+    ),
   );
 });
 
-test('Search and Filter go into the URL in the API grammar and narrow the rows like the API', async ({ page, request }) => {
+test('Search and Filter go into the URL in the API grammar and narrow the rows like the API', async ({
+  page,
+  request,
+}) => {
   await page.goto('/countries?page=2');
   await page.getByLabel('Search countries').fill('united');
   await page.getByLabel('Search countries').press('Enter');
@@ -175,10 +202,18 @@ test('Search and Filter go into the URL in the API grammar and narrow the rows l
 test('Download CSV gives every row of the filtered, sorted view with a header row', async ({ page, request }) => {
   await page.goto('/countries?Filter=cpm%3E2&sortBy=revenueAmount&sortDirection=desc&pageSize=20&page=2');
   const { from, to } = await shownRange(page);
-  const expected = await byCountry(request, page, { Filter: 'cpm>2', sortBy: 'revenueAmount', sortDirection: 'desc', pageSize: '1000' });
+  const expected = await byCountry(request, page, {
+    Filter: 'cpm>2',
+    sortBy: 'revenueAmount',
+    sortDirection: 'desc',
+    pageSize: '1000',
+  });
   expect(expected.meta.totalRows, 'the filtered view spans more than one page').toBeGreaterThan(20);
 
-  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Download CSV' }).click()]);
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('link', { name: 'Download CSV' }).click(),
+  ]);
   expect(download.suggestedFilename()).toBe(`revenue-by-country_${from}_${to}.csv`);
   const csv = await new Promise<string>(async (resolve, reject) => {
     const stream = await download.createReadStream();

@@ -35,12 +35,17 @@ async function demoSiteIds(request: Parameters<typeof apiGet>[0]) {
 }
 
 const countryRows = async (page: Page) =>
-  page.getByTestId('country-row').evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent!.trim())));
+  page
+    .getByTestId('country-row')
+    .evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent!.trim())));
 
 test('sites and keys are the account’s own', async ({ page, openAs }) => {
   await page.goto('/sites');
   await expect(page.getByRole('banner')).toContainText('Rival Interactive');
-  const names = await page.getByRole('table', { name: 'Sites of the account' }).locator('tbody tr td:first-child p').allTextContents();
+  const names = await page
+    .getByRole('table', { name: 'Sites of the account' })
+    .locator('tbody tr td:first-child p')
+    .allTextContents();
   expect(names.sort()).toEqual([...RIVAL_SITES].sort());
   const text = await page.locator('body').innerText();
   for (const site of DEMO_SITES) expect(text).not.toContain(site);
@@ -58,13 +63,18 @@ test('sites and keys are the account’s own', async ({ page, openAs }) => {
   // The filter bar offers only the account's sites.
   await page.goto('/');
   await page.getByRole('button', { name: 'Sites: All sites' }).click();
-  const offered = await page.getByRole('group', { name: 'Sites' }).getByRole('checkbox').evaluateAll((boxes) =>
-    boxes.map((b) => (b as HTMLInputElement).labels![0].textContent!.trim()),
-  );
+  const offered = await page
+    .getByRole('group', { name: 'Sites' })
+    .getByRole('checkbox')
+    .evaluateAll((boxes) => boxes.map((b) => (b as HTMLInputElement).labels![0].textContent!.trim()));
   expect(offered.sort()).toEqual([...RIVAL_SITES].sort());
 });
 
-test('overview and countries show the account’s own figures, not another publisher’s', async ({ page, request, openAs }) => {
+test('overview and countries show the account’s own figures, not another publisher’s', async ({
+  page,
+  request,
+  openAs,
+}) => {
   await page.goto('/');
   const range = await shownRange(page);
   const rival = await apiTotals(request, rivalKey, range);

@@ -23,7 +23,11 @@ import {
 test.describe('a publisher', () => {
   test.use({ storageState: authFile('demo') });
 
-  test('creates a key that is shown once, works on the API, leaves only its prefix, and stops working once revoked', async ({ page, context, request }) => {
+  test('creates a key that is shown once, works on the API, leaves only its prefix, and stops working once revoked', async ({
+    page,
+    context,
+    request,
+  }) => {
     await context.grantPermissions(['clipboard-read', 'clipboard-write']);
     await page.goto('/keys');
     await expect(page.getByRole('heading', { name: 'API keys', level: 1 })).toBeVisible();
@@ -99,12 +103,19 @@ test.describe('a publisher', () => {
 
   test('a key restricted to one site reads only that site, and an expiry date is shown', async ({ page, request }) => {
     await page.goto('/keys');
-    const today = await page.getByRole('button', { name: 'Create key', exact: true }).evaluate(() => new Date().toISOString().slice(0, 10));
+    const today = await page
+      .getByRole('button', { name: 'Create key', exact: true })
+      .evaluate(() => new Date().toISOString().slice(0, 10));
     const expiresOn = addDays(today, 30);
     const { key, label } = await createKeyInUi(page, { sites: ['Merge Kingdom'], expiresOn });
     const row = keyRow(page, label);
     await expect(row.locator('td').nth(2)).toHaveText('Merge Kingdom');
-    const expires = new Date(`${expiresOn}T00:00:00Z`).toLocaleDateString('en-US', { timeZone: 'UTC', month: 'short', day: 'numeric', year: 'numeric' });
+    const expires = new Date(`${expiresOn}T00:00:00Z`).toLocaleDateString('en-US', {
+      timeZone: 'UTC',
+      month: 'short',
+      day: 'numeric',
+      year: 'numeric',
+    });
     await expect(row.locator('td').nth(5)).toHaveText(expires);
 
     const sites = await apiSites(request, key);
@@ -112,7 +123,10 @@ test.describe('a publisher', () => {
     // Its totals are that site's; naming another site of the account is refused.
     await page.goto('/sites');
     const siteIdOf = async (name: string) =>
-      new URL((await page.getByRole('link', { name: `View revenue of ${name}` }).getAttribute('href'))!, 'http://x').searchParams.get('sites')!;
+      new URL(
+        (await page.getByRole('link', { name: `View revenue of ${name}` }).getAttribute('href'))!,
+        'http://x',
+      ).searchParams.get('sites')!;
     const merge = await siteIdOf('Merge Kingdom');
     const sky = await siteIdOf('Sky Hopper');
     expect(sites[0].siteId).toBe(merge);
@@ -145,7 +159,11 @@ test.describe('a publisher', () => {
 test.describe('an admin', () => {
   test.use({ storageState: authFile('admin') });
 
-  test('creates a key for a publisher (the for-user operation) that reads that publisher’s sites', async ({ page, request, openAs }) => {
+  test('creates a key for a publisher (the for-user operation) that reads that publisher’s sites', async ({
+    page,
+    request,
+    openAs,
+  }) => {
     await page.goto('/keys');
     const { key, label } = await createKeyInUi(page, { forPublisher: 'Rival Interactive (rival@example.com)' });
     const sites = await apiSites(request, key);

@@ -39,7 +39,10 @@ const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' 
 const int = new Intl.NumberFormat('en-US');
 const pct = (ratio: number) => `${(ratio * 100).toFixed(1)}%`;
 
-test('the KPI cards equal the API totals for the default range, formatted, with the change against the previous period', async ({ page, request }) => {
+test('the KPI cards equal the API totals for the default range, formatted, with the change against the previous period', async ({
+  page,
+  request,
+}) => {
   await page.goto('/');
   await expect(page.getByRole('heading', { name: 'Overview', level: 1 })).toBeVisible();
   const range = await shownRange(page);
@@ -62,7 +65,10 @@ test('the KPI cards equal the API totals for the default range, formatted, with 
   // The change against the 30 days before, by the API's own figures for that period.
   const previous = await apiTotals(request, key, { from: addDays(range.from, -30), to: addDays(range.from, -1) });
   const change = (totals.totalRevenue - previous.totalRevenue) / previous.totalRevenue;
-  const revenueCard = page.locator('div').filter({ has: page.getByTestId('kpi-revenue') }).last();
+  const revenueCard = page
+    .locator('div')
+    .filter({ has: page.getByTestId('kpi-revenue') })
+    .last();
   await expect(revenueCard).toContainText(`${change >= 0 ? '+' : '−'}${pct(Math.abs(change))} vs previous period`);
 
   // The daily chart covers every day of the range; the top countries are the API's best ten
@@ -76,12 +82,17 @@ test('the KPI cards equal the API totals for the default range, formatted, with 
   );
   const top = page.getByRole('table', { name: 'Top countries by revenue' });
   await expect(top.locator('tbody tr')).toHaveCount(10);
-  await expect(top.locator('tbody tr').first().locator('td').nth(1)).toHaveText(usd.format(byCountry.body.data[0].revenueAmount));
+  await expect(top.locator('tbody tr').first().locator('td').nth(1)).toHaveText(
+    usd.format(byCountry.body.data[0].revenueAmount),
+  );
   const all = page.getByRole('link', { name: `All ${byCountry.body.meta.totalRows} countries →` });
   await expect(all).toHaveAttribute('href', `/countries?from=${range.from}&to=${range.to}`);
 });
 
-test('one site, then two, chosen in the site multi-select: the URL carries them and the cards equal the API', async ({ page, request }) => {
+test('one site, then two, chosen in the site multi-select: the URL carries them and the cards equal the API', async ({
+  page,
+  request,
+}) => {
   await page.goto('/');
   const range = await shownRange(page);
   const trigger = page.getByRole('button', { name: 'Sites: All sites' });
@@ -119,7 +130,10 @@ test('one site, then two, chosen in the site multi-select: the URL carries them 
   await expect.poll(() => kpiValues(page)).toEqual(everything);
 });
 
-test('the "Last 7 days" preset and a custom range are in the URL, equal the API and survive a reload', async ({ page, request }) => {
+test('the "Last 7 days" preset and a custom range are in the URL, equal the API and survive a reload', async ({
+  page,
+  request,
+}) => {
   await page.goto('/');
   const today = (await shownRange(page)).to;
   await page.getByLabel('Date range').selectOption({ label: 'Last 7 days' });

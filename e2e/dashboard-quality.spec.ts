@@ -49,7 +49,9 @@ for (const width of [375, 1440]) {
       await expect(page.getByRole('heading', { name: 'API docs', level: 1 })).toBeVisible();
       await expect(page.getByRole('heading', { name: '/api/v1/reports/by-country', level: 3 })).toBeVisible();
       // Every curl names this very server, so it can be pasted as is.
-      await expect(page.getByLabel('A first request')).toContainText(`${new URL(page.url()).origin}/api/v1/reports/totals`);
+      await expect(page.getByLabel('A first request')).toContainText(
+        `${new URL(page.url()).origin}/api/v1/reports/totals`,
+      );
       await noSidewaysScroll(page);
       await keep(page, `${width}-docs`);
       await expectNoViolations(page, `/docs at ${width} px`);
@@ -92,12 +94,15 @@ for (const width of [375, 1440]) {
 test.describe('by keyboard', () => {
   test.use({ storageState: authFile('demo') });
 
-  test('the create-key dialog opens and closes with the keyboard and focus returns to its trigger', async ({ page }) => {
+  test('the create-key dialog opens and closes with the keyboard and focus returns to its trigger', async ({
+    page,
+  }) => {
     await page.goto('/keys');
     await waitForHydration(page);
     const trigger = page.getByRole('button', { name: 'Create key', exact: true });
     // Reach the trigger with Tab from the top of the page.
-    for (let i = 0; i < 20 && !(await trigger.evaluate((el) => el === document.activeElement)); i++) await page.keyboard.press('Tab');
+    for (let i = 0; i < 20 && !(await trigger.evaluate((el) => el === document.activeElement)); i++)
+      await page.keyboard.press('Tab');
     await expect(trigger).toBeFocused();
 
     await page.keyboard.press('Enter');

@@ -2,15 +2,17 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { redisAvailable } from '../tests/support/upstash-emulator';
-import { type Answer, burst, countBy, range, remainingValues, waitForRoomInWindow, windowEnd, windowOf } from './support/rate-limit';
 import {
-  createApiKeys,
-  makeTempDir,
-  occurrences,
-  type ServerProcess,
-  sleep,
-  startServer,
-} from './support/servers';
+  type Answer,
+  burst,
+  countBy,
+  range,
+  remainingValues,
+  waitForRoomInWindow,
+  windowEnd,
+  windowOf,
+} from './support/rate-limit';
+import { createApiKeys, makeTempDir, occurrences, type ServerProcess, sleep, startServer } from './support/servers';
 import { type EmulatorProcess, startEmulatorProcess } from './support/upstash-emulator-process';
 
 /**
@@ -51,7 +53,10 @@ let addressServer: ServerProcess;
 const instances: ServerProcess[] = [];
 let failOpenServer: ServerProcess;
 
-async function serve(name: string, options: { env?: Record<string, string>; ready?: { path: string; status: number } } = {}) {
+async function serve(
+  name: string,
+  options: { env?: Record<string, string>; ready?: { path: string; status: number } } = {},
+) {
   const dataDir = path.join(workDir, name, 'pglite');
   fs.cpSync(template, dataDir, { recursive: true });
   const server = await startServer({ name, ...options, database: { PGLITE_DIR: dataDir } });
@@ -142,7 +147,9 @@ test.beforeAll(async () => {
   ]);
   const failed = starts.find((r) => r.status === 'rejected');
   if (failed) throw failed.reason;
-  console.log(`  embedded database with ${keys.length} keys and ${servers.length} servers ready in ${Date.now() - fileStartedAt} ms`);
+  console.log(
+    `  embedded database with ${keys.length} keys and ${servers.length} servers ready in ${Date.now() - fileStartedAt} ms`,
+  );
 });
 
 test.afterAll(async () => {
@@ -173,7 +180,8 @@ test.describe('Upstash store over real Redis (through the REST emulator)', () =>
       keys[1],
     );
     // Had an instance given up waiting for Upstash, it would have counted on its own: say so first.
-    for (const instance of instances) expect(instance.output(), `${instance.name} failed open during the burst`).not.toContain(WARNING);
+    for (const instance of instances)
+      expect(instance.output(), `${instance.name} failed open during the burst`).not.toContain(WARNING);
 
     expectExactlyLimitServed(answers);
     const served = answers.filter((a) => a.status === 200);

@@ -50,7 +50,10 @@ export function countryName(code: string): string | null {
 
 // Accents are ignored so that "cote" finds Côte d’Ivoire and "aland" finds Åland Islands.
 function fold(text: string): string {
-  return text.normalize('NFD').replace(/\p{Diacritic}/gu, '').toLowerCase();
+  return text
+    .normalize('NFD')
+    .replace(/\p{Diacritic}/gu, '')
+    .toLowerCase();
 }
 
 let folded: ReadonlyArray<readonly [code: string, haystack: string]> | undefined;
@@ -66,16 +69,58 @@ export function countryCodesMatching(search: string): string[] {
 
 const TIERS: Record<CpmTier, Record<string, number>> = {
   1: {
-    US: 16, GB: 5, CA: 3.5, AU: 2, NZ: 0.5, DE: 4.5, NL: 1.5, SE: 1, NO: 0.6,
-    DK: 0.6, CH: 0.6, AT: 0.6, BE: 0.8, FI: 0.5, IE: 0.4,
+    US: 16,
+    GB: 5,
+    CA: 3.5,
+    AU: 2,
+    NZ: 0.5,
+    DE: 4.5,
+    NL: 1.5,
+    SE: 1,
+    NO: 0.6,
+    DK: 0.6,
+    CH: 0.6,
+    AT: 0.6,
+    BE: 0.8,
+    FI: 0.5,
+    IE: 0.4,
   },
   2: {
-    FR: 4, ES: 3, IT: 3, JP: 2.5, KR: 1.2, PL: 2.2, PT: 0.9, CZ: 0.7, SG: 0.5,
-    TW: 0.9, IL: 0.5, AE: 0.6, SA: 1, HU: 0.5, RO: 0.8, GR: 0.5,
+    FR: 4,
+    ES: 3,
+    IT: 3,
+    JP: 2.5,
+    KR: 1.2,
+    PL: 2.2,
+    PT: 0.9,
+    CZ: 0.7,
+    SG: 0.5,
+    TW: 0.9,
+    IL: 0.5,
+    AE: 0.6,
+    SA: 1,
+    HU: 0.5,
+    RO: 0.8,
+    GR: 0.5,
   },
   3: {
-    BR: 7, IN: 8, ID: 4, PH: 3.5, VN: 2.5, TR: 3, MX: 3.5, EG: 1.5, AR: 1.5,
-    CO: 1.2, TH: 1.8, MY: 1.2, UA: 1, PK: 1.2, NG: 0.8, ZA: 0.7, MA: 0.6,
+    BR: 7,
+    IN: 8,
+    ID: 4,
+    PH: 3.5,
+    VN: 2.5,
+    TR: 3,
+    MX: 3.5,
+    EG: 1.5,
+    AR: 1.5,
+    CO: 1.2,
+    TH: 1.8,
+    MY: 1.2,
+    UA: 1,
+    PK: 1.2,
+    NG: 0.8,
+    ZA: 0.7,
+    MA: 0.6,
   },
 };
 

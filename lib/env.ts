@@ -13,23 +13,24 @@ const perMinute = (fallback: number) =>
  * Configuration, read once from the environment and validated, so a typo fails loudly at start-up
  * instead of as a strange error on the first request.
  */
-const schema = z.object({
-  DATABASE_URL: z
-    .string()
-    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
-    .optional(),
-  PGLITE_DIR: z.string().min(1).default('./.data/pglite'),
-  UPSTASH_REDIS_REST_URL: z.url().optional(),
-  UPSTASH_REDIS_REST_TOKEN: z.string().min(1).optional(),
-  TRUST_PROXY: z
-    .enum(['0', '1', 'true', 'false'])
-    .default('0')
-    .transform((v) => v === '1' || v === 'true'),
-  /** Per API key; the spec's 120 by default. X-RateLimit-Limit states it. */
-  RATE_LIMIT_PER_MINUTE: perMinute(120),
-  /** Per client address, for requests without a valid key (and public endpoints). */
-  ADDRESS_RATE_LIMIT_PER_MINUTE: perMinute(30),
-})
+const schema = z
+  .object({
+    DATABASE_URL: z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
+      .optional(),
+    PGLITE_DIR: z.string().min(1).default('./.data/pglite'),
+    UPSTASH_REDIS_REST_URL: z.url().optional(),
+    UPSTASH_REDIS_REST_TOKEN: z.string().min(1).optional(),
+    TRUST_PROXY: z
+      .enum(['0', '1', 'true', 'false'])
+      .default('0')
+      .transform((v) => v === '1' || v === 'true'),
+    /** Per API key; the spec's 120 by default. X-RateLimit-Limit states it. */
+    RATE_LIMIT_PER_MINUTE: perMinute(120),
+    /** Per client address, for requests without a valid key (and public endpoints). */
+    ADDRESS_RATE_LIMIT_PER_MINUTE: perMinute(30),
+  })
   .refine((e) => !e.UPSTASH_REDIS_REST_URL === !e.UPSTASH_REDIS_REST_TOKEN, {
     message: 'set both UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN, or neither',
     path: ['UPSTASH_REDIS_REST_TOKEN'],
@@ -42,7 +43,9 @@ export function readEnv(source: Record<string, string | undefined> = process.env
   const cleaned = Object.fromEntries(Object.entries(source).filter(([, v]) => v !== ''));
   const parsed = schema.safeParse(cleaned);
   if (!parsed.success) {
-    const problems = fieldErrorsOf(parsed.error, 'environment').map((e) => `${e.parameter}: ${e.detail}`).join('; ');
+    const problems = fieldErrorsOf(parsed.error, 'environment')
+      .map((e) => `${e.parameter}: ${e.detail}`)
+      .join('; ');
     throw new Error(`Invalid configuration: ${problems}`);
   }
   return parsed.data;

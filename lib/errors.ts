@@ -4,14 +4,7 @@
  * problem+json (lib/http/problem-response.ts), the dashboard into a message next to the filters.
  */
 export type ErrorCode =
-  | 'invalid'
-  | 'unauthorized'
-  | 'forbidden'
-  | 'not_found'
-  | 'conflict'
-  | 'too_large'
-  | 'unavailable'
-  | 'rate_limited';
+  'invalid' | 'unauthorized' | 'forbidden' | 'not_found' | 'conflict' | 'too_large' | 'unavailable' | 'rate_limited';
 
 /** What is wrong with one input. */
 export interface FieldError {
@@ -29,7 +22,11 @@ export class AppError extends Error {
   /** More facts for the caller, e.g. how many errors there were in all when only some are listed. */
   readonly extensions: Record<string, unknown>;
 
-  constructor(code: ErrorCode, detail: string, more: { errors?: FieldError[]; extensions?: Record<string, unknown> } = {}) {
+  constructor(
+    code: ErrorCode,
+    detail: string,
+    more: { errors?: FieldError[]; extensions?: Record<string, unknown> } = {},
+  ) {
     super(detail);
     this.name = 'AppError';
     this.code = code;

@@ -34,6 +34,9 @@ export function relativeChange(current: number, previous: number): number | null
 }
 
 /** "Nov 21, 2026" for a YYYY-MM-DD UTC day. */
-export function formatDay(day: string, options: Intl.DateTimeFormatOptions = { month: 'short', day: 'numeric', year: 'numeric' }) {
+export function formatDay(
+  day: string,
+  options: Intl.DateTimeFormatOptions = { month: 'short', day: 'numeric', year: 'numeric' },
+) {
   return new Date(`${day}T00:00:00Z`).toLocaleDateString('en-US', { timeZone: 'UTC', ...options });
 }

@@ -8,7 +8,8 @@ export const usdFromMicros = (micros: number) => micros / MICROS_PER_USD;
 
 /** Effective revenue per 1,000 impressions, USD; 0 when nothing was shown. */
 export const cpmOf = (revenueMicros: number, impressions: number) =>
-  impressions === 0 ? 0 : (revenueMicros / impressions) * 1000 / MICROS_PER_USD;
+  impressions === 0 ? 0 : ((revenueMicros / impressions) * 1000) / MICROS_PER_USD;
 
 /** Impressions per ad request, 0..1; 0 when nothing was requested. */
-export const fillRateOf = (impressions: number, adRequests: number) => (adRequests === 0 ? 0 : impressions / adRequests);
+export const fillRateOf = (impressions: number, adRequests: number) =>
+  adRequests === 0 ? 0 : impressions / adRequests;

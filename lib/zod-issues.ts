@@ -8,7 +8,10 @@ import type { FieldError } from '@/lib/errors';
  */
 export function fieldErrorsOf(error: z.ZodError, root = 'body'): FieldError[] {
   return error.issues.flatMap((issue) => {
-    const at = issue.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('').replace(/^\./, '');
+    const at = issue.path
+      .map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`))
+      .join('')
+      .replace(/^\./, '');
     // An issue from the query grammar names its own parameter (`FilterList[country]`, or `fromDate` for a range).
     if (issue.code === 'custom' && typeof issue.params?.parameter === 'string') {
       return [{ parameter: issue.params.parameter, detail: issue.message }];
@@ -16,7 +19,8 @@ export function fieldErrorsOf(error: z.ZodError, root = 'body'): FieldError[] {
     if (issue.code === 'unrecognized_keys') {
       return issue.keys.map((k) => ({ parameter: at ? `${at}.${k}` : k, detail: 'is not a known field' }));
     }
-    if (issue.code === 'invalid_type' && issue.path.length === 0) return [{ parameter: root, detail: 'must be a JSON object' }];
+    if (issue.code === 'invalid_type' && issue.path.length === 0)
+      return [{ parameter: root, detail: 'must be a JSON object' }];
     return [{ parameter: at || root, detail: issue.message }];
   });
 }

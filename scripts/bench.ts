@@ -13,7 +13,15 @@ import { configuredDatabaseTarget, withDatabase } from './open-database';
 import { type Auth, type BenchCase, benchCases, selectCases } from './bench/cases';
 import { type Access, closeAccess, type Dataset, describeMachine, loadDataset, openAccess } from './bench/fixtures';
 import { load, probe, stopCurrentLoad, summarize, type Stats } from './bench/measure';
-import { describeErrors, type PhaseResult, printPhaseHeader, printRow, type Results, withRatios, writeResults } from './bench/report';
+import {
+  describeErrors,
+  type PhaseResult,
+  printPhaseHeader,
+  printRow,
+  type Results,
+  withRatios,
+  writeResults,
+} from './bench/report';
 import { freePort, startServer } from './bench/server';
 
 const HELP = `Usage: npm run bench [-- options]
@@ -94,7 +102,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => {
     if (interrupted) process.exit(130);
     interrupted = true;
-    console.error('\nInterrupted: stopping the server and removing the run\'s key and session… (again to force)');
+    console.error("\nInterrupted: stopping the server and removing the run's key and session… (again to force)");
     stopCurrentLoad();
   });
 }
@@ -130,20 +138,38 @@ async function runPhases(origin: string, dataset: Dataset, access: Access) {
   const cases = selectCases(benchCases({ today: todayUtc(), siteIds: dataset.siteIds }), settings.only);
   for (const c of cases) {
     if (c.sites && c.sites > dataset.siteIds.length) {
-      console.warn(`warning: "${c.name}" wants ${c.sites} sites; ${dataset.email} has ${dataset.siteIds.length}, so it reads them all`);
+      console.warn(
+        `warning: "${c.name}" wants ${c.sites} sites; ${dataset.email} has ${dataset.siteIds.length}, so it reads them all`,
+      );
     }
   }
   const phases = [
-    { name: 'sequential', connections: 1, amount: settings.requests, seconds: settings.sequentialCapSeconds,
-      title: `Sequential: 1 connection, ${settings.requests} requests per case after ${settings.warmups} warm-ups (at most ${settings.sequentialCapSeconds} s)` },
-    { name: 'concurrent', connections: CONCURRENCY, amount: undefined, seconds: settings.durationSeconds,
-      title: `Concurrent: ${CONCURRENCY} connections for ${settings.durationSeconds} s per case, after ${settings.warmups} warm-ups` },
+    {
+      name: 'sequential',
+      connections: 1,
+      amount: settings.requests,
+      seconds: settings.sequentialCapSeconds,
+      title: `Sequential: 1 connection, ${settings.requests} requests per case after ${settings.warmups} warm-ups (at most ${settings.sequentialCapSeconds} s)`,
+    },
+    {
+      name: 'concurrent',
+      connections: CONCURRENCY,
+      amount: undefined,
+      seconds: settings.durationSeconds,
+      title: `Concurrent: ${CONCURRENCY} connections for ${settings.durationSeconds} s per case, after ${settings.warmups} warm-ups`,
+    },
   ] as const;
   const results: PhaseResult[] = [];
   const errors: string[] = [];
   for (const phase of phases) {
     printPhaseHeader(phase.title);
-    const done: PhaseResult = { name: phase.name, connections: phase.connections, requests: phase.amount, seconds: phase.seconds, cases: [] };
+    const done: PhaseResult = {
+      name: phase.name,
+      connections: phase.connections,
+      requests: phase.amount,
+      seconds: phase.seconds,
+      cases: [],
+    };
     results.push(done);
     let floor: Stats | undefined;
     for (const bench of cases) {
@@ -191,12 +217,23 @@ async function main(): Promise<number> {
       const port = settings.port ?? (await freePort());
       const access = await openAccess(dataset);
       try {
-        const server = await startServer({ port, databaseUrl, rateLimitPerMinute: RATE_LIMIT, interrupted: () => interrupted });
+        const server = await startServer({
+          port,
+          databaseUrl,
+          rateLimitPerMinute: RATE_LIMIT,
+          interrupted: () => interrupted,
+        });
         try {
           const count = (n: number) => n.toLocaleString('en-US');
-          console.log(`\n${EMAIL}: ${count(dataset.siteCount)} sites, ${count(dataset.revenueRows)} revenue rows; ${target.description}`);
-          console.log(`${machine.postgres}\nnode ${machine.node}, ${machine.cpus} × ${machine.cpuModel}, ${(machine.memoryBytes / 2 ** 30).toFixed(1)} GiB`);
-          console.log(`server ${server.origin} (scripts/serve.mjs), RATE_LIMIT_PER_MINUTE=${RATE_LIMIT}, in-memory limiter`);
+          console.log(
+            `\n${EMAIL}: ${count(dataset.siteCount)} sites, ${count(dataset.revenueRows)} revenue rows; ${target.description}`,
+          );
+          console.log(
+            `${machine.postgres}\nnode ${machine.node}, ${machine.cpus} × ${machine.cpuModel}, ${(machine.memoryBytes / 2 ** 30).toFixed(1)} GiB`,
+          );
+          console.log(
+            `server ${server.origin} (scripts/serve.mjs), RATE_LIMIT_PER_MINUTE=${RATE_LIMIT}, in-memory limiter`,
+          );
           const { phases, errors } = await runPhases(server.origin, dataset, access);
           const results: Results = {
             date: new Date().toISOString(),
@@ -204,7 +241,12 @@ async function main(): Promise<number> {
             machine,
             database: target.description,
             dataset: { email: dataset.email, sites: dataset.siteCount, revenueRows: dataset.revenueRows },
-            settings: { ...settings, only: settings.only?.source ?? null, concurrency: CONCURRENCY, rateLimitPerMinute: RATE_LIMIT },
+            settings: {
+              ...settings,
+              only: settings.only?.source ?? null,
+              concurrency: CONCURRENCY,
+              rateLimitPerMinute: RATE_LIMIT,
+            },
             phases,
             errors,
           };
@@ -241,7 +283,9 @@ try {
   } else {
     const problem = databaseProblem(err);
     if (!problem) throw err;
-    console.error(`bench: cannot use ${shownUrl}: ${problem}\nCreate the database and load the large data set:\n  ${loadHint}`);
+    console.error(
+      `bench: cannot use ${shownUrl}: ${problem}\nCreate the database and load the large data set:\n  ${loadHint}`,
+    );
     process.exitCode = 1;
   }
 }

@@ -77,20 +77,24 @@ async function startServer() {
   }
   const port = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-lighthouse-'));
-  const child = spawn(process.execPath, [path.join(root, 'scripts', 'start.mjs'), '--port', String(port), '--hostname', '127.0.0.1'], {
-    cwd: root,
-    detached: true,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: {
-      ...process.env,
-      NODE_ENV: 'production',
-      NEXT_TELEMETRY_DISABLED: '1',
-      PGLITE_DIR: path.join(dataDir, 'pglite'),
-      DATABASE_URL: '',
-      UPSTASH_REDIS_REST_URL: '',
-      UPSTASH_REDIS_REST_TOKEN: '',
+  const child = spawn(
+    process.execPath,
+    [path.join(root, 'scripts', 'start.mjs'), '--port', String(port), '--hostname', '127.0.0.1'],
+    {
+      cwd: root,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: {
+        ...process.env,
+        NODE_ENV: 'production',
+        NEXT_TELEMETRY_DISABLED: '1',
+        PGLITE_DIR: path.join(dataDir, 'pglite'),
+        DATABASE_URL: '',
+        UPSTASH_REDIS_REST_URL: '',
+        UPSTASH_REDIS_REST_TOKEN: '',
+      },
     },
-  });
+  );
   let output = '';
   const collect = (chunk) => {
     output += chunk;
@@ -163,7 +167,8 @@ async function signIn(baseURL) {
 }
 
 const ms = (value) => (value === undefined ? 'n/a' : `${Math.round(value)} ms`);
-const score = (category) => (category?.score === null || category?.score === undefined ? 'n/a' : category.score.toFixed(2));
+const score = (category) =>
+  category?.score === null || category?.score === undefined ? 'n/a' : category.score.toFixed(2);
 
 function summarize(lhr) {
   const a = lhr.audits;
@@ -232,12 +237,16 @@ try {
       // Lighthouse's default configuration: the mobile preset.
     );
     if (!result?.lhr) throw new Error('Lighthouse returned no result');
-    if (result.lhr.runtimeError) throw new Error(`Lighthouse: ${result.lhr.runtimeError.code} ${result.lhr.runtimeError.message}`);
-    if (result.lhr.finalDisplayedUrl.includes('/login')) throw new Error('Lighthouse was sent to the sign-in page: the session header did not reach the server');
+    if (result.lhr.runtimeError)
+      throw new Error(`Lighthouse: ${result.lhr.runtimeError.code} ${result.lhr.runtimeError.message}`);
+    if (result.lhr.finalDisplayedUrl.includes('/login'))
+      throw new Error('Lighthouse was sent to the sign-in page: the session header did not reach the server');
     results.push(result.lhr);
   }
   // The median run by performance score.
-  const sorted = [...results].sort((x, y) => (x.categories.performance.score ?? 0) - (y.categories.performance.score ?? 0));
+  const sorted = [...results].sort(
+    (x, y) => (x.categories.performance.score ?? 0) - (y.categories.performance.score ?? 0),
+  );
   const lhr = sorted[Math.floor(sorted.length / 2)];
   const outDir = path.join(root, '.data', 'lighthouse');
   fs.mkdirSync(outDir, { recursive: true });
@@ -247,7 +256,9 @@ try {
   if (runs > 1) {
     console.log('runs:');
     for (const r of results.map(summarize)) {
-      console.log(`  perf ${r.performance?.toFixed(2)} a11y ${r.accessibility?.toFixed(2)} bp ${r.bestPractices?.toFixed(2)} LCP ${ms(r.lcp)} TBT ${ms(r.tbt)} CLS ${r.cls?.toFixed(3)}`);
+      console.log(
+        `  perf ${r.performance?.toFixed(2)} a11y ${r.accessibility?.toFixed(2)} bp ${r.bestPractices?.toFixed(2)} LCP ${ms(r.lcp)} TBT ${ms(r.tbt)} CLS ${r.cls?.toFixed(3)}`,
+      );
     }
   }
   printReport(lhr, file);

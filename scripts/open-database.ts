@@ -40,7 +40,10 @@ export interface DatabaseTarget {
 export function configuredDatabaseTarget(): DatabaseTarget {
   const { DATABASE_URL, PGLITE_DIR } = env();
   if (!DATABASE_URL) return { description: `embedded PGlite in ${PGLITE_DIR}` };
-  const database = DATABASE_URL.slice(DATABASE_URL.indexOf('://') + 3).split('?')[0].split('/')[1] || '(default)';
+  const database =
+    DATABASE_URL.slice(DATABASE_URL.indexOf('://') + 3)
+      .split('?')[0]
+      .split('/')[1] || '(default)';
   return {
     description: `PostgreSQL database "${decodeURIComponent(database)}" on ${databaseHosts(DATABASE_URL).join(', ')}`,
     url: DATABASE_URL,

@@ -6,7 +6,20 @@ import path from 'node:path';
 
 export const root = path.resolve(import.meta.dirname, '..');
 const buildId = path.join(root, '.next', 'BUILD_ID');
-const sources = ['app', 'components', 'proxy.ts', 'postcss.config.mjs', 'tsconfig.json', 'scripts/serve.mjs', 'lib', 'db', 'instrumentation.ts', 'next.config.mjs', 'package.json', 'package-lock.json'];
+const sources = [
+  'app',
+  'components',
+  'proxy.ts',
+  'postcss.config.mjs',
+  'tsconfig.json',
+  'scripts/serve.mjs',
+  'lib',
+  'db',
+  'instrumentation.ts',
+  'next.config.mjs',
+  'package.json',
+  'package-lock.json',
+];
 
 function newestMtime(p) {
   if (!fs.existsSync(p)) return 0;

@@ -10,7 +10,10 @@ export default async function DashboardLayout({ children }: { children: ReactNod
   const user = await requireUser();
   return (
     <div className="min-h-dvh md:grid md:grid-cols-[14rem_1fr]">
-      <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2 dark:focus:bg-zinc-900">
+      <a
+        href="#main"
+        className="sr-only focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2 dark:focus:bg-zinc-900"
+      >
         Skip to content
       </a>
       <aside className="border-b border-zinc-200 bg-white px-3 py-3 md:min-h-dvh md:border-r md:border-b-0 md:py-5 dark:border-zinc-800 dark:bg-zinc-900">

@@ -29,7 +29,8 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
   const params = await searchParams;
   const today = todayUtc();
   const given = readSiteDay(params);
-  const range = given instanceof ValidationError ? given : await orFilterProblem(resolveReportRange(user.principal, given));
+  const range =
+    given instanceof ValidationError ? given : await orFilterProblem(resolveReportRange(user.principal, given));
   const headline = range instanceof AppError ? range : await orFilterProblem(loadHeadline(user, range));
   if (range instanceof AppError || headline instanceof AppError) {
     return (
@@ -47,7 +48,12 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
       <div className="space-y-6">
         <KpiCards totals={headline.totals} previous={headline.previousTotals} />
         <Suspense fallback={<TrendsSkeleton />}>
-          <Trends user={user} range={range} countriesHref={viewHref('/countries', params, { from: range.fromDate, to: range.toDate })} hasData={headline.totals.totalRequests > 0} />
+          <Trends
+            user={user}
+            range={range}
+            countriesHref={viewHref('/countries', params, { from: range.fromDate, to: range.toDate })}
+            hasData={headline.totals.totalRequests > 0}
+          />
         </Suspense>
       </div>
     </>
@@ -64,13 +70,18 @@ async function Trends(props: { user: SessionUser; range: ReportRange; countriesH
         {hasData ? (
           <LazyRevenueChart daily={trends.daily} previousDaily={trends.previousDaily} />
         ) : (
-          <p className="py-16 text-center text-sm text-zinc-600 dark:text-zinc-400">No revenue in this period for the selected sites.</p>
+          <p className="py-16 text-center text-sm text-zinc-600 dark:text-zinc-400">
+            No revenue in this period for the selected sites.
+          </p>
         )}
       </Card>
       <Card className="p-4 md:p-6">
         <div className="mb-4 flex items-baseline justify-between gap-4">
           <h2 className="text-base font-semibold">Top countries</h2>
-          <Link href={countriesHref} className="text-sm font-medium text-accent-700 hover:underline dark:text-accent-300">
+          <Link
+            href={countriesHref}
+            className="text-sm font-medium text-accent-700 hover:underline dark:text-accent-300"
+          >
             All {trends.countryCount} countries →
           </Link>
         </div>
@@ -80,7 +91,9 @@ async function Trends(props: { user: SessionUser; range: ReportRange; countriesH
             <TopCountriesTable rows={trends.topCountries} />
           </div>
         ) : (
-          <p className="py-10 text-center text-sm text-zinc-600 dark:text-zinc-400">No countries to show for this period.</p>
+          <p className="py-10 text-center text-sm text-zinc-600 dark:text-zinc-400">
+            No countries to show for this period.
+          </p>
         )}
       </Card>
     </>

@@ -11,7 +11,8 @@ export const metadata: Metadata = { title: 'API docs · Publisher Portal' };
 async function origin(): Promise<string> {
   const h = await headers();
   const host = h.get('x-forwarded-host') ?? h.get('host') ?? 'localhost:3000';
-  const proto = h.get('x-forwarded-proto') ?? (host.startsWith('localhost') || host.startsWith('127.') ? 'http' : 'https');
+  const proto =
+    h.get('x-forwarded-proto') ?? (host.startsWith('localhost') || host.startsWith('127.') ? 'http' : 'https');
   return `${proto}://${host}`;
 }
 
@@ -28,13 +29,19 @@ export default async function DocsPage() {
           <p className="mt-1 text-sm text-zinc-600 dark:text-zinc-400">{reference.description}</p>
         </div>
         <nav aria-label="Docs" className="flex gap-4 text-sm">
-          <a href="/api/v1/openapi.json" className="font-medium text-accent-700 underline dark:text-accent-300">OpenAPI document</a>
-          <Link href="/" className="font-medium text-accent-700 underline dark:text-accent-300">Dashboard</Link>
+          <a href="/api/v1/openapi.json" className="font-medium text-accent-700 underline dark:text-accent-300">
+            OpenAPI document
+          </a>
+          <Link href="/" className="font-medium text-accent-700 underline dark:text-accent-300">
+            Dashboard
+          </Link>
         </nav>
       </header>
       <Guide origin={base} />
       <section aria-labelledby="operations-title" className="space-y-4">
-        <h2 id="operations-title" className="text-lg font-semibold">Operations</h2>
+        <h2 id="operations-title" className="text-lg font-semibold">
+          Operations
+        </h2>
         {reference.operations.map((op) => (
           <OperationCard key={op.id} op={op} />
         ))}

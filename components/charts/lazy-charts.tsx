@@ -17,8 +17,14 @@ function ChartSkeleton() {
   return <div aria-hidden className="h-full w-full animate-pulse rounded-md bg-zinc-100 dark:bg-zinc-800/60" />;
 }
 
-const RevenueChart = dynamic(() => import('./revenue-chart').then((m) => m.RevenueChart), { ssr: false, loading: ChartSkeleton });
-const CountryBars = dynamic(() => import('./country-bars').then((m) => m.CountryBars), { ssr: false, loading: ChartSkeleton });
+const RevenueChart = dynamic(() => import('./revenue-chart').then((m) => m.RevenueChart), {
+  ssr: false,
+  loading: ChartSkeleton,
+});
+const CountryBars = dynamic(() => import('./country-bars').then((m) => m.CountryBars), {
+  ssr: false,
+  loading: ChartSkeleton,
+});
 
 /** Renders `children` once the box is within 300 px of the viewport, and keeps them from then on. */
 function WhenNearViewport({ children }: { children: ReactNode }) {

@@ -22,7 +22,9 @@ function DayTooltip({ active, payload }: { active?: boolean; payload?: { payload
   ];
   return (
     <div className="rounded-md border border-zinc-200 bg-white p-3 text-xs shadow-md dark:border-zinc-700 dark:bg-zinc-900">
-      <p className="mb-1 font-medium">{formatDay(row.day, { weekday: 'short', month: 'short', day: 'numeric', year: 'numeric' })}</p>
+      <p className="mb-1 font-medium">
+        {formatDay(row.day, { weekday: 'short', month: 'short', day: 'numeric', year: 'numeric' })}
+      </p>
       <dl className="grid grid-cols-[auto_auto] gap-x-4 gap-y-0.5">
         {lines.map(([label, value]) => (
           <div key={label} className="contents">
@@ -67,8 +69,25 @@ export function RevenueChart({ daily, previousDaily }: { daily: DailyPoint[]; pr
           width={64}
         />
         <Tooltip content={<DayTooltip />} />
-        <Line type="monotone" dataKey="previous" name="Previous period" stroke="currentColor" strokeOpacity={0.45} strokeDasharray="4 4" dot={false} isAnimationActive={false} />
-        <Area type="monotone" dataKey="revenue" name="Revenue" stroke="var(--color-accent-600)" strokeWidth={2} fill="url(#revenueFill)" isAnimationActive={false} />
+        <Line
+          type="monotone"
+          dataKey="previous"
+          name="Previous period"
+          stroke="currentColor"
+          strokeOpacity={0.45}
+          strokeDasharray="4 4"
+          dot={false}
+          isAnimationActive={false}
+        />
+        <Area
+          type="monotone"
+          dataKey="revenue"
+          name="Revenue"
+          stroke="var(--color-accent-600)"
+          strokeWidth={2}
+          fill="url(#revenueFill)"
+          isAnimationActive={false}
+        />
       </AreaChart>
     </ResponsiveContainer>
   );

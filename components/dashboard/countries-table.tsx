@@ -39,7 +39,15 @@ const columns: ColumnDef<typeof features, RevenueByCountryResponse>[] = [
  * The by-country rows of one page. Sorting is server-side: a header click changes `sortBy`/`sortDirection`
  * in the URL (the API's own parameters) and the server renders the new page.
  */
-export function CountriesTable({ rows, sortBy, sortDirection }: { rows: RevenueByCountryResponse[]; sortBy: string | null; sortDirection: 'asc' | 'desc' }) {
+export function CountriesTable({
+  rows,
+  sortBy,
+  sortDirection,
+}: {
+  rows: RevenueByCountryResponse[];
+  sortBy: string | null;
+  sortDirection: 'asc' | 'desc';
+}) {
   const router = useRouter();
   const pathname = usePathname();
   const searchParams = useSearchParams();
@@ -102,7 +110,10 @@ export function CountriesTable({ rows, sortBy, sortDirection }: { rows: RevenueB
           {table.getRowModel().rows.map((row) => (
             <tr key={row.id} data-testid="country-row">
               {row.getAllCells().map((cell) => (
-                <td key={cell.id} className={`px-4 py-2.5 ${(cell.column.columnDef.meta as { numeric?: boolean } | undefined)?.numeric ? 'text-right' : ''}`}>
+                <td
+                  key={cell.id}
+                  className={`px-4 py-2.5 ${(cell.column.columnDef.meta as { numeric?: boolean } | undefined)?.numeric ? 'text-right' : ''}`}
+                >
                   <table.FlexRender cell={cell} />
                 </td>
               ))}

@@ -87,13 +87,28 @@ export function FilterBar({ range, allSites, today }: { range: ReportRange; allS
         <label htmlFor={`${id}-from`} className="block text-xs font-medium text-zinc-700 dark:text-zinc-300">
           From
         </label>
-        <input id={`${id}-from`} type="date" className={inputClass} value={shown.from} max={shown.to} onChange={(e) => e.target.value && navigate({ from: e.target.value })} />
+        <input
+          id={`${id}-from`}
+          type="date"
+          className={inputClass}
+          value={shown.from}
+          max={shown.to}
+          onChange={(e) => e.target.value && navigate({ from: e.target.value })}
+        />
       </div>
       <div className="space-y-1">
         <label htmlFor={`${id}-to`} className="block text-xs font-medium text-zinc-700 dark:text-zinc-300">
           To
         </label>
-        <input id={`${id}-to`} type="date" className={inputClass} value={shown.to} min={shown.from} max={today} onChange={(e) => e.target.value && navigate({ to: e.target.value })} />
+        <input
+          id={`${id}-to`}
+          type="date"
+          className={inputClass}
+          value={shown.to}
+          min={shown.from}
+          max={today}
+          onChange={(e) => e.target.value && navigate({ to: e.target.value })}
+        />
       </div>
       <Popover.Root>
         <Popover.Trigger className={buttonClass('secondary', 'min-w-40 justify-between')}>
@@ -104,15 +119,27 @@ export function FilterBar({ range, allSites, today }: { range: ReportRange; allS
           <ChevronDown aria-hidden className="size-4" />
         </Popover.Trigger>
         <Popover.Portal>
-          <Popover.Content align="start" sideOffset={6} className="z-50 w-72 rounded-md border border-zinc-200 bg-white p-2 shadow-lg dark:border-zinc-700 dark:bg-zinc-900">
+          <Popover.Content
+            align="start"
+            sideOffset={6}
+            className="z-50 w-72 rounded-md border border-zinc-200 bg-white p-2 shadow-lg dark:border-zinc-700 dark:bg-zinc-900"
+          >
             <fieldset>
               <legend className="px-2 py-1 text-xs font-medium text-zinc-600 dark:text-zinc-400">Sites</legend>
               {allSites.map((site) => {
                 const name = site.name ?? site.siteId;
                 return (
-                  <div key={site.siteId} className="flex items-center gap-1 rounded hover:bg-zinc-100 dark:hover:bg-zinc-800">
+                  <div
+                    key={site.siteId}
+                    className="flex items-center gap-1 rounded hover:bg-zinc-100 dark:hover:bg-zinc-800"
+                  >
                     <label className="flex min-w-0 flex-1 cursor-pointer items-center gap-2 px-2 py-1.5 text-sm">
-                      <input type="checkbox" className="size-4 shrink-0 accent-accent-600" checked={selected.has(site.siteId)} onChange={() => toggleSite(site.siteId)} />
+                      <input
+                        type="checkbox"
+                        className="size-4 shrink-0 accent-accent-600"
+                        checked={selected.has(site.siteId)}
+                        onChange={() => toggleSite(site.siteId)}
+                      />
                       <span className="truncate">{name}</span>
                     </label>
                     {!(selected.size === 1 && selected.has(site.siteId)) && (
@@ -129,7 +156,11 @@ export function FilterBar({ range, allSites, today }: { range: ReportRange; allS
               })}
             </fieldset>
             {!allSelected && (
-              <button type="button" className={buttonClass('ghost', 'mt-1 w-full')} onClick={() => navigate({ sites: null })}>
+              <button
+                type="button"
+                className={buttonClass('ghost', 'mt-1 w-full')}
+                onClick={() => navigate({ sites: null })}
+              >
                 Select all sites
               </button>
             )}

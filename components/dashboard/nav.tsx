@@ -20,7 +20,15 @@ const ITEMS = [
  */
 function PendingSpinner() {
   const { pending } = useLinkStatus();
-  return <LoaderCircle aria-hidden className={cn('ml-auto size-4 shrink-0 animate-spin motion-reduce:animate-none', !pending && 'hidden md:invisible md:block')} />;
+  return (
+    <LoaderCircle
+      aria-hidden
+      className={cn(
+        'ml-auto size-4 shrink-0 animate-spin motion-reduce:animate-none',
+        !pending && 'hidden md:invisible md:block',
+      )}
+    />
+  );
 }
 
 /** The main navigation; Overview and Countries share the filter bar, so links between them keep it. */

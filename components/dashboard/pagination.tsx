@@ -26,26 +26,44 @@ export function Pagination({
   const last = Math.min(totalRows, page * pageSize);
   const disabled = 'pointer-events-none opacity-50';
   return (
-    <nav aria-label="Pages" className="flex flex-wrap items-center justify-between gap-3 border-t border-zinc-200 px-4 py-3 text-sm dark:border-zinc-800">
+    <nav
+      aria-label="Pages"
+      className="flex flex-wrap items-center justify-between gap-3 border-t border-zinc-200 px-4 py-3 text-sm dark:border-zinc-800"
+    >
       <p className="text-zinc-700 dark:text-zinc-300">
         {formatInt(first)}–{formatInt(last)} of {formatInt(totalRows)}
       </p>
       <div className="flex items-center gap-2">
         <span className="text-zinc-700 dark:text-zinc-300">Rows per page</span>
         {SIZES.map((size) => (
-          <Link key={size} href={href({ pageSize: size, page: 1 })} aria-current={size === pageSize ? 'true' : undefined} className={cn(buttonClass(size === pageSize ? 'primary' : 'ghost'), 'px-2.5 py-1')}>
+          <Link
+            key={size}
+            href={href({ pageSize: size, page: 1 })}
+            aria-current={size === pageSize ? 'true' : undefined}
+            className={cn(buttonClass(size === pageSize ? 'primary' : 'ghost'), 'px-2.5 py-1')}
+          >
             {size}
           </Link>
         ))}
       </div>
       <div className="flex items-center gap-2">
-        <Link href={href({ page: page - 1 })} aria-disabled={page <= 1} tabIndex={page <= 1 ? -1 : undefined} className={cn(buttonClass('secondary'), page <= 1 && disabled)}>
+        <Link
+          href={href({ page: page - 1 })}
+          aria-disabled={page <= 1}
+          tabIndex={page <= 1 ? -1 : undefined}
+          className={cn(buttonClass('secondary'), page <= 1 && disabled)}
+        >
           Previous
         </Link>
         <span className="text-zinc-700 dark:text-zinc-300">
           Page {page} of {Math.max(1, totalPages)}
         </span>
-        <Link href={href({ page: page + 1 })} aria-disabled={page >= totalPages} tabIndex={page >= totalPages ? -1 : undefined} className={cn(buttonClass('secondary'), page >= totalPages && disabled)}>
+        <Link
+          href={href({ page: page + 1 })}
+          aria-disabled={page >= totalPages}
+          tabIndex={page >= totalPages ? -1 : undefined}
+          className={cn(buttonClass('secondary'), page >= totalPages && disabled)}
+        >
           Next
         </Link>
       </div>

@@ -16,20 +16,35 @@ export function TableControls({ search, filter }: { search: string; filter: stri
   const id = useId();
   const apply = (form: FormData) => {
     const value = (name: string) => String(form.get(name) ?? '').trim() || null;
-    const params = withChanges(searchParams.toString(), { Search: value('Search'), Filter: value('Filter'), page: null });
+    const params = withChanges(searchParams.toString(), {
+      Search: value('Search'),
+      Filter: value('Filter'),
+      page: null,
+    });
     startTransition(() => router.push(`${pathname}?${params}`, { scroll: false }));
   };
   return (
     <form action={apply} className="flex flex-wrap items-end gap-3" aria-busy={pending}>
       <div className="space-y-1">
-        <label htmlFor={`${id}-search`} className="block text-xs font-medium text-zinc-700 dark:text-zinc-300">Search countries</label>
+        <label htmlFor={`${id}-search`} className="block text-xs font-medium text-zinc-700 dark:text-zinc-300">
+          Search countries
+        </label>
         <div className="relative">
           <Search aria-hidden className="pointer-events-none absolute top-2.5 left-2.5 size-4 text-zinc-500" />
-          <input id={`${id}-search`} name="Search" type="search" defaultValue={search} placeholder="Name or code" className={`${inputClass} w-56 pl-8`} />
+          <input
+            id={`${id}-search`}
+            name="Search"
+            type="search"
+            defaultValue={search}
+            placeholder="Name or code"
+            className={`${inputClass} w-56 pl-8`}
+          />
         </div>
       </div>
       <div className="space-y-1">
-        <label htmlFor={`${id}-filter`} className="block text-xs font-medium text-zinc-700 dark:text-zinc-300">Filter</label>
+        <label htmlFor={`${id}-filter`} className="block text-xs font-medium text-zinc-700 dark:text-zinc-300">
+          Filter
+        </label>
         <input
           id={`${id}-filter`}
           name="Filter"

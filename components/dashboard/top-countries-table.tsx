@@ -8,10 +8,18 @@ export function TopCountriesTable({ rows }: { rows: RevenueByCountryResponse[] }
       <caption className="sr-only">Top countries by revenue</caption>
       <thead>
         <tr className="border-b border-zinc-200 text-left text-xs text-zinc-600 dark:border-zinc-800 dark:text-zinc-400">
-          <th scope="col" className="py-2 font-medium">Country</th>
-          <th scope="col" className="py-2 text-right font-medium">Revenue</th>
-          <th scope="col" className="py-2 text-right font-medium">eCPM</th>
-          <th scope="col" className="py-2 text-right font-medium">Fill rate</th>
+          <th scope="col" className="py-2 font-medium">
+            Country
+          </th>
+          <th scope="col" className="py-2 text-right font-medium">
+            Revenue
+          </th>
+          <th scope="col" className="py-2 text-right font-medium">
+            eCPM
+          </th>
+          <th scope="col" className="py-2 text-right font-medium">
+            Fill rate
+          </th>
         </tr>
       </thead>
       <tbody>

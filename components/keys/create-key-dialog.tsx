@@ -18,7 +18,15 @@ export interface Option {
  * raw key, shown once; closing it forgets the key for good. With `publishers` (admins), it creates a key
  * that acts for the chosen publisher instead.
  */
-export function CreateKeyDialog({ sites, publishers, today }: { sites: Option[]; publishers?: Option[]; today: string }) {
+export function CreateKeyDialog({
+  sites,
+  publishers,
+  today,
+}: {
+  sites: Option[];
+  publishers?: Option[];
+  today: string;
+}) {
   const [open, setOpen] = useState(false);
   const [result, setResult] = useState<CreateKeyResult | null>(null);
   const [pending, startTransition] = useTransition();
@@ -53,7 +61,10 @@ export function CreateKeyDialog({ sites, publishers, today }: { sites: Option[];
         </Button>
       </DialogTrigger>
       {result?.ok ? (
-        <DialogContent title="Your new API key" description={`“${result.key.label ?? result.key.keyPrefix}” is ready to use.`}>
+        <DialogContent
+          title="Your new API key"
+          description={`“${result.key.label ?? result.key.keyPrefix}” is ready to use.`}
+        >
           <NewKeyReveal apiKey={result.apiKey} />
           <div className="mt-6 flex justify-end">
             <DialogClose asChild>
@@ -69,18 +80,35 @@ export function CreateKeyDialog({ sites, publishers, today }: { sites: Option[];
           <form action={submit} className="space-y-4">
             {publishers && (
               <div className="space-y-1.5">
-                <label htmlFor={`${id}-user`} className="block text-sm font-medium">Publisher</label>
+                <label htmlFor={`${id}-user`} className="block text-sm font-medium">
+                  Publisher
+                </label>
                 <select id={`${id}-user`} name="forUserId" required className={inputClass}>
                   {publishers.map((p) => (
-                    <option key={p.id} value={p.id}>{p.name}</option>
+                    <option key={p.id} value={p.id}>
+                      {p.name}
+                    </option>
                   ))}
                 </select>
               </div>
             )}
-            <Field label="Label" id={`${id}-label`} name="label" maxLength={100} placeholder="e.g. Looker Studio" aria-invalid={!!errors.label} hint={errors.label} />
+            <Field
+              label="Label"
+              id={`${id}-label`}
+              name="label"
+              maxLength={100}
+              placeholder="e.g. Looker Studio"
+              aria-invalid={!!errors.label}
+              hint={errors.label}
+            />
             {!forUser && sites.length > 0 && (
               <fieldset className="space-y-1.5">
-                <legend className="text-sm font-medium">Sites <span className="font-normal text-zinc-600 dark:text-zinc-400">(optional; none selected means all sites)</span></legend>
+                <legend className="text-sm font-medium">
+                  Sites{' '}
+                  <span className="font-normal text-zinc-600 dark:text-zinc-400">
+                    (optional; none selected means all sites)
+                  </span>
+                </legend>
                 <div className="max-h-40 space-y-1 overflow-y-auto rounded-md border border-zinc-200 p-2 dark:border-zinc-700">
                   {sites.map((site) => (
                     <label key={site.id} className="flex items-center gap-2 text-sm">
@@ -100,7 +128,11 @@ export function CreateKeyDialog({ sites, publishers, today }: { sites: Option[];
               aria-invalid={!!errors.expiresOn}
               hint={errors.expiresOn ?? 'Optional. The key stops working after this day (UTC).'}
             />
-            {errors.form && <p role="alert" className="text-sm text-red-700 dark:text-red-400">{errors.form}</p>}
+            {errors.form && (
+              <p role="alert" className="text-sm text-red-700 dark:text-red-400">
+                {errors.form}
+              </p>
+            )}
             <div className="flex justify-end gap-2">
               <DialogClose asChild>
                 <Button variant="secondary">Cancel</Button>

@@ -19,7 +19,10 @@ export function NewKeyReveal({ apiKey }: { apiKey: string }) {
         <p>Copy this key now and store it somewhere safe. It will not be shown again: we keep only a hash of it.</p>
       </div>
       <div className="flex items-center gap-2">
-        <code data-testid="new-api-key" className="min-w-0 flex-1 rounded-md border border-zinc-300 bg-zinc-50 px-3 py-2 font-mono text-sm break-all select-all dark:border-zinc-700 dark:bg-zinc-950">
+        <code
+          data-testid="new-api-key"
+          className="min-w-0 flex-1 rounded-md border border-zinc-300 bg-zinc-50 px-3 py-2 font-mono text-sm break-all select-all dark:border-zinc-700 dark:bg-zinc-950"
+        >
           {apiKey}
         </code>
         <Button variant="secondary" onClick={copy} aria-label={copied ? 'Copied' : 'Copy key'}>

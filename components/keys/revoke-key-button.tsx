@@ -6,7 +6,15 @@ import { revokeKeyAction } from '@/app/(dashboard)/keys/actions';
 import { Button, buttonClass } from '@/components/ui/button';
 
 /** Revoke with a confirmation that names the key; the result is announced to screen readers. */
-export function RevokeKeyButton({ keyId, label, prefix }: { keyId: string; label: string | null; prefix: string | null }) {
+export function RevokeKeyButton({
+  keyId,
+  label,
+  prefix,
+}: {
+  keyId: string;
+  label: string | null;
+  prefix: string | null;
+}) {
   const [pending, startTransition] = useTransition();
   const [message, setMessage] = useState('');
   const name = label ? `“${label}”` : 'this key';

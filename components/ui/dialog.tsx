@@ -9,7 +9,15 @@ export const DialogTrigger = DialogPrimitive.Trigger;
 export const DialogClose = DialogPrimitive.Close;
 
 /** A centred modal with a title, an optional description and a close button; Radix handles focus and Escape. */
-export function DialogContent({ title, description, children }: { title: string; description?: ReactNode; children: ReactNode }) {
+export function DialogContent({
+  title,
+  description,
+  children,
+}: {
+  title: string;
+  description?: ReactNode;
+  children: ReactNode;
+}) {
   return (
     <DialogPrimitive.Portal>
       <DialogPrimitive.Overlay className="fixed inset-0 z-40 bg-zinc-950/50" />
@@ -19,10 +27,15 @@ export function DialogContent({ title, description, children }: { title: string;
       >
         <DialogPrimitive.Title className="text-lg font-semibold">{title}</DialogPrimitive.Title>
         {description && (
-          <DialogPrimitive.Description className="mt-1 text-sm text-zinc-600 dark:text-zinc-400">{description}</DialogPrimitive.Description>
+          <DialogPrimitive.Description className="mt-1 text-sm text-zinc-600 dark:text-zinc-400">
+            {description}
+          </DialogPrimitive.Description>
         )}
         <div className="mt-4">{children}</div>
-        <DialogPrimitive.Close className="absolute top-4 right-4 rounded p-1 text-zinc-600 hover:bg-zinc-100 dark:text-zinc-400 dark:hover:bg-zinc-800" aria-label="Close">
+        <DialogPrimitive.Close
+          className="absolute top-4 right-4 rounded p-1 text-zinc-600 hover:bg-zinc-100 dark:text-zinc-400 dark:hover:bg-zinc-800"
+          aria-label="Close"
+        >
           <X aria-hidden className="size-4" />
         </DialogPrimitive.Close>
       </DialogPrimitive.Content>

@@ -1,6 +1,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { type APIRequestContext, type Browser, type BrowserContext, type Locator, type Page, test as base, expect } from '@playwright/test';
+import {
+  type APIRequestContext,
+  type Browser,
+  type BrowserContext,
+  type Locator,
+  type Page,
+  test as base,
+  expect,
+} from '@playwright/test';
 import { ROOT } from './servers';
 
 /**
@@ -95,7 +103,11 @@ export const test = base.extend<Fixtures>({
 });
 export { expect };
 
-async function newContext(browser: Browser, user: DemoUser | null, options: { viewport?: { width: number; height: number } } = {}) {
+async function newContext(
+  browser: Browser,
+  user: DemoUser | null,
+  options: { viewport?: { width: number; height: number } } = {},
+) {
   if (user && !fs.existsSync(authFile(user))) throw new Error(`no saved session for ${user}: run the setup project`);
   return browser.newContext({
     baseURL: BASE_URL,
@@ -154,7 +166,11 @@ export const keyRow = (page: Page, label: string): Locator =>
   page.getByTestId('api-key-row').filter({ has: page.getByRole('cell', { name: label, exact: true }) });
 
 /** GET on the API with a key; returns the status and the parsed JSON body (or null). */
-export async function apiGet<T = unknown>(request: APIRequestContext, key: string, url: string): Promise<{ status: number; body: T }> {
+export async function apiGet<T = unknown>(
+  request: APIRequestContext,
+  key: string,
+  url: string,
+): Promise<{ status: number; body: T }> {
   const response = await request.get(url, { headers: { 'X-Api-Key': key } });
   const text = await response.text();
   let body: unknown = null;
@@ -166,7 +182,11 @@ export async function apiGet<T = unknown>(request: APIRequestContext, key: strin
   return { status: response.status(), body: body as T };
 }
 
-export async function apiTotals(request: APIRequestContext, key: string, range: { from: string; to: string; sites?: string[] | null }) {
+export async function apiTotals(
+  request: APIRequestContext,
+  key: string,
+  range: { from: string; to: string; sites?: string[] | null },
+) {
   const params = new URLSearchParams({ fromDate: range.from, toDate: range.to });
   if (range.sites?.length) params.set('siteIds', range.sites.join(','));
   const { status, body } = await apiGet<Totals>(request, key, `/api/v1/reports/totals?${params}`);

@@ -27,7 +27,12 @@ export interface Answer {
  * Sends `count` GET requests all at once (none awaits another), the i-th to `bases[i % bases.length]`,
  * and returns every answer in sending order.
  */
-export async function burst(bases: string[], path: string, count: number, headers: Record<string, string>): Promise<Answer[]> {
+export async function burst(
+  bases: string[],
+  path: string,
+  count: number,
+  headers: Record<string, string>,
+): Promise<Answer[]> {
   const started = Array.from({ length: count }, async (_, i): Promise<Answer> => {
     const server = i % bases.length;
     const sentAt = Date.now();

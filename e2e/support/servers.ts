@@ -24,7 +24,13 @@ const run = promisify(execFile);
 export function childEnv(overrides: Record<string, string>): NodeJS.ProcessEnv {
   const env: Record<string, string | undefined> = {};
   for (const [name, value] of Object.entries(process.env)) {
-    if (name === 'NODE_OPTIONS' || name.startsWith('PW_') || name.startsWith('PLAYWRIGHT_') || name === 'TEST_WORKER_INDEX') continue;
+    if (
+      name === 'NODE_OPTIONS' ||
+      name.startsWith('PW_') ||
+      name.startsWith('PLAYWRIGHT_') ||
+      name === 'TEST_WORKER_INDEX'
+    )
+      continue;
     env[name] = value;
   }
   return {
@@ -49,7 +55,11 @@ export type DatabaseEnv = { PGLITE_DIR: string } | { DATABASE_URL: string };
 /** Runs `tsx scripts/cli.ts …` on that database and returns its standard output. */
 async function runCli(args: string[], database: DatabaseEnv): Promise<string> {
   const tsx = path.join(ROOT, 'node_modules', '.bin', 'tsx');
-  const { stdout } = await run(tsx, ['scripts/cli.ts', ...args], { cwd: ROOT, env: childEnv(database), timeout: 90_000 });
+  const { stdout } = await run(tsx, ['scripts/cli.ts', ...args], {
+    cwd: ROOT,
+    env: childEnv(database),
+    timeout: 90_000,
+  });
   return stdout;
 }
 
@@ -57,7 +67,11 @@ async function runCli(args: string[], database: DatabaseEnv): Promise<string> {
  * Creates `count` API keys for demo@example.com with the operator CLI (an embedded folder is seeded on first
  * use, ~10 s; each further key takes a few seconds). Returns the raw keys.
  */
-export async function createApiKeys(database: DatabaseEnv, count: number, email = 'demo@example.com'): Promise<string[]> {
+export async function createApiKeys(
+  database: DatabaseEnv,
+  count: number,
+  email = 'demo@example.com',
+): Promise<string[]> {
   const keys: string[] = [];
   for (let i = 0; i < count; i++) {
     const stdout = await runCli(['apikey', '--email', email, '--label', `e2e rate limit ${i + 1}`], database);
@@ -104,11 +118,15 @@ export interface StartServerOptions {
 export async function startServer(options: StartServerOptions): Promise<ServerProcess> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, [path.join(ROOT, 'scripts', 'serve.mjs'), '--port', String(port), '--hostname', '127.0.0.1'], {
-    cwd: ROOT,
-    env: childEnv({ ...options.database, ...options.env }),
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [path.join(ROOT, 'scripts', 'serve.mjs'), '--port', String(port), '--hostname', '127.0.0.1'],
+    {
+      cwd: ROOT,
+      env: childEnv({ ...options.database, ...options.env }),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let output = '';
   child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
   child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
@@ -136,7 +154,9 @@ export async function startServer(options: StartServerOptions): Promise<ServerPr
   let last = 'no answer';
   while (Date.now() < deadline) {
     if (child.exitCode !== null || child.signalCode !== null) {
-      throw new Error(`server ${options.name} exited (${child.exitCode ?? child.signalCode}) before it was ready:\n${output}`);
+      throw new Error(
+        `server ${options.name} exited (${child.exitCode ?? child.signalCode}) before it was ready:\n${output}`,
+      );
     }
     try {
       const response = await fetch(`${url}${ready.path}`, { signal: AbortSignal.timeout(10_000) });

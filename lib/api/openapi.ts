@@ -36,7 +36,10 @@ const ERROR_MEANING: Record<number, string> = {
 
 function errorResponse(status: number) {
   const title = Object.values(STATUS_OF).find((s) => s.status === status)?.title;
-  const headers = status === 429 || status === 503 ? rateLimitHeaders.extend({ 'Retry-After': z.int().meta({ description: 'Seconds to wait' }) }) : rateLimitHeaders;
+  const headers =
+    status === 429 || status === 503
+      ? rateLimitHeaders.extend({ 'Retry-After': z.int().meta({ description: 'Seconds to wait' }) })
+      : rateLimitHeaders;
   return {
     description: `${title ?? ''} ${title ? '— ' : ''}${ERROR_MEANING[status]}`.trim(),
     headers,
@@ -55,9 +58,15 @@ function content(endpoint: ApiEndpoint) {
 
 function operation(endpoint: ApiEndpoint): ZodOpenApiOperationObject {
   const keyed = endpoint.access !== 'public';
-  const statuses = [...(keyed ? [401] : []), ...(endpoint.body ? [413, 415] : []), ...endpoint.errors, ...ALWAYS].sort((a, b) => a - b);
+  const statuses = [...(keyed ? [401] : []), ...(endpoint.body ? [413, 415] : []), ...endpoint.errors, ...ALWAYS].sort(
+    (a, b) => a - b,
+  );
   const responses: ZodOpenApiResponsesObject = {
-    [endpoint.response.status]: { description: endpoint.response.description, headers: rateLimitHeaders, content: content(endpoint) },
+    [endpoint.response.status]: {
+      description: endpoint.response.description,
+      headers: rateLimitHeaders,
+      content: content(endpoint),
+    },
     ...Object.fromEntries([...new Set(statuses)].map((s) => [s, errorResponse(s)])),
   };
   const body = endpoint.body;
@@ -67,8 +76,13 @@ function operation(endpoint: ApiEndpoint): ZodOpenApiOperationObject {
     ...(endpoint.description ? { description: endpoint.description } : {}),
     tags: [endpoint.tag],
     ...(endpoint.deprecated ? { deprecated: true } : {}),
-    security: !keyed ? [] : [{ apiKeyHeader: [] }, { bearer: [] }, ...(endpoint.run.keyInQuery ? [{ apiKeyQuery: [] }] : [])],
-    requestParams: { ...(endpoint.query ? { query: endpoint.query.in } : {}), ...(endpoint.pathParams ? { path: endpoint.pathParams } : {}) },
+    security: !keyed
+      ? []
+      : [{ apiKeyHeader: [] }, { bearer: [] }, ...(endpoint.run.keyInQuery ? [{ apiKeyQuery: [] }] : [])],
+    requestParams: {
+      ...(endpoint.query ? { query: endpoint.query.in } : {}),
+      ...(endpoint.pathParams ? { path: endpoint.pathParams } : {}),
+    },
     ...(body
       ? {
           requestBody: {
@@ -76,7 +90,9 @@ function operation(endpoint: ApiEndpoint): ZodOpenApiOperationObject {
             content:
               body instanceof z.ZodType
                 ? { 'application/json': { schema: body } }
-                : Object.fromEntries(body.mediaTypes.map((t) => [t, { schema: z.string().meta({ description: body.description }) }])),
+                : Object.fromEntries(
+                    body.mediaTypes.map((t) => [t, { schema: z.string().meta({ description: body.description }) }]),
+                  ),
           },
         }
       : {}),

@@ -57,7 +57,9 @@ function typeOf(doc: Doc, schema: JsonSchema | undefined): string {
   if (schema.type === 'array') return `${typeOf(doc, schema.items)}[]`;
   const limits = [
     schema.format,
-    schema.minimum !== undefined || schema.maximum !== undefined ? `${schema.minimum ?? ''}–${schema.maximum ?? ''}` : undefined,
+    schema.minimum !== undefined || schema.maximum !== undefined
+      ? `${schema.minimum ?? ''}–${schema.maximum ?? ''}`
+      : undefined,
     schema.maxLength !== undefined ? `≤ ${schema.maxLength} chars` : undefined,
   ].filter(Boolean);
   const type = Array.isArray(schema.type) ? schema.type.join(' | ') : (schema.type ?? 'object');
@@ -102,11 +104,13 @@ export function apiReference(origin: string): { title: string; description: stri
         description: op.description,
         deprecated: !!op.deprecated,
         needsKey,
-        parameters: (op.parameters ?? []).map((p: { name: string; in: string; schema: JsonSchema; description?: string }) => ({
-          name: p.in === 'path' ? `{${p.name}}` : p.name,
-          type: typeOf(doc, p.schema),
-          description: p.description ?? '',
-        })),
+        parameters: (op.parameters ?? []).map(
+          (p: { name: string; in: string; schema: JsonSchema; description?: string }) => ({
+            name: p.in === 'path' ? `{${p.name}}` : p.name,
+            type: typeOf(doc, p.schema),
+            description: p.description ?? '',
+          }),
+        ),
         body: fieldsOf(doc, bodyContent['application/json']?.schema),
         bodyTypes: Object.keys(bodyContent),
         response: {

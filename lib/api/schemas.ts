@@ -5,10 +5,16 @@
 import { z } from 'zod';
 
 const uuid = z.uuid();
-const timestamp = z.iso.datetime({ offset: true }).meta({ description: 'ISO-8601 date-time in UTC', example: '2026-11-24T00:00:00.000Z' });
+const timestamp = z.iso
+  .datetime({ offset: true })
+  .meta({ description: 'ISO-8601 date-time in UTC', example: '2026-11-24T00:00:00.000Z' });
 const usd = (description: string) => z.number().min(0).meta({ description });
 const count = (description: string) => z.int().min(0).meta({ description });
-const country = z.string().length(2).nullable().meta({ description: 'ISO 3166-1 alpha-2 code of the viewers', example: 'US' });
+const country = z
+  .string()
+  .length(2)
+  .nullable()
+  .meta({ description: 'ISO 3166-1 alpha-2 code of the viewers', example: 'US' });
 
 export const SiteResponse = z
   .object({
@@ -28,7 +34,10 @@ export const ApiKeyResponse = z
     id: uuid,
     label: z.string().nullable(),
     keyPrefix: z.string().nullable().meta({ description: 'The first characters of the key, to recognise it by' }),
-    siteIds: z.array(uuid).nullable().meta({ description: 'The sites a site-scoped key may read; null for account-level keys' }),
+    siteIds: z
+      .array(uuid)
+      .nullable()
+      .meta({ description: 'The sites a site-scoped key may read; null for account-level keys' }),
     lastUsedAt: timestamp.nullable(),
     expiresAt: timestamp.nullable(),
     revokedAt: timestamp.nullable(),
@@ -94,7 +103,8 @@ const PageMeta = z
   })
   .meta({ id: 'PageMeta' });
 
-const paged = <T extends z.ZodType>(row: T, id: string) => z.object({ data: z.array(row), meta: PageMeta }).meta({ id });
+const paged = <T extends z.ZodType>(row: T, id: string) =>
+  z.object({ data: z.array(row), meta: PageMeta }).meta({ id });
 export const PagedRevenueByCountry = paged(RevenueByCountryResponse, 'PagedRevenueByCountryResponse');
 export const PagedRevenueWithCountry = paged(RevenueWithCountryResponse, 'PagedRevenueWithCountryResponse');
 

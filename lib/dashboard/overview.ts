@@ -1,6 +1,12 @@
 import { getDailyRevenue, type DailyPoint } from '@/lib/services/daily';
 import { byCountryQuery } from '@/lib/services/report-fields';
-import { getRevenueByCountry, getTotals, type ReportRange, type RevenueByCountryResponse, type RevenueTotalResponse } from '@/lib/services/reports';
+import {
+  getRevenueByCountry,
+  getTotals,
+  type ReportRange,
+  type RevenueByCountryResponse,
+  type RevenueTotalResponse,
+} from '@/lib/services/reports';
 import type { SessionUser } from '@/lib/services/sessions';
 import { listSites, type SiteResponse } from '@/lib/services/sites';
 import { previousPeriod } from './filters';
@@ -23,7 +29,12 @@ export interface OverviewTrends {
 export const TOP_COUNTRIES = 10;
 
 /** The top countries by revenue: the by-country report's defaults with its own sort and page size. */
-const topCountriesView = { ...byCountryQuery.parse({}), sortBy: 'revenueAmount', sortDirection: 'desc', pageSize: TOP_COUNTRIES } as const;
+const topCountriesView = {
+  ...byCountryQuery.parse({}),
+  sortBy: 'revenueAmount',
+  sortDirection: 'desc',
+  pageSize: TOP_COUNTRIES,
+} as const;
 
 /** The KPI figures, from the same service (and so the same numbers) as GET /api/v1/reports/totals. */
 export async function loadHeadline(user: SessionUser, range: ReportRange): Promise<OverviewHeadline> {

@@ -34,8 +34,10 @@ export function presetRange(id: PresetId, today: string): { from: string; to: st
 
 /** Which preset a range is, if any ("custom" otherwise). */
 export function matchPreset(from: string, to: string, today: string): PresetId | 'custom' {
-  return PRESETS.find((p) => {
-    const range = presetRange(p.id, today);
-    return range.from === from && range.to === to;
-  })?.id ?? 'custom';
+  return (
+    PRESETS.find((p) => {
+      const range = presetRange(p.id, today);
+      return range.from === from && range.to === to;
+    })?.id ?? 'custom'
+  );
 }

@@ -18,7 +18,8 @@ export type SearchParams = Record<string, string | string[] | undefined>;
 /** The filter bar's parameters and the API's names for them. */
 const FILTER_BAR = { from: 'fromDate', to: 'toDate', sites: 'siteIds' } as const;
 type FilterBarName = keyof typeof FILTER_BAR;
-const filterBarName = (name: string) => (name.toLowerCase() in FILTER_BAR ? (name.toLowerCase() as FilterBarName) : null);
+const filterBarName = (name: string) =>
+  name.toLowerCase() in FILTER_BAR ? (name.toLowerCase() as FilterBarName) : null;
 const API_NAMES_OF_FILTER_BAR = new Set(Object.values(FILTER_BAR).map((n) => n.toLowerCase()));
 
 /** A page's `searchParams` (repeated names as arrays) or a request's, as name-value pairs in order. */
@@ -57,7 +58,8 @@ export function readView<T>(schema: QuerySchema<T>, searchParams: SearchParams |
 }
 
 /** The filter bar's sites and days; the range is resolved by the service, from the account's default. */
-export const readSiteDay = (searchParams: SearchParams | URLSearchParams): SiteDayInput | ValidationError => readView(totalsQuery, searchParams);
+export const readSiteDay = (searchParams: SearchParams | URLSearchParams): SiteDayInput | ValidationError =>
+  readView(totalsQuery, searchParams);
 
 /** `current` with some parameters changed: every letter-case spelling of a changed name is replaced; null removes it. */
 export function withChanges(current: string, changes: Record<string, string | null>): URLSearchParams {
@@ -93,4 +95,3 @@ export function viewHref(
   }
   return carried.size > 0 ? `${path}?${carried}` : path;
 }
-

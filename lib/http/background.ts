@@ -18,4 +18,3 @@ export function runAfterResponse(task: () => Promise<void>) {
 export async function settleBackgroundTasks(): Promise<void> {
   while (detached.size > 0) await Promise.allSettled([...detached]);
 }
-

@@ -25,7 +25,9 @@ export function problemResponse(err: unknown, request: Request, headers: Headers
   } else {
     // Never expected: logged with the request id (never the query string, which may hold a key).
     // Nor the SQL parameters of a failed query, which may hold a key's hash: see describeError.
-    console.error(`[api] ${requestId} ${request.method} ${new URL(request.url).pathname} failed: ${describeError(err, true)}`);
+    console.error(
+      `[api] ${requestId} ${request.method} ${new URL(request.url).pathname} failed: ${describeError(err, true)}`,
+    );
     problem = new ProblemError({
       status: 500,
       title: 'Internal Server Error',
@@ -47,4 +49,3 @@ export function problemResponse(err: unknown, request: Request, headers: Headers
   };
   return new Response(JSON.stringify(body), { status: problem.status, headers });
 }
-

@@ -3,9 +3,21 @@ import { EmbeddedDatabaseBusyError } from '@/db/embedded-lock';
 // Connection-level failures (node and postgres.js codes) and PostgreSQL's "server going away / overloaded /
 // statement timeout" SQLSTATEs: the request was fine, the database was not there for it.
 const UNAVAILABLE_CODES = new Set([
-  'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EAI_AGAIN', 'EPIPE',
-  'CONNECTION_CLOSED', 'CONNECTION_ENDED', 'CONNECTION_DESTROYED', 'CONNECT_TIMEOUT',
-  '57P01', '57P02', '57P03', '53300', '57014',
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EPIPE',
+  'CONNECTION_CLOSED',
+  'CONNECTION_ENDED',
+  'CONNECTION_DESTROYED',
+  'CONNECT_TIMEOUT',
+  '57P01',
+  '57P02',
+  '57P03',
+  '53300',
+  '57014',
 ]);
 
 /** True when an error (or any error it wraps) means the database is unreachable, not that the request is bad. */

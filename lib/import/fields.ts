@@ -8,7 +8,7 @@ import { isUuid } from '@/lib/query/site-ids';
 import type { ImportRow } from './parse';
 
 export type ColumnName =
-  | 'day' | 'siteId' | 'siteName' | 'country' | 'impressions' | 'clicks' | 'adRequests' | 'revenue' | 'adUnitId';
+  'day' | 'siteId' | 'siteName' | 'country' | 'impressions' | 'clicks' | 'adRequests' | 'revenue' | 'adUnitId';
 
 export interface ImportColumn {
   name: ColumnName;
@@ -19,17 +19,29 @@ export interface ImportColumn {
 }
 
 export const IMPORT_COLUMNS: readonly ImportColumn[] = [
-  { name: 'day', aliases: ['date', 'createdAt'], required: 'always',
-    meaning: 'UTC day, YYYY-MM-DD (or the export\'s YYYY-MM-DDT00:00:00Z), from 2000-01-01 to today' },
-  { name: 'siteId', aliases: ['gameId'], required: 'siteId or siteName', meaning: 'the site\'s id, a uuid' },
-  { name: 'siteName', aliases: ['gameName'], required: 'siteId or siteName',
-    meaning: 'the site\'s name, up to 200 characters' },
+  {
+    name: 'day',
+    aliases: ['date', 'createdAt'],
+    required: 'always',
+    meaning: "UTC day, YYYY-MM-DD (or the export's YYYY-MM-DDT00:00:00Z), from 2000-01-01 to today",
+  },
+  { name: 'siteId', aliases: ['gameId'], required: 'siteId or siteName', meaning: "the site's id, a uuid" },
+  {
+    name: 'siteName',
+    aliases: ['gameName'],
+    required: 'siteId or siteName',
+    meaning: "the site's name, up to 200 characters",
+  },
   { name: 'country', aliases: [], required: 'always', meaning: 'viewer country, ISO 3166-1 alpha-2 code, any case' },
   { name: 'impressions', aliases: [], required: 'always', meaning: 'ads shown, a whole number, at most adRequests' },
   { name: 'clicks', aliases: [], required: 'always', meaning: 'ad clicks, a whole number' },
   { name: 'adRequests', aliases: [], required: 'always', meaning: 'ads requested, a whole number' },
-  { name: 'revenue', aliases: ['revenueAmount'], required: 'always',
-    meaning: 'USD earned, a decimal with at most 6 decimals, e.g. 12, 12.5, 0.000001' },
+  {
+    name: 'revenue',
+    aliases: ['revenueAmount'],
+    required: 'always',
+    meaning: 'USD earned, a decimal with at most 6 decimals, e.g. 12, 12.5, 0.000001',
+  },
   { name: 'adUnitId', aliases: [], required: 'optional', meaning: 'ad unit, up to 100 characters; blank for none' },
 ];
 
@@ -41,7 +53,10 @@ const BY_LOWER_NAME = new Map<string, ColumnName | null>([
   ...IGNORED_COLUMNS.map((n) => [n.toLowerCase(), null] as const),
 ]);
 
-export interface Problem { field: string; detail: string }
+export interface Problem {
+  field: string;
+  detail: string;
+}
 /** Per header cell or JSON key: the column it feeds, or null for an ignored one. */
 export type Slots = (ColumnName | null)[];
 
@@ -82,7 +97,10 @@ export function missingColumns(slots: Slots): Problem[] {
     (c) => ({ field: c.name, detail: `the header has no ${describe(c)} column` }),
   );
   if (!present.has('siteId') && !present.has('siteName')) {
-    problems.unshift({ field: 'siteId', detail: 'the header needs a siteId (or gameId) or a siteName (or gameName) column' });
+    problems.unshift({
+      field: 'siteId',
+      detail: 'the header needs a siteId (or gameId) or a siteName (or gameName) column',
+    });
   }
   return problems;
 }
@@ -117,8 +135,16 @@ export function toRow(line: number, values: Values, today: string): ImportRow | 
   }
   if (problems.length > 0) return problems;
   return {
-    line, siteId: v.siteId, siteName: v.siteName, day: v.day, country: v.country, impressions: v.impressions,
-    clicks: v.clicks, adRequests: v.adRequests, revenueMicros: v.revenue, adUnitId: v.adUnitId,
+    line,
+    siteId: v.siteId,
+    siteName: v.siteName,
+    day: v.day,
+    country: v.country,
+    impressions: v.impressions,
+    clicks: v.clicks,
+    adRequests: v.adRequests,
+    revenueMicros: v.revenue,
+    adUnitId: v.adUnitId,
   };
 }
 
@@ -128,7 +154,7 @@ class Bad {
 
 /** A value for a message: strings quoted, JSON values as JSON, long ones cut so a message stays readable. */
 export function quote(value: unknown): string {
-  const s = typeof value === 'string' ? value : JSON.stringify(value) ?? String(value);
+  const s = typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
   const cut = s.length > 40 ? `${s.slice(0, 40)}…` : s;
   return typeof value === 'string' ? JSON.stringify(cut) : cut;
 }
@@ -137,14 +163,21 @@ type Check<T> = (value: unknown, today: string) => T | Bad;
 
 const isBlank = (v: unknown) => v === undefined || v === null || (typeof v === 'string' && v.trim() === '');
 
-const required = <T>(check: Check<T>): Check<T> => (v, today) =>
-  isBlank(v) ? new Bad(v === undefined ? 'is missing' : `is required, got ${quote(v)}`) : check(v, today);
+const required =
+  <T>(check: Check<T>): Check<T> =>
+  (v, today) =>
+    isBlank(v) ? new Bad(v === undefined ? 'is missing' : `is required, got ${quote(v)}`) : check(v, today);
 
-const optional = <T>(check: Check<T>): Check<T | null> => (v, today) => (isBlank(v) ? null : check(v, today));
+const optional =
+  <T>(check: Check<T>): Check<T | null> =>
+  (v, today) =>
+    isBlank(v) ? null : check(v, today);
 
 /** Text columns take strings only: a JSON number where a name or code belongs is more likely a mix-up. */
-const text = <T>(check: (s: string, today: string) => T | Bad): Check<T> => (v, today) =>
-  typeof v === 'string' ? check(v.trim(), today) : new Bad(`must be a string, got ${quote(v)}`);
+const text =
+  <T>(check: (s: string, today: string) => T | Bad): Check<T> =>
+  (v, today) =>
+    typeof v === 'string' ? check(v.trim(), today) : new Bad(`must be a string, got ${quote(v)}`);
 
 const maxLength = (n: number) => (s: string) =>
   s.length <= n ? s : new Bad(`is ${s.length} characters long; at most ${n} are allowed (${quote(s)})`);

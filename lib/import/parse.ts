@@ -33,7 +33,11 @@ export interface ImportRow {
 }
 
 /** `field` is the canonical column name, or `line` when the line as a whole is unreadable. */
-export interface LineError { line: number; field: string; detail: string }
+export interface LineError {
+  line: number;
+  field: string;
+  detail: string;
+}
 export type ParsedLine = { row: ImportRow } | { error: LineError };
 
 /** Longest CSV record or NDJSON line read; a longer one is an error rather than an unbounded buffer. */
@@ -56,7 +60,12 @@ export function parseRevenueFile(
   throw new RangeError(`unknown import format ${JSON.stringify(format)}`);
 }
 
-const NDJSON_TYPES = new Set(['application/x-ndjson', 'application/ndjson', 'application/jsonl', 'application/x-jsonl']);
+const NDJSON_TYPES = new Set([
+  'application/x-ndjson',
+  'application/ndjson',
+  'application/jsonl',
+  'application/x-jsonl',
+]);
 
 /** 'ndjson' for .ndjson/.jsonl names or application/x-ndjson / application/jsonl content types, 'csv' for .csv / text/csv; null when unknown. */
 export function formatFromName(nameOrContentType: string): ImportFormat | null {
@@ -86,7 +95,10 @@ const toBytes = (chunk: Uint8Array | string): Uint8Array => (typeof chunk === 's
  * with quotes goes to csv-parse, with the lines that follow for as long as it reports a quoted cell left
  * open (a cell spanning lines).
  */
-async function* readCsv(input: AsyncIterable<Uint8Array | string> | Iterable<Uint8Array | string>, today: string): AsyncGenerator<ParsedLine> {
+async function* readCsv(
+  input: AsyncIterable<Uint8Array | string> | Iterable<Uint8Array | string>,
+  today: string,
+): AsyncGenerator<ParsedLine> {
   let slots: Slots | undefined;
   let pending: { line: number; text: string } | null = null; // a record whose quoted cell is still open
 
@@ -118,7 +130,9 @@ async function* readCsv(input: AsyncIterable<Uint8Array | string> | Iterable<Uin
       yield { error: { line: at, field: 'line', detail: `${item.problem}; the rest of the file was not read` } };
       return;
     }
-    pending = pending ? { line: pending.line, text: `${pending.text}\n${item.text}` } : { line: item.line, text: item.text };
+    pending = pending
+      ? { line: pending.line, text: `${pending.text}\n${item.text}` }
+      : { line: item.line, text: item.text };
     const text = pending.text.endsWith('\r') ? pending.text.slice(0, -1) : pending.text;
     const cells = text.includes('"') ? quotedCells(text) : text.split(',');
     if (cells === 'open') {
@@ -135,7 +149,13 @@ async function* readCsv(input: AsyncIterable<Uint8Array | string> | Iterable<Uin
     const detail = 'opens a quoted cell that is never closed; the rest of the file was not read';
     yield { error: { line: pending.line, field: 'line', detail } };
   } else if (!slots) {
-    yield { error: { line: 1, field: 'header', detail: 'the file is empty; a CSV file starts with a header line naming its columns' } };
+    yield {
+      error: {
+        line: 1,
+        field: 'header',
+        detail: 'the file is empty; a CSV file starts with a header line naming its columns',
+      },
+    };
   }
 }
 
@@ -152,14 +172,15 @@ function quotedCells(text: string): string[] | 'open' | string {
 
 // ---- NDJSON -------------------------------------------------------------------------------------------
 
-
-async function* readNdjson(input: AsyncIterable<Uint8Array | string> | Iterable<Uint8Array | string>, today: string): AsyncGenerator<ParsedLine> {
+async function* readNdjson(
+  input: AsyncIterable<Uint8Array | string> | Iterable<Uint8Array | string>,
+  today: string,
+): AsyncGenerator<ParsedLine> {
   for await (const item of splitLines(input)) {
     if ('problem' in item) {
       const detail = item.problem === TOO_LONG ? `${TOO_LONG}; it was skipped` : item.problem;
       yield { error: { line: item.line, field: 'line', detail } };
-    }
-    else if (item.text.trim() !== '') for (const result of jsonRow(item.line, item.text, today)) yield result;
+    } else if (item.text.trim() !== '') for (const result of jsonRow(item.line, item.text, today)) yield result;
   }
 }
 
@@ -188,7 +209,9 @@ function jsonRow(line: number, text: string, today: string): ParsedLine[] {
 type Line = { line: number; text: string } | { line: number; problem: string };
 
 /** The input's physical lines, numbered from 1, each at most MAX_LINE_BYTES (a longer one is a problem). */
-async function* splitLines(input: AsyncIterable<Uint8Array | string> | Iterable<Uint8Array | string>): AsyncGenerator<Line> {
+async function* splitLines(
+  input: AsyncIterable<Uint8Array | string> | Iterable<Uint8Array | string>,
+): AsyncGenerator<Line> {
   const lines = new LineSplitter();
   for await (const chunk of input) for (const item of lines.push(toBytes(chunk))) yield item;
   for (const item of lines.end()) yield item;

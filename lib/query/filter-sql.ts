@@ -6,7 +6,6 @@
 import { sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { FilterExpr, FilterTerm } from './filter';
 
-
 /** Operators that map one-to-one onto SQL comparison operators. */
 const COMPARE = { '==': '=', '>': '>', '>=': '>=', '<': '<', '<=': '<=' } as const;
 
@@ -45,9 +44,7 @@ function termToSql(term: FilterTerm, column: SQLWrapper): SQL {
       return sql`${col} = ${value}`;
     default: {
       const cmp = sql.raw(COMPARE[term.op]);
-      return term.type === 'string'
-        ? sql`${col} collate "C" ${cmp} ${value}`
-        : sql`${col} ${cmp} ${value}`;
+      return term.type === 'string' ? sql`${col} collate "C" ${cmp} ${value}` : sql`${col} ${cmp} ${value}`;
     }
   }
 }
@@ -81,4 +78,3 @@ export function searchToSql(search: string, columns: readonly SQLWrapper[], extr
   if (extraMatch) matches.push(sql`(${extraMatch})`);
   return matches.length > 0 ? sql`(${sql.join(matches, sql` or `)})` : sql`false`;
 }
-

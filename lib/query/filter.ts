@@ -46,7 +46,8 @@ const WHITESPACE = /\s/;
 const fail = (parameter: string, detail: string) => new ValidationError([{ parameter, detail }]);
 
 /** What sits at `pos`, quoted, for "got …" in messages. */
-const found = (input: string, pos: number) => (pos < input.length ? JSON.stringify(input[pos]) : 'the end of the input');
+const found = (input: string, pos: number) =>
+  pos < input.length ? JSON.stringify(input[pos]) : 'the end of the input';
 
 interface RawValue {
   text: string;
@@ -66,7 +67,10 @@ function readValue(input: string, pos: number, stops: string, parameter: string)
   for (; i < input.length && !stops.includes(input[i]); i++) {
     if (input[i] === '\\') {
       if (i + 1 >= input.length) {
-        throw fail(parameter, `trailing backslash at position ${i}: a backslash must be followed by the character it escapes`);
+        throw fail(
+          parameter,
+          `trailing backslash at position ${i}: a backslash must be followed by the character it escapes`,
+        );
       }
       chars.push({ c: input[++i], at: i - 1, escaped: true });
     } else {
@@ -87,12 +91,18 @@ function typedValue(def: FieldDef, text: string): { value: string | number } | {
   switch (def.type) {
     case 'number': {
       const n = NUMBER.test(text) ? Number(text) : NaN;
-      return Number.isFinite(n) ? { value: n } : { error: `expected a number for field "${def.name}", got ${JSON.stringify(text)}` };
+      return Number.isFinite(n)
+        ? { value: n }
+        : { error: `expected a number for field "${def.name}", got ${JSON.stringify(text)}` };
     }
     case 'date':
-      return isDay(text) ? { value: text } : { error: `expected a date (YYYY-MM-DD) for field "${def.name}", got ${JSON.stringify(text)}` };
+      return isDay(text)
+        ? { value: text }
+        : { error: `expected a date (YYYY-MM-DD) for field "${def.name}", got ${JSON.stringify(text)}` };
     case 'uuid':
-      return isUuid(text) ? { value: text.toLowerCase() } : { error: `expected a uuid for field "${def.name}", got ${JSON.stringify(text)}` };
+      return isUuid(text)
+        ? { value: text.toLowerCase() }
+        : { error: `expected a uuid for field "${def.name}", got ${JSON.stringify(text)}` };
     case 'string':
       return { value: text };
   }
@@ -100,7 +110,8 @@ function typedValue(def: FieldDef, text: string): { value: string | number } | {
 
 export function parseFilter(input: string, fields: readonly FieldDef[]): FilterExpr {
   const P = 'Filter';
-  if (input.trim() === '') throw fail(P, 'is empty; expected at least one term such as country==US (omit Filter to filter nothing)');
+  if (input.trim() === '')
+    throw fail(P, 'is empty; expected at least one term such as country==US (omit Filter to filter nothing)');
   const lookup = fieldLookup(fields);
   const expr: FilterExpr = [[]];
   let terms = 0;
@@ -118,17 +129,24 @@ export function parseFilter(input: string, fields: readonly FieldDef[]): FilterE
       throw fail(P, `expected a term (field op value) at position ${fieldStart}, got ${found(input, fieldStart)}`);
     }
     const def = lookup(name);
-    if (!def) throw fail(P, `unknown field ${JSON.stringify(name)} at position ${fieldStart}; allowed: ${fieldNames(fields)}`);
+    if (!def)
+      throw fail(P, `unknown field ${JSON.stringify(name)} at position ${fieldStart}; allowed: ${fieldNames(fields)}`);
 
     skipSpace();
     const op = OPS.find((o) => input.startsWith(o, pos));
     if (!op) {
       const hint = input[pos] === '=' ? ' (use == for equality)' : '';
-      throw fail(P, `expected an operator (${OPS.join(' ')}) after field "${def.name}" at position ${pos}, got ${found(input, pos)}${hint}`);
+      throw fail(
+        P,
+        `expected an operator (${OPS.join(' ')}) after field "${def.name}" at position ${pos}, got ${found(input, pos)}${hint}`,
+      );
     }
     const allowedOps = OPS_BY_TYPE[def.type];
     if (!allowedOps.includes(op)) {
-      throw fail(P, `operator "${op}" at position ${pos} does not apply to ${def.type} field "${def.name}"; use one of ${allowedOps.join(' ')}`);
+      throw fail(
+        P,
+        `operator "${op}" at position ${pos} does not apply to ${def.type} field "${def.name}"; use one of ${allowedOps.join(' ')}`,
+      );
     }
     pos += op.length;
 
@@ -152,20 +170,26 @@ export function parseFilter(input: string, fields: readonly FieldDef[]): FilterE
  * split on unescaped commas; empty items (a trailing comma) are dropped, but an entry needs one value.
  * Every entry is checked, so all mistakes come back in one 400.
  */
-export function parseFilterList(entries: readonly { key: string; value: string }[], fields: readonly FieldDef[]): FilterExpr {
+export function parseFilterList(
+  entries: readonly { key: string; value: string }[],
+  fields: readonly FieldDef[],
+): FilterExpr {
   const lookup = fieldLookup(fields);
   const expr: FilterExpr = [];
   const errors: FieldError[] = [];
   for (const { key, value } of entries) {
     const def = lookup(key);
     if (!def) {
-      errors.push({ parameter: `FilterList[${key}]`, detail: `unknown field ${JSON.stringify(key)}; allowed: ${fieldNames(fields)}` });
+      errors.push({
+        parameter: `FilterList[${key}]`,
+        detail: `unknown field ${JSON.stringify(key)}; allowed: ${fieldNames(fields)}`,
+      });
       continue;
     }
     const P = `FilterList[${def.name}]`;
     try {
       const group: FilterTerm[] = [];
-      for (let pos = 0; pos <= value.length; ) {
+      for (let pos = 0; pos <= value.length;) {
         const raw = readValue(value, pos, ',', P);
         pos = raw.end + 1;
         if (raw.text === '') continue;

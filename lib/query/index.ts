@@ -3,14 +3,36 @@ export { QueryParams, type QueryInput } from './params';
 export { type FieldDef } from './fields';
 export { pageMeta, pageOffset, PAGE_SIZE_MAX, DEFAULT_PAGE_SIZE, type Paging, type PageMeta } from './paging';
 export {
-  resolveRange, todayUtc, addDays, daysBetweenInclusive, eachDay, isDay, MAX_RANGE_DAYS, type DateRange, type DaySelection,
+  resolveRange,
+  todayUtc,
+  addDays,
+  daysBetweenInclusive,
+  eachDay,
+  isDay,
+  MAX_RANGE_DAYS,
+  type DateRange,
+  type DaySelection,
 } from './dates';
 export { isUuid } from './site-ids';
-export { parseFilter, parseFilterList, MAX_FILTER_TERMS, type FilterExpr, type FilterTerm, type FilterOp } from './filter';
+export {
+  parseFilter,
+  parseFilterList,
+  MAX_FILTER_TERMS,
+  type FilterExpr,
+  type FilterTerm,
+  type FilterOp,
+} from './filter';
 export { filterToSql, searchToSql } from './filter-sql';
 export { SEARCH_MAX_LENGTH } from './search';
 export { collect, throwIfAny } from './collect';
 export {
-  readQuery, totalsQuery, byCountryQueryOf, pagedRowsQueryOf, rowsQueryOf,
-  type QuerySchema, type SiteDayInput, type RowsInput, type PagedRowsInput,
+  readQuery,
+  totalsQuery,
+  byCountryQueryOf,
+  pagedRowsQueryOf,
+  rowsQueryOf,
+  type QuerySchema,
+  type SiteDayInput,
+  type RowsInput,
+  type PagedRowsInput,
 } from './input';

@@ -13,7 +13,13 @@ import { fieldNames, type FieldDef } from './fields';
 import { MAX_FILTER_TERMS, parseFilter, parseFilterList, type FilterExpr } from './filter';
 import { parseSearch, SEARCH_MAX_LENGTH } from './search';
 import {
-  DEFAULT_PAGE_SIZE, PAGE_MAX, PAGE_SIZE_MAX, parsePage, parsePageSize, parseSortBy, parseSortDirection,
+  DEFAULT_PAGE_SIZE,
+  PAGE_MAX,
+  PAGE_SIZE_MAX,
+  parsePage,
+  parsePageSize,
+  parseSortBy,
+  parseSortDirection,
   type Paging,
 } from './paging';
 import type { QueryParams } from './params';
@@ -50,7 +56,8 @@ const day = (parameter: 'fromDate' | 'toDate', which: string) =>
 /** siteIds, fromDate, toDate: which sites and days a report covers. */
 const siteDayParams = {
   siteIds: textParam(parseSiteIds).meta({
-    description: "Comma-separated site ids (UUIDs) to report on; all readable sites when absent. A site outside the key's scope is a 403.",
+    description:
+      "Comma-separated site ids (UUIDs) to report on; all readable sites when absent. A site outside the key's scope is a 403.",
     example: '3f1c2a4e-1b2c-4d5e-8f90-1234567890ab,7a9b…',
   }),
   fromDate: day('fromDate', 'First'),
@@ -66,7 +73,8 @@ const sortingParams = (fields: readonly FieldDef[]) => ({
     description: 'Sort direction (any letter case; default asc).',
   }),
   Search: textParam(parseSearch).meta({
-    description: 'Case-insensitive text: matches a country by code or English name (and, in the per-row feed, a site by name).',
+    description:
+      'Case-insensitive text: matches a country by code or English name (and, in the per-row feed, a site by name).',
     maxLength: SEARCH_MAX_LENGTH,
   }),
   Filter: textParam((raw) => parseFilter(raw, fields)).meta({
@@ -75,9 +83,17 @@ const sortingParams = (fields: readonly FieldDef[]) => ({
   FilterList: z
     .record(z.string(), z.string())
     .optional()
-    .transform(viaGrammar((entries: Record<string, string>) => parseFilterList(Object.entries(entries).map(([key, value]) => ({ key, value })), fields)))
+    .transform(
+      viaGrammar((entries: Record<string, string>) =>
+        parseFilterList(
+          Object.entries(entries).map(([key, value]) => ({ key, value })),
+          fields,
+        ),
+      ),
+    )
     .meta({
-      description: 'FilterList[field]=v1,v2 (or FilterList.field): the field equals any of the values; entries AND with Filter.',
+      description:
+        'FilterList[field]=v1,v2 (or FilterList.field): the field equals any of the values; entries AND with Filter.',
       style: 'deepObject',
       explode: true,
     }),
@@ -85,8 +101,12 @@ const sortingParams = (fields: readonly FieldDef[]) => ({
 
 /** page and pageSize, then the sorting and filtering parameters. */
 const pagingParams = (fields: readonly FieldDef[]) => ({
-  page: param(z.int().min(1).max(PAGE_MAX), parsePage).meta({ description: 'Page number, from 1 (default 1). A page past the end is empty.' }),
-  pageSize: param(z.int().min(1).max(PAGE_SIZE_MAX), parsePageSize).meta({ description: `Rows per page (default ${DEFAULT_PAGE_SIZE}).` }),
+  page: param(z.int().min(1).max(PAGE_MAX), parsePage).meta({
+    description: 'Page number, from 1 (default 1). A page past the end is empty.',
+  }),
+  pageSize: param(z.int().min(1).max(PAGE_SIZE_MAX), parsePageSize).meta({
+    description: `Rows per page (default ${DEFAULT_PAGE_SIZE}).`,
+  }),
   ...sortingParams(fields),
 });
 

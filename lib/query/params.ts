@@ -8,8 +8,17 @@ import { ValidationError, type FieldError } from '@/lib/errors';
 
 /** Canonical spellings, used in error messages whatever casing the caller sent. */
 const KNOWN_NAMES = [
-  'page', 'pageSize', 'sortBy', 'sortDirection', 'Search', 'Filter', 'FilterList',
-  'siteIds', 'fromDate', 'toDate', 'apiKey',
+  'page',
+  'pageSize',
+  'sortBy',
+  'sortDirection',
+  'Search',
+  'Filter',
+  'FilterList',
+  'siteIds',
+  'fromDate',
+  'toDate',
+  'apiKey',
 ] as const;
 
 const canonicalByLower = new Map<string, string>(KNOWN_NAMES.map((n) => [n.toLowerCase(), n]));
@@ -67,7 +76,9 @@ export class QueryParams {
     for (const [name, value] of pairs) {
       // PostgreSQL text cannot hold NUL; refuse it here rather than fail deep inside a query.
       if (name.includes('\0') || value.includes('\0')) {
-        throw new ValidationError([{ parameter: canonical(name.replaceAll('\0', '')), detail: 'must not contain NUL characters' }]);
+        throw new ValidationError([
+          { parameter: canonical(name.replaceAll('\0', '')), detail: 'must not contain NUL characters' },
+        ]);
       }
       const m = FILTER_LIST_KEY.exec(name);
       if (m) {
@@ -113,12 +124,21 @@ export class QueryParams {
 
     for (const { name } of this.plain.values()) {
       if (!ok.has(name.toLowerCase())) {
-        errors.push({ parameter: canonical(name), detail: `unknown query parameter ${JSON.stringify(name)}; ${accepts}${advice(name, ok)}` });
+        errors.push({
+          parameter: canonical(name),
+          detail: `unknown query parameter ${JSON.stringify(name)}; ${accepts}${advice(name, ok)}`,
+        });
       }
     }
-    const filterListNames = [...[...this.filterList.values()].map((g) => `FilterList[${g.name}]`), ...this.malformedFilterList];
+    const filterListNames = [
+      ...[...this.filterList.values()].map((g) => `FilterList[${g.name}]`),
+      ...this.malformedFilterList,
+    ];
     if (filterListNames.length > 0 && !ok.has('filterlist')) {
-      errors.push({ parameter: 'FilterList', detail: `unknown query parameter ${JSON.stringify(filterListNames[0])}; ${accepts}` });
+      errors.push({
+        parameter: 'FilterList',
+        detail: `unknown query parameter ${JSON.stringify(filterListNames[0])}; ${accepts}`,
+      });
     }
     if (errors.length > 0) throw new ValidationError(errors);
   }

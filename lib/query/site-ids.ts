@@ -13,7 +13,10 @@ export function isUuid(s: string): boolean {
  * reported, so a pasted list can be fixed in one go; the database never sees a string that is not a uuid.
  */
 export function parseSiteIds(raw: string): string[] | null {
-  const items = raw.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  const items = raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
   const errors: FieldError[] = items
     .filter((s) => !isUuid(s))
     .map((s) => ({

@@ -59,10 +59,5 @@ export async function touchApiKey(keyId: string, lastUsedAt: Date | null, now = 
   await db
     .update(apiKeys)
     .set({ lastUsedAt: sql`now()` })
-    .where(
-      and(
-        eq(apiKeys.id, keyId),
-        or(isNull(apiKeys.lastUsedAt), lt(apiKeys.lastUsedAt, new Date(since))),
-      ),
-    );
+    .where(and(eq(apiKeys.id, keyId), or(isNull(apiKeys.lastUsedAt), lt(apiKeys.lastUsedAt, new Date(since)))));
 }

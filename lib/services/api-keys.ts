@@ -38,7 +38,9 @@ export const createApiKeyInput = z.strictObject({
     .array(z.guid('must be a UUID').transform((id) => id.toLowerCase()))
     .max(100, 'at most 100 sites')
     .nullish(),
-  expiresAt: z.iso.datetime({ offset: true, message: 'must be an ISO-8601 date-time, e.g. 2027-01-31T00:00:00Z' }).nullish(),
+  expiresAt: z.iso
+    .datetime({ offset: true, message: 'must be an ISO-8601 date-time, e.g. 2027-01-31T00:00:00Z' })
+    .nullish(),
 });
 export type CreateApiKeyInput = z.infer<typeof createApiKeyInput>;
 

@@ -31,7 +31,12 @@ export interface FeedStart {
 
 const r = revenueRollup;
 /** The feed's dimension fields as rollup columns; `period` is the day at grain d. */
-const ROLLUP_COLUMNS: Record<string, SQLWrapper> = { createdAt: r.period, country: r.country, gameId: r.siteId, userId: r.userId };
+const ROLLUP_COLUMNS: Record<string, SQLWrapper> = {
+  createdAt: r.period,
+  country: r.country,
+  gameId: r.siteId,
+  userId: r.userId,
+};
 
 /**
  * The rollup's rows that hold the feed's groups, or null when the filter or search needs the daily rows: a
@@ -97,7 +102,10 @@ export async function countAndLocate(
   const groups = rollupGroups(match);
   if (!groups) return null;
   if (!seek || seek.offset === 0) {
-    const [{ total }] = await db.select({ total: sql`coalesce(sum(${r.rows}), 0)`.mapWith(Number) }).from(r).where(groups.where);
+    const [{ total }] = await db
+      .select({ total: sql`coalesce(sum(${r.rows}), 0)`.mapWith(Number) })
+      .from(r)
+      .where(groups.where);
     return { total, start: null };
   }
   const periods = await rowsPerPeriod(db, groups.where, seek.direction);

@@ -56,11 +56,7 @@ function searchCondition(match: SearchMatch): SQL {
  * ORDER BY the requested field, then the tie-breakers, all in the requested direction: the order is total
  * (pages never overlap), and a descending feed can walk the same index backwards.
  */
-export function orderBy(
-  sortDirection: Paging['sortDirection'],
-  primary: SQLWrapper,
-  tieBreakers: SQLWrapper[],
-): SQL[] {
+export function orderBy(sortDirection: Paging['sortDirection'], primary: SQLWrapper, tieBreakers: SQLWrapper[]): SQL[] {
   const direction = sortDirection === 'desc' ? desc : asc;
   return [primary, ...tieBreakers].map((c) => direction(c));
 }

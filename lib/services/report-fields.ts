@@ -62,7 +62,8 @@ export const countryRowFields: FieldDef[] = [
  * The ad unit a row reports: the one its import named, else its site's. Written in SQL below (to filter and
  * sort by it) and here for the export, which reads sites apart; the export's tests compare it with the feed.
  */
-export const adUnitIdOf = (rowAdUnitId: string | null, siteAdUnitId: string | null | undefined) => rowAdUnitId ?? siteAdUnitId ?? null;
+export const adUnitIdOf = (rowAdUnitId: string | null, siteAdUnitId: string | null | undefined) =>
+  rowAdUnitId ?? siteAdUnitId ?? null;
 
 const r = revenueDaily;
 export const countryRowColumns: Record<string, SQLWrapper> = {

@@ -17,12 +17,7 @@ import {
 } from '@/lib/query';
 import { readableSites, requireAccountLevel } from './account';
 import type { Principal } from './principal';
-import {
-  aggregates,
-  byCountryColumns,
-  byCountryFields,
-  countryRowFields,
-} from './report-fields';
+import { aggregates, byCountryColumns, byCountryFields, countryRowFields } from './report-fields';
 import { countAndLocate } from './feed-count';
 import { feedRow, feedRowColumns, orderBy, selectFeed } from './feed-query';
 import { revenue, revenueSource } from './revenue-source';

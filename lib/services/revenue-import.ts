@@ -42,8 +42,7 @@ export interface ImportSummary {
 }
 
 export type ImportResult =
-  | { ok: true; summary: ImportSummary }
-  | { ok: false; errors: LineError[]; errorCount: number; tooManyRows?: boolean };
+  { ok: true; summary: ImportSummary } | { ok: false; errors: LineError[]; errorCount: number; tooManyRows?: boolean };
 
 /** Thrown inside the import's transaction so that a rejected file rolls back (sites it created included). */
 class Rejected extends Error {
@@ -89,67 +88,73 @@ export async function importRevenue(
   const reject = (result: ImportResult): never => {
     throw new Rejected(result);
   };
-  return database.bulk(async (session): Promise<ImportResult> => {
-    await createStaging(session);
-    let rows = 0;
-    let batch = '';
-    let batched = 0;
-    // One COPY in flight while the next batch is parsed: the database stores a batch as fast as the file parses.
-    let copying: Promise<void> = Promise.resolve();
-    const copy = async (lines: string) => {
-      await copying;
-      copying = stage(session, lines);
-      copying.catch(() => {}); // awaited (and so thrown) before the next COPY or after the last
-    };
-    try {
-      for await (const parsed of parseRevenueFile(input, options.format, { today: options.today })) {
-        if ('error' in parsed) {
-          fail(parsed.error);
-          continue;
+  return database
+    .bulk(async (session): Promise<ImportResult> => {
+      await createStaging(session);
+      let rows = 0;
+      let batch = '';
+      let batched = 0;
+      // One COPY in flight while the next batch is parsed: the database stores a batch as fast as the file parses.
+      let copying: Promise<void> = Promise.resolve();
+      const copy = async (lines: string) => {
+        await copying;
+        copying = stage(session, lines);
+        copying.catch(() => {}); // awaited (and so thrown) before the next COPY or after the last
+      };
+      try {
+        for await (const parsed of parseRevenueFile(input, options.format, { today: options.today })) {
+          if ('error' in parsed) {
+            fail(parsed.error);
+            continue;
+          }
+          rows++;
+          if (options.maxRows !== undefined && rows > options.maxRows) reject({ ...failed(), tooManyRows: true });
+          // Staged even once the file is known to be bad, so that the site checks below can report every line.
+          batch += stagingLine(parsed.row);
+          if (++batched === COPY_BATCH) {
+            await copy(batch);
+            [batch, batched] = ['', 0];
+            options.onProgress?.({ rows, phase: 'reading' });
+          }
         }
-        rows++;
-        if (options.maxRows !== undefined && rows > options.maxRows) reject({ ...failed(), tooManyRows: true });
-        // Staged even once the file is known to be bad, so that the site checks below can report every line.
-        batch += stagingLine(parsed.row);
-        if (++batched === COPY_BATCH) {
-          await copy(batch);
-          [batch, batched] = ['', 0];
-          options.onProgress?.({ rows, phase: 'reading' });
-        }
+      } finally {
+        // Never leave a COPY half-sent: the transaction could not roll back cleanly behind it.
+        await copying.catch(() => {});
       }
-    } finally {
-      // Never leave a COPY half-sent: the transaction could not roll back cleanly behind it.
-      await copying.catch(() => {});
-    }
-    if (batched > 0) await copy(batch);
-    await copying;
-    options.onProgress?.({ rows, phase: 'applying' });
+      if (batched > 0) await copy(batch);
+      await copying;
+      options.onProgress?.({ rows, phase: 'applying' });
 
-    const sites = await resolveSites(session, { ownerId: owner?.id ?? null, createSites: !!options.createSites }, maxErrors);
-    sites.errors.forEach((e) => options.onError?.(e));
-    if (errorCount + sites.count > 0) {
-      const all = [...errors, ...sites.errors].sort((a, b) => a.line - b.line).slice(0, maxErrors);
-      reject({ ok: false, errors: all, errorCount: errorCount + sites.count });
-    }
-    const applied = await upsertStaged(session, maxErrors);
-    if ('errors' in applied) {
-      applied.errors.forEach((e) => options.onError?.(e));
-      return reject({ ok: false, errors: applied.errors, errorCount: applied.count });
-    }
-    const ms = Math.round(performance.now() - started);
-    return {
-      ok: true,
-      summary: {
-        rows,
-        ...applied,
-        unchanged: rows - applied.inserted - applied.updated,
-        sitesCreated: sites.created,
-        ms,
-        rowsPerSecond: Math.round((rows / Math.max(ms, 1)) * 1000),
-      },
-    };
-  }).catch((error) => {
-    if (error instanceof Rejected) return error.result;
-    throw error;
-  });
+      const sites = await resolveSites(
+        session,
+        { ownerId: owner?.id ?? null, createSites: !!options.createSites },
+        maxErrors,
+      );
+      sites.errors.forEach((e) => options.onError?.(e));
+      if (errorCount + sites.count > 0) {
+        const all = [...errors, ...sites.errors].sort((a, b) => a.line - b.line).slice(0, maxErrors);
+        reject({ ok: false, errors: all, errorCount: errorCount + sites.count });
+      }
+      const applied = await upsertStaged(session, maxErrors);
+      if ('errors' in applied) {
+        applied.errors.forEach((e) => options.onError?.(e));
+        return reject({ ok: false, errors: applied.errors, errorCount: applied.count });
+      }
+      const ms = Math.round(performance.now() - started);
+      return {
+        ok: true,
+        summary: {
+          rows,
+          ...applied,
+          unchanged: rows - applied.inserted - applied.updated,
+          sitesCreated: sites.created,
+          ms,
+          rowsPerSecond: Math.round((rows / Math.max(ms, 1)) * 1000),
+        },
+      };
+    })
+    .catch((error) => {
+      if (error instanceof Rejected) return error.result;
+      throw error;
+    });
 }

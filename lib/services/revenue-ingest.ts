@@ -12,7 +12,10 @@ import { importRevenue, type ImportSummary } from './revenue-import';
 /** `owner`: whose sites the rows may name by siteName (checked by the import, which says when it is unknown). */
 export const ingestQuery = z
   .object({
-    owner: z.string().optional().meta({ description: 'E-mail of the account whose sites the rows may name by siteName.', format: 'email' }),
+    owner: z
+      .string()
+      .optional()
+      .meta({ description: 'E-mail of the account whose sites the rows may name by siteName.', format: 'email' }),
   })
   .transform(({ owner }) => ({ owner: owner ?? null }));
 
@@ -40,9 +43,17 @@ export async function ingestRevenue(
   }
   const { errors, errorCount } = result;
   const listed = errorCount > errors.length ? `; the first ${errors.length} are listed` : '';
-  const fieldErrors = errors.map((e) => ({ parameter: e.field, ...(e.line > 0 ? { line: e.line } : {}), detail: e.detail }));
-  throw new AppError('invalid', `${errorCount} bad ${errorCount === 1 ? 'line' : 'lines'} in the body${listed}. Nothing was imported.`, {
-    errors: fieldErrors,
-    extensions: { errorCount },
-  });
+  const fieldErrors = errors.map((e) => ({
+    parameter: e.field,
+    ...(e.line > 0 ? { line: e.line } : {}),
+    detail: e.detail,
+  }));
+  throw new AppError(
+    'invalid',
+    `${errorCount} bad ${errorCount === 1 ? 'line' : 'lines'} in the body${listed}. Nothing was imported.`,
+    {
+      errors: fieldErrors,
+      extensions: { errorCount },
+    },
+  );
 }

@@ -80,7 +80,8 @@ export function splitRange(fromDate: string, toDate: string): RangePieces {
   };
 }
 
-const between = (column: SQLWrapper, range: DayRange) => sql`${column} between ${range.from}::date and ${range.to}::date`;
+const between = (column: SQLWrapper, range: DayRange) =>
+  sql`${column} between ${range.from}::date and ${range.to}::date`;
 
 /** Whose rows a piece reads, and whether they are added (+1) or subtracted (-1). */
 interface Part {
@@ -88,7 +89,12 @@ interface Part {
   sign: 1 | -1;
 }
 
-function select(part: Part, country: SQLWrapper, table: typeof revenueDaily | typeof revenueRollup, where: SQL | undefined) {
+function select(
+  part: Part,
+  country: SQLWrapper,
+  table: typeof revenueDaily | typeof revenueRollup,
+  where: SQL | undefined,
+) {
   const signed = (column: SQLWrapper) => (part.sign === 1 ? sql`${column}` : sql`-${column}`);
   const rows = table === revenueRollup ? revenueRollup.rows : sql`1::bigint`;
   return sql`select ${country} as country, ${signed(table.impressions)} as impressions,

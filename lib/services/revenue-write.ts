@@ -12,7 +12,16 @@ const STAGING = 'revenue_import';
 /** SQLSTATE of ON CONFLICT DO UPDATE meeting the same key twice in one statement. */
 const CARDINALITY_VIOLATION = '21000';
 const STAGING_COLUMNS = [
-  'line', 'site_id', 'site_name', 'day', 'country', 'impressions', 'clicks', 'ad_requests', 'revenue_micros', 'ad_unit_id',
+  'line',
+  'site_id',
+  'site_name',
+  'day',
+  'country',
+  'impressions',
+  'clicks',
+  'ad_requests',
+  'revenue_micros',
+  'ad_unit_id',
 ] as const;
 
 export async function createStaging(session: BulkSession): Promise<void> {
@@ -24,7 +33,18 @@ export async function createStaging(session: BulkSession): Promise<void> {
 
 /** One row as a line of COPY text, for stage(). */
 export const stagingLine = (r: ImportRow) =>
-  copyLine([r.line, r.siteId, r.siteName, r.day, r.country, r.impressions, r.clicks, r.adRequests, r.revenueMicros, r.adUnitId]);
+  copyLine([
+    r.line,
+    r.siteId,
+    r.siteName,
+    r.day,
+    r.country,
+    r.impressions,
+    r.clicks,
+    r.adRequests,
+    r.revenueMicros,
+    r.adUnitId,
+  ]);
 
 export const stage = (session: BulkSession, lines: string) => session.copyIn(STAGING, STAGING_COLUMNS, lines);
 
@@ -159,7 +179,7 @@ export async function upsertStaged(
   let counts: { inserted: string; updated: string };
   try {
     [counts] = await session.query<{ inserted: string; updated: string }>(
-    `with upserted as (
+      `with upserted as (
        insert into revenue_daily as r
          (site_id, user_id, day, country, impressions, clicks, ad_requests, revenue_micros, ad_unit_id, updated_at)
        select s.site_id, x.user_id, s.day, s.country, s.impressions, s.clicks, s.ad_requests, s.revenue_micros,

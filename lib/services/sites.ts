@@ -21,10 +21,7 @@ export async function listSites(principal: Principal): Promise<SiteResponse[]> {
     .select()
     .from(sites)
     .where(
-      and(
-        eq(sites.userId, principal.userId),
-        principal.siteScope ? inArray(sites.id, principal.siteScope) : undefined,
-      ),
+      and(eq(sites.userId, principal.userId), principal.siteScope ? inArray(sites.id, principal.siteScope) : undefined),
     )
     .orderBy(sites.createdAt, sites.id);
   return rows.map((s) => ({

@@ -31,18 +31,24 @@ Options:
     if (!values.email?.trim()) throw new UsageError('--email is required');
     const parsed = createApiKeyInput.safeParse({
       label: values.label,
-      siteIds: values.sites?.split(',').map((s) => s.trim()).filter(Boolean),
+      siteIds: values.sites
+        ?.split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
       expiresAt: values.expires,
     });
     if (!parsed.success) {
       const option = { label: '--label', siteIds: '--sites', expiresAt: '--expires' } as Record<string, string>;
-      const problems = fieldErrorsOf(parsed.error).map((e) => `${option[topField(e.parameter)] ?? e.parameter}: ${e.detail}`);
+      const problems = fieldErrorsOf(parsed.error).map(
+        (e) => `${option[topField(e.parameter)] ?? e.parameter}: ${e.detail}`,
+      );
       throw new UsageError(problems.join('; '));
     }
 
     const created = await withDatabase(async () => {
       const user = await findUserByEmail(values.email!);
-      if (!user) throw new CommandError(`no user with email ${values.email} in ${configuredDatabaseTarget().description}`);
+      if (!user)
+        throw new CommandError(`no user with email ${values.email} in ${configuredDatabaseTarget().description}`);
       try {
         const principal = { userId: user.id, role: user.role, siteScope: null, via: 'operator' } as const;
         return { user, ...(await createApiKey(principal, parsed.data)) };

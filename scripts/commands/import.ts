@@ -57,7 +57,8 @@ Options:
         onProgress: ({ rows, phase }) =>
           progress.show(
             rows,
-            (rate) => `${rows.toLocaleString('en-US')} rows read${phase === 'reading' ? ` (${rate} rows/s)…` : '; applying them…'}`,
+            (rate) =>
+              `${rows.toLocaleString('en-US')} rows read${phase === 'reading' ? ` (${rate} rows/s)…` : '; applying them…'}`,
             phase === 'applying',
           ),
       }),
@@ -81,7 +82,9 @@ Options:
 };
 
 function printError(error: LineError) {
-  console.error(error.line > 0 ? `line ${error.line}, ${error.field}: ${error.detail}` : `${error.field}: ${error.detail}`);
+  console.error(
+    error.line > 0 ? `line ${error.line}, ${error.field}: ${error.detail}` : `${error.field}: ${error.detail}`,
+  );
 }
 
 /** The format given or named by the file; else guessed from the first character (NDJSON starts with "{"). */
@@ -89,7 +92,12 @@ async function withFormat(source: AsyncIterable<Buffer>, known: ImportFormat | n
   if (known) return { format: known, input: source };
   const iterator = source[Symbol.asyncIterator]();
   const first = await iterator.next();
-  const head = first.done ? '' : first.value.toString('utf8', 0, 64).replace(/^\uFEFF/, '').trimStart();
+  const head = first.done
+    ? ''
+    : first.value
+        .toString('utf8', 0, 64)
+        .replace(/^\uFEFF/, '')
+        .trimStart();
   async function* input() {
     if (!first.done) yield first.value;
     for (let next = await iterator.next(); !next.done; next = await iterator.next()) yield next.value;

@@ -59,7 +59,10 @@ Options:
             ? await seedLarge(database, {
                 today: values.today,
                 onProgress: (done, total) =>
-                  progress.show(done, (rate) => `${LARGE.email}: ${Math.floor((done / total) * 100)} % (${rate} rows/s)…`),
+                  progress.show(
+                    done,
+                    (rate) => `${LARGE.email}: ${Math.floor((done / total) * 100)} % (${rate} rows/s)…`,
+                  ),
               })
             : null,
       }),

@@ -26,16 +26,31 @@ beforeAll(async () => {
 });
 
 const post = (body: string, contentType: string | null, key = admin, query = '') =>
-  callApi('POST', `/api/v1/admin/revenue${query}`, { key, body, headers: contentType ? { 'Content-Type': contentType } : {} });
+  callApi('POST', `/api/v1/admin/revenue${query}`, {
+    key,
+    body,
+    headers: contentType ? { 'Content-Type': contentType } : {},
+  });
 
 describe('POST /api/v1/admin/revenue', () => {
   it('imports CSV and NDJSON for an admin key and answers with the summary', async () => {
-    const res = await post(`${HEADER}\n2025-09-01,${site},US,10,1,12,1.25\n2025-09-02,${site},US,11,1,12,1.5\n`, 'text/csv; charset=utf-8');
+    const res = await post(
+      `${HEADER}\n2025-09-01,${site},US,10,1,12,1.25\n2025-09-02,${site},US,11,1,12,1.5\n`,
+      'text/csv; charset=utf-8',
+    );
     expect(res.status, res.text).toBe(200);
     expect(res.json).toMatchObject({ rows: 2, inserted: 2, updated: 0, unchanged: 0, sitesCreated: 0 });
     expect(res.headers.get('x-ratelimit-limit')).toBeTruthy();
 
-    const ndjson = JSON.stringify({ day: '2025-09-02', siteId: site, country: 'US', impressions: 11, clicks: 1, adRequests: 12, revenue: '1.5' });
+    const ndjson = JSON.stringify({
+      day: '2025-09-02',
+      siteId: site,
+      country: 'US',
+      impressions: 11,
+      clicks: 1,
+      adRequests: 12,
+      revenue: '1.5',
+    });
     const again = await post(ndjson, 'application/x-ndjson');
     expect(again.status, again.text).toBe(200);
     expect(again.json).toMatchObject({ rows: 1, inserted: 0, updated: 0, unchanged: 1 });
@@ -43,7 +58,10 @@ describe('POST /api/v1/admin/revenue', () => {
   });
 
   it('answers 400 listing every bad line (line, column, reason), and imports nothing', async () => {
-    const res = await post(`${HEADER}\n2025-09-10,${site},US,10,1,12,1\n2025-09-11,${site},ZZ,1,0,1,1\n2025-09-12,not-a-uuid,US,1,0,1,1\n`, 'text/csv');
+    const res = await post(
+      `${HEADER}\n2025-09-10,${site},US,10,1,12,1\n2025-09-11,${site},ZZ,1,0,1,1\n2025-09-12,not-a-uuid,US,1,0,1,1\n`,
+      'text/csv',
+    );
     expectProblem(res, 400);
     expect(res.json.errorCount).toBe(2);
     expect(res.json.errors).toEqual([

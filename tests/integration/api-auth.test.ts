@@ -75,7 +75,10 @@ describe('authentication', () => {
       const { raw: revoked, record } = await demoKey();
       await t.db.update(apiKeys).set({ revokedAt: new Date() }).where(eq(apiKeys.id, record.id));
       const { raw: expired, record: expiredRecord } = await demoKey();
-      await t.db.update(apiKeys).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(apiKeys.id, expiredRecord.id));
+      await t.db
+        .update(apiKeys)
+        .set({ expiresAt: new Date(Date.now() - 1000) })
+        .where(eq(apiKeys.id, expiredRecord.id));
       const unknown = generateApiKey().raw;
       const cases: [string, Record<string, string>][] = [
         ['missing', {}],
@@ -121,16 +124,25 @@ describe('authentication', () => {
     });
 
     it('is the same on every endpoint, apart from instance', async () => {
-      const paths = ['/api/v1/sites', '/api/v1/reports/totals', '/api/v1/reports/by-country', '/api/v1/reports/countries',
-        '/api/v1/revenues/countries', '/api/v1/api-keys'];
+      const paths = [
+        '/api/v1/sites',
+        '/api/v1/reports/totals',
+        '/api/v1/reports/by-country',
+        '/api/v1/reports/countries',
+        '/api/v1/revenues/countries',
+        '/api/v1/api-keys',
+      ];
       const bodies = new Set<string>();
       for (const path of paths) {
         const res = await get(path);
         const body = expectProblem(res, 401, path);
         bodies.add(JSON.stringify({ ...body, instance: '-', requestId: '-' }));
       }
-      for (const [method, path] of [['POST', '/api/v1/api-keys'], ['DELETE', `/api/v1/api-keys/${DEMO_IDS.users.demo}`],
-        ['POST', `/api/v1/api-keys/for-user/${DEMO_IDS.users.demo}`]] as const) {
+      for (const [method, path] of [
+        ['POST', '/api/v1/api-keys'],
+        ['DELETE', `/api/v1/api-keys/${DEMO_IDS.users.demo}`],
+        ['POST', `/api/v1/api-keys/for-user/${DEMO_IDS.users.demo}`],
+      ] as const) {
         const body = expectProblem(await callApi(method, path, { body: { label: 'x' } }), 401, path);
         bodies.add(JSON.stringify({ ...body, instance: '-', requestId: '-' }));
       }
@@ -138,8 +150,12 @@ describe('authentication', () => {
     });
 
     it('comes before any validation of the query, so a caller without a key learns nothing else', async () => {
-      for (const path of ['/api/v1/reports/by-country?page=1&page=2', '/api/v1/reports/totals?fromDate=nope',
-        '/api/v1/sites?bogus=1', '/api/v1/revenues/countries?pageSize=0']) {
+      for (const path of [
+        '/api/v1/reports/by-country?page=1&page=2',
+        '/api/v1/reports/totals?fromDate=nope',
+        '/api/v1/sites?bogus=1',
+        '/api/v1/revenues/countries?pageSize=0',
+      ]) {
         expectProblem(await get(path), 401, path);
       }
     });

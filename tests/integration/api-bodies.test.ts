@@ -23,7 +23,8 @@ beforeAll(async () => {
 });
 
 const post = (body: unknown, headers: Record<string, string> = {}) => callApi('POST', PATH, { key, body, headers });
-const keyCount = async () => (await t.db.select({ id: apiKeys.id }).from(apiKeys).where(eq(apiKeys.userId, userId))).length;
+const keyCount = async () =>
+  (await t.db.select({ id: apiKeys.id }).from(apiKeys).where(eq(apiKeys.userId, userId))).length;
 
 /** Sends a body as a stream of chunks without Content-Length, straight to the route handler. */
 async function postStreamed(chunks: string[], headers: Record<string, string> = {}): Promise<ApiResult> {
@@ -49,8 +50,15 @@ async function postStreamed(chunks: string[], headers: Record<string, string> = 
 
 describe('request body media types', () => {
   it('accepts application/json, text/json and application/*+json, with or without charset', async () => {
-    const types = ['application/json', 'text/json', 'application/vnd.foo+json', 'application/json; charset=utf-8',
-      'text/json;charset=UTF-8', 'application/vnd.foo+json; charset=utf-8', 'Application/JSON'];
+    const types = [
+      'application/json',
+      'text/json',
+      'application/vnd.foo+json',
+      'application/json; charset=utf-8',
+      'text/json;charset=UTF-8',
+      'application/vnd.foo+json; charset=utf-8',
+      'Application/JSON',
+    ];
     for (const type of types) {
       const res = await post(JSON.stringify({ label: type }), { 'Content-Type': type });
       expect(res.status, `${type}: ${res.text}`).toBe(200);
@@ -60,8 +68,14 @@ describe('request body media types', () => {
 
   it('answers 415 to a body of another media type, and creates nothing', async () => {
     const before = await keyCount();
-    for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x',
-      'application/xml', 'application/jsonx', 'text/json-ish']) {
+    for (const type of [
+      'text/plain',
+      'application/x-www-form-urlencoded',
+      'multipart/form-data; boundary=x',
+      'application/xml',
+      'application/jsonx',
+      'text/json-ish',
+    ]) {
       expectProblem(await post('{"label":"x"}', { 'Content-Type': type }), 415, PATH);
     }
     expectProblem(await post('label=x', { 'Content-Type': 'application/x-www-form-urlencoded' }), 415, PATH);
@@ -69,8 +83,11 @@ describe('request body media types', () => {
   });
 
   it('creates a key with defaults from an empty body, whatever its Content-Type', async () => {
-    for (const res of [await callApi('POST', PATH, { key }), await post('', { 'Content-Type': 'text/plain' }),
-      await post('{}')]) {
+    for (const res of [
+      await callApi('POST', PATH, { key }),
+      await post('', { 'Content-Type': 'text/plain' }),
+      await post('{}'),
+    ]) {
       expect(res.status, res.text).toBe(200);
       expect(res.json.key).toMatchObject({ label: null, siteIds: null, expiresAt: null, isActive: true });
     }

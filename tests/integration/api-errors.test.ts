@@ -24,7 +24,14 @@ async function withDatabase(database: Database, run: () => Promise<void>) {
 
 /** A database whose every query fails with `error`. */
 function failingDatabase(error: Error): Database {
-  const db = new Proxy({}, { get: () => () => { throw error; } }) as unknown as Db;
+  const db = new Proxy(
+    {},
+    {
+      get: () => () => {
+        throw error;
+      },
+    },
+  ) as unknown as Db;
   const stream = async function* () {
     throw error;
   };
@@ -37,16 +44,29 @@ describe('problem details', () => {
     const cases: [number, () => Promise<ApiResult>, string][] = [
       [400, () => get('/api/v1/reports/by-country?pageSize=0&x=1', { key: raw }), '/api/v1/reports/by-country'],
       [401, () => get('/api/v1/sites?a=b'), '/api/v1/sites'],
-      [403, () => get(`/api/v1/reports/totals?siteIds=${DEMO_IDS.sites.bubblePop}`, { key: raw }), '/api/v1/reports/totals'],
+      [
+        403,
+        () => get(`/api/v1/reports/totals?siteIds=${DEMO_IDS.sites.bubblePop}`, { key: raw }),
+        '/api/v1/reports/totals',
+      ],
       [404, () => get('/api/v1/nope?q=1', { key: raw }), '/api/v1/nope'],
-      [404, () => callApi('DELETE', '/api/v1/api-keys/00000000-0000-4000-8000-000000000000', { key: raw }),
-        '/api/v1/api-keys/00000000-0000-4000-8000-000000000000'],
+      [
+        404,
+        () => callApi('DELETE', '/api/v1/api-keys/00000000-0000-4000-8000-000000000000', { key: raw }),
+        '/api/v1/api-keys/00000000-0000-4000-8000-000000000000',
+      ],
       [405, () => callApi('POST', '/api/v1/sites?x=1', { key: raw }), '/api/v1/sites'],
       [406, () => get('/api/v1/sites', { key: raw, headers: { Accept: 'application/xml' } }), '/api/v1/sites'],
-      [413, () => callApi('POST', '/api/v1/api-keys', { key: raw, body: `{"label":"${'x'.repeat(17_000)}"}` }),
-        '/api/v1/api-keys'],
-      [415, () => callApi('POST', '/api/v1/api-keys', { key: raw, body: 'a=b', headers: { 'Content-Type': 'text/plain' } }),
-        '/api/v1/api-keys'],
+      [
+        413,
+        () => callApi('POST', '/api/v1/api-keys', { key: raw, body: `{"label":"${'x'.repeat(17_000)}"}` }),
+        '/api/v1/api-keys',
+      ],
+      [
+        415,
+        () => callApi('POST', '/api/v1/api-keys', { key: raw, body: 'a=b', headers: { 'Content-Type': 'text/plain' } }),
+        '/api/v1/api-keys',
+      ],
     ];
     for (const [status, call, path] of cases) {
       const res = await call();
@@ -64,8 +84,15 @@ describe('problem details', () => {
 describe('unknown paths and methods', () => {
   it('answer 404 problem for any path under /api that is not an endpoint, with or without a key', async () => {
     const { raw } = await demoKey();
-    for (const path of ['/api/v1/nope', '/api/v2/sites', '/api/v1/sites/extra', '/api/v1/reports', '/api/v1',
-      '/api/v1/reports/totals/2024', '/api/v1/api-keys/for-user/x/y']) {
+    for (const path of [
+      '/api/v1/nope',
+      '/api/v2/sites',
+      '/api/v1/sites/extra',
+      '/api/v1/reports',
+      '/api/v1',
+      '/api/v1/reports/totals/2024',
+      '/api/v1/api-keys/for-user/x/y',
+    ]) {
       for (const method of ['GET', 'POST', 'DELETE']) {
         expectProblem(await callApi(method, path, { key: raw }), 404, path);
         expectProblem(await callApi(method, path), 404, path);

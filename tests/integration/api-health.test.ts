@@ -46,7 +46,10 @@ afterEach(() => {
 });
 
 const HEALTH = '/api/v1/health';
-const from = (address: string, headers: Record<string, string> = {}) => ({ [CLIENT_ADDRESS_HEADER]: address, ...headers });
+const from = (address: string, headers: Record<string, string> = {}) => ({
+  [CLIENT_ADDRESS_HEADER]: address,
+  ...headers,
+});
 
 describe('GET /api/v1/health', () => {
   it('answers 200 {"status":"ok"} as JSON without a key, with a request id and the rate-limit headers', async () => {

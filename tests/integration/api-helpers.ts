@@ -30,7 +30,8 @@ export function expectProblem(res: ApiResult, status: number, path: string) {
 }
 
 /** The `parameter`s of a 400 problem. */
-export const parameters = (res: ApiResult): string[] => (res.json?.errors ?? []).map((e: { parameter: string }) => e.parameter);
+export const parameters = (res: ApiResult): string[] =>
+  (res.json?.errors ?? []).map((e: { parameter: string }) => e.parameter);
 
 /** Everything a client can see of a response: status line aside, every header and the body. */
 export function visibleText(res: ApiResult): string {
@@ -47,7 +48,15 @@ export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve
 
 /** The fields of ApiKeyResponse (spec §2.2), no more and no less. */
 export const API_KEY_FIELDS = [
-  'createdAt', 'expiresAt', 'id', 'isActive', 'keyPrefix', 'label', 'lastUsedAt', 'revokedAt', 'siteIds',
+  'createdAt',
+  'expiresAt',
+  'id',
+  'isActive',
+  'keyPrefix',
+  'label',
+  'lastUsedAt',
+  'revokedAt',
+  'siteIds',
 ];
 
 export const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;

@@ -74,7 +74,11 @@ describe('POST /api/v1/api-keys/for-user/{userId}', () => {
     for (const target of [DEMO_IDS.users.rival, DEMO_IDS.users.demo]) {
       expectProblem(await forUser(demo.raw, target), 403, `/api/v1/api-keys/for-user/${target}`);
     }
-    expectProblem(await forUser(rival.raw, DEMO_IDS.users.demo), 403, `/api/v1/api-keys/for-user/${DEMO_IDS.users.demo}`);
+    expectProblem(
+      await forUser(rival.raw, DEMO_IDS.users.demo),
+      403,
+      `/api/v1/api-keys/for-user/${DEMO_IDS.users.demo}`,
+    );
     expect(await keysCreatedBy(DEMO_IDS.users.demo)).toBe(before);
   });
 

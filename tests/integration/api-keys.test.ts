@@ -40,8 +40,13 @@ describe('POST /api/v1/api-keys', () => {
     expect(apiKey).toMatch(/^rpk_[0-9A-Za-z]{38}$/);
     expect(isWellFormedApiKey(apiKey)).toBe(true);
     expect(record).toMatchObject({
-      label: 'reporting job', keyPrefix: apiKey.slice(0, 12), siteIds: null, lastUsedAt: null, expiresAt: null,
-      revokedAt: null, isActive: true,
+      label: 'reporting job',
+      keyPrefix: apiKey.slice(0, 12),
+      siteIds: null,
+      lastUsedAt: null,
+      expiresAt: null,
+      revokedAt: null,
+      isActive: true,
     });
     expect(record.id).toMatch(UUID_RE);
     expect(record.createdAt).toMatch(ISO_RE);
@@ -77,7 +82,11 @@ describe('POST /api/v1/api-keys', () => {
 
   it('refuses siteIds that are not sites of the account with 403 and creates nothing', async () => {
     const { user, key, sites } = await account(1);
-    const foreign = [[DEMO_IDS.sites.bubblePop], [sites[0].id, DEMO_IDS.sites.skyHopper], ['7d4c0b7e-0000-4000-8000-000000000000']];
+    const foreign = [
+      [DEMO_IDS.sites.bubblePop],
+      [sites[0].id, DEMO_IDS.sites.skyHopper],
+      ['7d4c0b7e-0000-4000-8000-000000000000'],
+    ];
     for (const siteIds of foreign) expectProblem(await create(key, { siteIds }), 403, '/api/v1/api-keys');
     expect(await storedKeysOf(user.id)).toHaveLength(1);
   });

@@ -54,7 +54,9 @@ describe('secrets in logs', () => {
     expect((await get('/api/v1/sites', { headers: { Authorization: `Bearer ${raw}` } })).status).toBe(200);
     expect((await get(`/api/v1/revenues/countries?apiKey=${raw}&pageSize=1`)).status).toBe(200);
     expect((await get(`/api/v1/revenues/countries?apiKey=${raw}&pageSize=0`)).status).toBe(400);
-    expect((await get('/api/v1/sites', { headers: { 'X-Api-Key': raw, Authorization: `Bearer ${admin}` } })).status).toBe(400);
+    expect(
+      (await get('/api/v1/sites', { headers: { 'X-Api-Key': raw, Authorization: `Bearer ${admin}` } })).status,
+    ).toBe(400);
     expect((await callApi('DELETE', `/api/v1/api-keys/${created.json.key.id}`, { key: admin })).status).toBe(200);
     expect((await get('/api/v1/sites', { key: raw })).status).toBe(401);
     expect((await get(`/api/v1/revenues/countries?apiKey=${raw}`)).status).toBe(401);
@@ -88,15 +90,25 @@ describe('secrets in logs', () => {
       [hashApiKey(raw), 1],
       Object.assign(new Error('relation "api_keys" does not exist'), { code: '42P01' }),
     );
-    const db = new Proxy({}, { get: () => () => { throw failure; } }) as unknown as Db;
+    const db = new Proxy(
+      {},
+      {
+        get: () => () => {
+          throw failure;
+        },
+      },
+    ) as unknown as Db;
     const stream = async function* () {
       throw failure;
     };
-    await withDatabase({ db, kind: 'postgres', bulk: () => Promise.reject(failure), stream, close: async () => {} }, async () => {
-      const res = await get('/api/v1/sites', { key: raw });
-      expect(res.status).toBe(500);
-      expect(res.text).not.toContain(hashApiKey(raw).slice(0, 12));
-    });
+    await withDatabase(
+      { db, kind: 'postgres', bulk: () => Promise.reject(failure), stream, close: async () => {} },
+      async () => {
+        const res = await get('/api/v1/sites', { key: raw });
+        expect(res.status).toBe(500);
+        expect(res.text).not.toContain(hashApiKey(raw).slice(0, 12));
+      },
+    );
     expect(printed()).toContain('relation "api_keys" does not exist');
     expect(printed()).toContain('42P01');
     expectNeverPrinted(raw);

@@ -74,11 +74,19 @@ describe('content negotiation on JSON endpoints', () => {
   it('negotiates the create response too, and creates nothing it cannot answer', async () => {
     const count = async () => (await t.db.select().from(apiKeys).where(eq(apiKeys.userId, userId))).length;
     const before = await count();
-    const res = await callApi('POST', '/api/v1/api-keys', { key, body: { label: 'p' }, headers: { Accept: 'text/plain' } });
+    const res = await callApi('POST', '/api/v1/api-keys', {
+      key,
+      body: { label: 'p' },
+      headers: { Accept: 'text/plain' },
+    });
     expect(res.status, res.text).toBe(200);
     expect(mediaType(res.headers.get('content-type'))).toBe('text/plain');
     expect(res.json.apiKey).toMatch(/^rpk_/);
-    const refused = await callApi('POST', '/api/v1/api-keys', { key, body: {}, headers: { Accept: 'application/xml' } });
+    const refused = await callApi('POST', '/api/v1/api-keys', {
+      key,
+      body: {},
+      headers: { Accept: 'application/xml' },
+    });
     expectProblem(refused, 406, '/api/v1/api-keys');
     expect(await count()).toBe(before + 1);
   });

@@ -107,13 +107,11 @@ describe('operator CLI on the embedded database', () => {
   it('creates a site-scoped, expiring key', async () => {
     const siteId = await withFolder(dir, async ({ db }) => (await db.query.sites.findFirst())!.id);
     const owner = await withFolder(dir, async ({ db }) => (await db.query.sites.findFirst())!.userId);
-    const email = await withFolder(dir, async ({ db }) =>
-      (await db.query.users.findFirst({ where: (u, { eq }) => eq(u.id, owner) }))!.email,
+    const email = await withFolder(
+      dir,
+      async ({ db }) => (await db.query.users.findFirst({ where: (u, { eq }) => eq(u.id, owner) }))!.email,
     );
-    const result = await cli(
-      ['apikey', '--email', email, '--sites', siteId, '--expires', '2099-01-01T00:00:00Z'],
-      env,
-    );
+    const result = await cli(['apikey', '--email', email, '--sites', siteId, '--expires', '2099-01-01T00:00:00Z'], env);
     expect(result.code).toBe(0);
     const raw = lastLine(result.stdout);
     await withFolder(dir, async ({ db }) => {
@@ -130,7 +128,11 @@ describe('operator CLI on the embedded database', () => {
     [['apikey', '--email', 'demo@example.com', '--expires', 'tomorrow'], 2, /--expires/],
     [['apikey', '--email', 'demo@example.com', '--expires', '2001-01-01T00:00:00Z'], 1, /must be in the future/],
     [['apikey', '--email', 'demo@example.com', '--sites', 'not-a-uuid'], 2, /--sites/],
-    [['apikey', '--email', 'rival@example.com', '--sites', '00000000-0000-4000-8000-000000000000'], 1, /not sites of this account/],
+    [
+      ['apikey', '--email', 'rival@example.com', '--sites', '00000000-0000-4000-8000-000000000000'],
+      1,
+      /not sites of this account/,
+    ],
     [['no-such-command'], 2, /Unknown command/],
   ])('%j exits %i with a clear message and changes nothing', async (args, code, message) => {
     const before = await keyCount(dir);
@@ -188,7 +190,9 @@ describe('operator CLI on PostgreSQL', () => {
     const raw = lastLine(result.stdout);
     const database = await openPostgres(source.url, { max: 1 });
     try {
-      const stored = await database.db.query.apiKeys.findFirst({ where: (k, { eq }) => eq(k.keyHash, hashApiKey(raw)) });
+      const stored = await database.db.query.apiKeys.findFirst({
+        where: (k, { eq }) => eq(k.keyHash, hashApiKey(raw)),
+      });
       expect(stored).toBeDefined();
     } finally {
       await database.close();

@@ -39,7 +39,15 @@ async function expectDailyEqualsTotals(principal: Principal, range: Range) {
   return { daily, totals };
 }
 
-const zero = (day: string): DailyPoint => ({ day, revenue: 0, impressions: 0, adRequests: 0, clicks: 0, cpm: 0, fillRate: 0 });
+const zero = (day: string): DailyPoint => ({
+  day,
+  revenue: 0,
+  impressions: 0,
+  adRequests: 0,
+  clicks: 0,
+  cpm: 0,
+  fillRate: 0,
+});
 
 describe('getDailyRevenue for an account of its own, exactly', () => {
   let owner: Principal;
@@ -72,26 +80,67 @@ describe('getDailyRevenue for an account of its own, exactly', () => {
     const daily = await dailyOf(owner, { from: '2025-01-29', to: '2025-02-03', sites: null });
     expect(daily).toEqual([
       zero('2025-01-29'),
-      { day: '2025-01-30', revenue: 5, impressions: 3_500, adRequests: 4_000, clicks: 21, cpm: 5 / 3.5, fillRate: 0.875 },
+      {
+        day: '2025-01-30',
+        revenue: 5,
+        impressions: 3_500,
+        adRequests: 4_000,
+        clicks: 21,
+        cpm: 5 / 3.5,
+        fillRate: 0.875,
+      },
       zero('2025-01-31'),
-      { day: '2025-02-01', revenue: 0.000001, impressions: 3, adRequests: 9, clicks: 0, cpm: 0.000001 / 3 * 1000, fillRate: 1 / 3 },
+      {
+        day: '2025-02-01',
+        revenue: 0.000001,
+        impressions: 3,
+        adRequests: 9,
+        clicks: 0,
+        cpm: (0.000001 / 3) * 1000,
+        fillRate: 1 / 3,
+      },
       { day: '2025-02-02', revenue: 0, impressions: 0, adRequests: 40, clicks: 0, cpm: 0, fillRate: 0 },
       zero('2025-02-03'),
     ]);
     for (const p of daily) {
-      for (const v of [p.revenue, p.impressions, p.adRequests, p.clicks, p.cpm, p.fillRate]) expect(typeof v).toBe('number');
+      for (const v of [p.revenue, p.impressions, p.adRequests, p.clicks, p.cpm, p.fillRate])
+        expect(typeof v).toBe('number');
     }
   });
 
   it('narrows to the chosen sites', async () => {
     expect(await dailyOf(owner, { from: '2025-01-30', to: '2025-02-02', sites: [siteA] })).toEqual([
-      { day: '2025-01-30', revenue: 2, impressions: 1_500, adRequests: 2_000, clicks: 10, cpm: 2 / 1.5, fillRate: 0.75 },
+      {
+        day: '2025-01-30',
+        revenue: 2,
+        impressions: 1_500,
+        adRequests: 2_000,
+        clicks: 10,
+        cpm: 2 / 1.5,
+        fillRate: 0.75,
+      },
       zero('2025-01-31'),
-      { day: '2025-02-01', revenue: 0.000001, impressions: 3, adRequests: 9, clicks: 0, cpm: 0.000001 / 3 * 1000, fillRate: 1 / 3 },
+      {
+        day: '2025-02-01',
+        revenue: 0.000001,
+        impressions: 3,
+        adRequests: 9,
+        clicks: 0,
+        cpm: (0.000001 / 3) * 1000,
+        fillRate: 1 / 3,
+      },
       zero('2025-02-02'),
     ]);
     expect(await dailyOf(owner, { from: '2025-01-30', to: '2025-01-30', sites: [siteB, siteA] })).toEqual([
-      { day: '2025-01-30', revenue: 5, impressions: 3_500, adRequests: 4_000, clicks: 21, cpm: 5 / 3.5, fillRate: 0.875 },
+      {
+        day: '2025-01-30',
+        revenue: 5,
+        impressions: 3_500,
+        adRequests: 4_000,
+        clicks: 21,
+        cpm: 5 / 3.5,
+        fillRate: 0.875,
+      },
     ]);
   });
 
@@ -141,8 +190,12 @@ describe('getDailyRevenue for an account of its own, exactly', () => {
   it('keeps a site-scoped principal to its sites', async () => {
     const scoped: Principal = { ...owner, siteScope: [siteB], via: 'apiKey' };
     const daily = await dailyOf(scoped, { from: '2025-01-30', to: '2025-01-30', sites: null });
-    expect(daily).toEqual([{ day: '2025-01-30', revenue: 3, impressions: 2_000, adRequests: 2_000, clicks: 11, cpm: 1.5, fillRate: 1 }]);
-    const err = await dailyOf(scoped, { from: '2025-01-30', to: '2025-01-30', sites: [siteA] }).catch((e: unknown) => e);
+    expect(daily).toEqual([
+      { day: '2025-01-30', revenue: 3, impressions: 2_000, adRequests: 2_000, clicks: 11, cpm: 1.5, fillRate: 1 },
+    ]);
+    const err = await dailyOf(scoped, { from: '2025-01-30', to: '2025-01-30', sites: [siteA] }).catch(
+      (e: unknown) => e,
+    );
     expect((err as AppError).code).toBe('forbidden');
   });
 });
@@ -176,7 +229,7 @@ describe('getDailyRevenue for the demo account', () => {
     expect(daily.slice(2)).toEqual([zero(addDays(t.today, 1)), zero(addDays(t.today, 2))]);
   });
 
-  it('refuses the rival\'s site with a 403', async () => {
+  it("refuses the rival's site with a 403", async () => {
     const err = await dailyOf(DEMO, { from: addDays(t.today, -6), to: t.today, sites: [RIVAL_SITE_IDS[0]] }).catch(
       (e: unknown) => e,
     );

@@ -41,11 +41,17 @@ async function rangeOf(params: SearchParams, user: SessionUser = demoUser): Prom
 }
 
 /** The by-country report's input for a range, with its defaults for everything else. */
-const byCountryOf = (range: ReportRange, view: Record<string, string> = {}) => ({ ...byCountryQuery.parse(view), ...range });
+const byCountryOf = (range: ReportRange, view: Record<string, string> = {}) => ({
+  ...byCountryQuery.parse(view),
+  ...range,
+});
 
 /** Every country of the range, sorted like the overview's top list. */
 async function allCountries(user: SessionUser, filters: ReportRange) {
-  return getRevenueByCountry(user.principal, byCountryOf(filters, { sortBy: 'revenueAmount', sortDirection: 'desc', pageSize: '1000' }));
+  return getRevenueByCountry(
+    user.principal,
+    byCountryOf(filters, { sortBy: 'revenueAmount', sortDirection: 'desc', pageSize: '1000' }),
+  );
 }
 
 describe('loadOverview for the demo account', () => {
@@ -54,12 +60,16 @@ describe('loadOverview for the demo account', () => {
     expect(filters).toEqual({ fromDate: addDays(t.today, -29), toDate: t.today, siteIds: null });
     const overview = await loadOverview(demoUser, filters);
 
-    expect(overview.totals).toEqual(await getTotals(demoUser.principal, { fromDate: null, toDate: null, siteIds: null }));
+    expect(overview.totals).toEqual(
+      await getTotals(demoUser.principal, { fromDate: null, toDate: null, siteIds: null }),
+    );
     expect(overview.previousTotals).toEqual(await getTotals(demoUser.principal, previousPeriod(filters)));
     expect(overview.totals.totalRevenue).toBeGreaterThan(0);
     expect(overview.previousTotals.totalRevenue).toBeGreaterThan(0);
 
-    expect(overview.daily.map((p) => p.day)).toEqual(Array.from({ length: 30 }, (_, i) => addDays(filters.fromDate, i)));
+    expect(overview.daily.map((p) => p.day)).toEqual(
+      Array.from({ length: 30 }, (_, i) => addDays(filters.fromDate, i)),
+    );
     expect(overview.previousDaily).toHaveLength(30);
     expect(overview.previousDaily.at(-1)?.day).toBe(addDays(filters.fromDate, -1));
     // The chart adds up to the KPI cards.
@@ -82,7 +92,9 @@ describe('loadOverview for the demo account', () => {
     const revenues = overview.topCountries.map((c) => c.revenueAmount);
     expect(revenues).toEqual([...revenues].sort((a, b) => b - a));
     // No country outside the top list earned more than the last one in it.
-    expect(Math.max(...all.data.slice(TOP_COUNTRIES).map((c) => c.revenueAmount))).toBeLessThanOrEqual(revenues.at(-1)!);
+    expect(Math.max(...all.data.slice(TOP_COUNTRIES).map((c) => c.revenueAmount))).toBeLessThanOrEqual(
+      revenues.at(-1)!,
+    );
   });
 
   it('follows the site filter and other ranges, still equal to the API', async () => {
@@ -96,7 +108,10 @@ describe('loadOverview for the demo account', () => {
     for (const params of cases) {
       const filters = await rangeOf(params);
       const overview = await loadOverview(demoUser, filters);
-      const [totals, all] = await Promise.all([getTotals(demoUser.principal, filters), allCountries(demoUser, filters)]);
+      const [totals, all] = await Promise.all([
+        getTotals(demoUser.principal, filters),
+        allCountries(demoUser, filters),
+      ]);
       expect(overview.totals, JSON.stringify(params)).toEqual(totals);
       expect(overview.countryCount).toBe(all.meta.totalRows);
       expect(overview.topCountries).toEqual(all.data.slice(0, TOP_COUNTRIES));
@@ -104,7 +119,7 @@ describe('loadOverview for the demo account', () => {
     }
   });
 
-  it('works for a user signed in the real way, and refuses the rival\'s site', async () => {
+  it("works for a user signed in the real way, and refuses the rival's site", async () => {
     setRateLimitStore(createMemoryStore());
     const result = await signIn('demo@example.com', DEMO_PASSWORD, '192.0.2.77');
     if (!result.ok) throw new Error(JSON.stringify(result));
@@ -113,7 +128,10 @@ describe('loadOverview for the demo account', () => {
       expect(user).toEqual(demoUser);
       const filters = await rangeOf({ from: addDays(t.today, -6) });
       expect((await loadOverview(user!, filters)).totals).toEqual(await getTotals(demoUser.principal, filters));
-      for (const refused of [loadOverview(user!, { ...filters, siteIds: [RIVAL_SITE_IDS[0]] }), rangeOf({ sites: RIVAL_SITE_IDS[0] })]) {
+      for (const refused of [
+        loadOverview(user!, { ...filters, siteIds: [RIVAL_SITE_IDS[0]] }),
+        rangeOf({ sites: RIVAL_SITE_IDS[0] }),
+      ]) {
         const err = await refused.catch((e: unknown) => e);
         expect(err).toBeInstanceOf(AppError);
         expect((err as AppError).code).toBe('forbidden');
@@ -172,17 +190,26 @@ describe('loadOverview for an account of its own, exactly', () => {
 });
 
 describe("an account's default range", () => {
-  it('is the range of a dashboard URL without dates, as it is the API\'s (resolved in one place, reportScope)', async () => {
+  it("is the range of a dashboard URL without dates, as it is the API's (resolved in one place, reportScope)", async () => {
     const user = await createPublisher(t.db, { defaultRangeDays: 7 });
     const session: SessionUser = { principal: sessionPrincipal(user.id), name: user.name, email: user.email };
     expect(await rangeOf({}, session)).toEqual({ fromDate: addDays(t.today, -6), toDate: t.today, siteIds: null });
-    expect(await rangeOf({ to: '2026-01-31' }, session)).toMatchObject({ fromDate: '2026-01-25', toDate: '2026-01-31' });
+    expect(await rangeOf({ to: '2026-01-31' }, session)).toMatchObject({
+      fromDate: '2026-01-25',
+      toDate: '2026-01-31',
+    });
   });
 });
 
 describe("the Countries page's view (readView) against the by-country service", () => {
   it('ignores an unknown URL parameter instead of failing, and answers like the API', async () => {
-    const params = { from: addDays(t.today, -13), sortBy: 'impressions', SortDirection: 'desc', pagesize: '5', page: '2' };
+    const params = {
+      from: addDays(t.today, -13),
+      sortBy: 'impressions',
+      SortDirection: 'desc',
+      pagesize: '5',
+      page: '2',
+    };
     const range = await rangeOf(params);
     const view = (p: SearchParams) => {
       const v = readView(byCountryQuery, p);
@@ -191,8 +218,17 @@ describe("the Countries page's view (readView) against the by-country service", 
     };
     const plain = await view(params);
     expect(await view({ ...params, utm_campaign: 'spring', fbclid: 'abc', fromDate: '2000-01-01' })).toEqual(plain);
-    const apiQuery = QueryParams.from({ fromDate: range.fromDate, sortBy: 'impressions', sortDirection: 'desc', pageSize: '5', page: '2' });
-    const api = await getRevenueByCountry(demoUser.principal, readQuery(byCountryQuery, apiQuery, { rejectUnknown: true }));
+    const apiQuery = QueryParams.from({
+      fromDate: range.fromDate,
+      sortBy: 'impressions',
+      sortDirection: 'desc',
+      pageSize: '5',
+      page: '2',
+    });
+    const api = await getRevenueByCountry(
+      demoUser.principal,
+      readQuery(byCountryQuery, apiQuery, { rejectUnknown: true }),
+    );
     expect(plain).toEqual(api);
     expect(plain.meta).toMatchObject({ page: 2, pageSize: 5, sortBy: 'impressions', sortDirection: 'desc' });
     expect(plain.data).toHaveLength(5);

@@ -33,24 +33,27 @@ function tokenOf(result: SignInResult): string {
 const sessionRows = (userId: string) => t.db.select().from(sessions).where(eq(sessions.userId, userId));
 
 describe('signIn', () => {
-  it.each(DEMO_USERS.map((u) => [u.email, u] as const))('signs the demo user %s in with the demo password', async (_, demo) => {
-    const before = Date.now();
-    const result = await signIn(demo.email, DEMO_PASSWORD, nextAddress());
-    const token = tokenOf(result);
-    demoTokens.push(token);
-    if (!result.ok) return;
-    expect(Object.keys(result).sort()).toEqual(['expiresAt', 'ok', 'token']);
-    // Sessions last SESSION_DAYS days from sign-in.
-    expect(result.expiresAt.getTime()).toBeGreaterThanOrEqual(before + SESSION_DAYS * DAY_MS);
-    expect(result.expiresAt.getTime()).toBeLessThanOrEqual(Date.now() + SESSION_DAYS * DAY_MS);
+  it.each(DEMO_USERS.map((u) => [u.email, u] as const))(
+    'signs the demo user %s in with the demo password',
+    async (_, demo) => {
+      const before = Date.now();
+      const result = await signIn(demo.email, DEMO_PASSWORD, nextAddress());
+      const token = tokenOf(result);
+      demoTokens.push(token);
+      if (!result.ok) return;
+      expect(Object.keys(result).sort()).toEqual(['expiresAt', 'ok', 'token']);
+      // Sessions last SESSION_DAYS days from sign-in.
+      expect(result.expiresAt.getTime()).toBeGreaterThanOrEqual(before + SESSION_DAYS * DAY_MS);
+      expect(result.expiresAt.getTime()).toBeLessThanOrEqual(Date.now() + SESSION_DAYS * DAY_MS);
 
-    const user = await userForSession(token);
-    expect(user).toEqual({
-      principal: { userId: DEMO_IDS.users[demo.key], role: demo.role, siteScope: null, via: 'session' },
-      name: demo.name,
-      email: demo.email,
-    });
-  });
+      const user = await userForSession(token);
+      expect(user).toEqual({
+        principal: { userId: DEMO_IDS.users[demo.key], role: demo.role, siteScope: null, via: 'session' },
+        name: demo.name,
+        email: demo.email,
+      });
+    },
+  );
 
   it('ignores the case of the e-mail address and spaces around it', async () => {
     for (const email of ['DEMO@EXAMPLE.COM', '  Demo@Example.com\t', '\n demo@example.COM ']) {
@@ -62,7 +65,10 @@ describe('signIn', () => {
 
   it('keeps the case and spaces of the password: they are part of it', async () => {
     const address = nextAddress();
-    expect(await signIn('demo@example.com', DEMO_PASSWORD.toUpperCase(), address)).toEqual({ ok: false, reason: 'invalid' });
+    expect(await signIn('demo@example.com', DEMO_PASSWORD.toUpperCase(), address)).toEqual({
+      ok: false,
+      reason: 'invalid',
+    });
     expect(await signIn('demo@example.com', ` ${DEMO_PASSWORD}`, address)).toEqual({ ok: false, reason: 'invalid' });
     expect(await signIn('demo@example.com', `${DEMO_PASSWORD} `, address)).toEqual({ ok: false, reason: 'invalid' });
   });
@@ -134,15 +140,21 @@ describe('signIn', () => {
     for (const token of tokens) expect((await userForSession(token))?.principal.userId).toBe(own.id);
   });
 
-  it('drops the user\'s expired sessions when the user signs in, and nobody else\'s', async () => {
+  it("drops the user's expired sessions when the user signs in, and nobody else's", async () => {
     const own = await createPublisher(t.db, { password: 'pw-housekeeping' });
     const other = await createPublisher(t.db, { password: 'pw-other' });
     const old = tokenOf(await signIn(own.email, 'pw-housekeeping', nextAddress()));
     const live = tokenOf(await signIn(own.email, 'pw-housekeeping', nextAddress()));
     const othersOld = tokenOf(await signIn(other.email, 'pw-other', nextAddress()));
     const past = new Date(Date.now() - 60_000);
-    await t.db.update(sessions).set({ expiresAt: past }).where(eq(sessions.tokenHash, sha256(old)));
-    await t.db.update(sessions).set({ expiresAt: past }).where(eq(sessions.tokenHash, sha256(othersOld)));
+    await t.db
+      .update(sessions)
+      .set({ expiresAt: past })
+      .where(eq(sessions.tokenHash, sha256(old)));
+    await t.db
+      .update(sessions)
+      .set({ expiresAt: past })
+      .where(eq(sessions.tokenHash, sha256(othersOld)));
 
     const fresh = tokenOf(await signIn(own.email, 'pw-housekeeping', nextAddress()));
     expect((await sessionRows(own.id)).map((r) => r.tokenHash).sort()).toEqual([live, fresh].map(sha256).sort());
@@ -151,7 +163,7 @@ describe('signIn', () => {
 });
 
 describe('userForSession', () => {
-  it('returns the principal of a session with the user\'s name and e-mail', async () => {
+  it("returns the principal of a session with the user's name and e-mail", async () => {
     const own = await createPublisher(t.db, { password: 'pw-principal', name: 'Ünïcode Games Ltd' });
     const token = tokenOf(await signIn(own.email, 'pw-principal', nextAddress()));
     expect(await userForSession(token)).toEqual({
@@ -161,7 +173,7 @@ describe('userForSession', () => {
     });
   });
 
-  it('returns null for no token, an unknown token, a token\'s hash, and a token with one character changed', async () => {
+  it("returns null for no token, an unknown token, a token's hash, and a token with one character changed", async () => {
     const own = await createPublisher(t.db, { password: 'pw-unknown' });
     const token = tokenOf(await signIn(own.email, 'pw-unknown', nextAddress()));
     expect(await userForSession('')).toBeNull();
@@ -176,7 +188,11 @@ describe('userForSession', () => {
   it('returns null once the session has expired', async () => {
     const own = await createPublisher(t.db, { password: 'pw-expiry' });
     const token = tokenOf(await signIn(own.email, 'pw-expiry', nextAddress()));
-    const setExpiry = (at: Date) => t.db.update(sessions).set({ expiresAt: at }).where(eq(sessions.tokenHash, sha256(token)));
+    const setExpiry = (at: Date) =>
+      t.db
+        .update(sessions)
+        .set({ expiresAt: at })
+        .where(eq(sessions.tokenHash, sha256(token)));
 
     await setExpiry(new Date(Date.now() + 60_000));
     expect(await userForSession(token)).not.toBeNull();
@@ -203,7 +219,7 @@ describe('userForSession', () => {
 });
 
 describe('signOut', () => {
-  it('deletes the session at once and leaves the user\'s other sessions alone', async () => {
+  it("deletes the session at once and leaves the user's other sessions alone", async () => {
     const own = await createPublisher(t.db, { password: 'pw-signout' });
     const laptop = tokenOf(await signIn(own.email, 'pw-signout', nextAddress()));
     const phone = tokenOf(await signIn(own.email, 'pw-signout', nextAddress()));
@@ -220,7 +236,7 @@ describe('signOut', () => {
     expect((await sessionRows(own.id)).map((r) => r.tokenHash)).toEqual([sha256(phone)]);
   });
 
-  it('cannot end another user\'s session by passing its stored hash', async () => {
+  it("cannot end another user's session by passing its stored hash", async () => {
     const own = await createPublisher(t.db, { password: 'pw-hash' });
     const token = tokenOf(await signIn(own.email, 'pw-hash', nextAddress()));
     await signOut(sha256(token));

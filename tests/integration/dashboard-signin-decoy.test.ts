@@ -30,7 +30,10 @@ describe('sign-in cost does not reveal accounts', () => {
 
     expect(await signIn(withPassword.email, 'wrong', '192.0.2.10')).toEqual({ ok: false, reason: 'invalid' });
     expect(verifyCalls()).toBe(1);
-    expect(await signIn(`unknown-${withPassword.id}@test.example`, 'wrong', '192.0.2.11')).toEqual({ ok: false, reason: 'invalid' });
+    expect(await signIn(`unknown-${withPassword.id}@test.example`, 'wrong', '192.0.2.11')).toEqual({
+      ok: false,
+      reason: 'invalid',
+    });
     expect(verifyCalls()).toBe(2);
     expect(await signIn(withoutPassword.email, 'wrong', '192.0.2.12')).toEqual({ ok: false, reason: 'invalid' });
     expect(verifyCalls()).toBe(3);

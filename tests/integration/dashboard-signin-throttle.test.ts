@@ -102,7 +102,8 @@ describe('sign-in throttling', () => {
 
     // Another address's limit is untouched by this one's attempts.
     const other = newAddress();
-    for (let i = 0; i < perAddress - 1; i++) expectInvalid(await signIn(`other-${i}-${bob.id}@test.example`, 'x', other));
+    for (let i = 0; i < perAddress - 1; i++)
+      expectInvalid(await signIn(`other-${i}-${bob.id}@test.example`, 'x', other));
     expect((await signIn(bob.email, PASSWORD, other)).ok).toBe(true);
     expectThrottled(await signIn(bob.email, PASSWORD, other));
   });

@@ -36,7 +36,9 @@ describe('the SQL and JavaScript definitions of the derived metrics', () => {
       fc.asyncProperty(fc.integer({ min: 0, max: 2 ** 50 }), counts, counts, async (micros, impressions, extra) => {
         const adRequests = impressions + (extra % 1_000_000);
         const got = await inSql(micros, impressions, adRequests);
-        expect(close(got.cpm, cpmOf(micros, impressions)), `cpm ${got.cpm} vs ${cpmOf(micros, impressions)}`).toBe(true);
+        expect(close(got.cpm, cpmOf(micros, impressions)), `cpm ${got.cpm} vs ${cpmOf(micros, impressions)}`).toBe(
+          true,
+        );
         expect(close(got.fill, fillRateOf(impressions, adRequests))).toBe(true);
         expect(close(got.usd, usdFromMicros(micros))).toBe(true);
       }),

@@ -11,7 +11,9 @@ describe('migrations', () => {
     try {
       await migrate(database);
       await migrate(database);
-      const result = (await database.db.execute(sql`select count(*)::int as n from drizzle.__drizzle_migrations`)) as unknown as {
+      const result = (await database.db.execute(
+        sql`select count(*)::int as n from drizzle.__drizzle_migrations`,
+      )) as unknown as {
         rows: { n: number }[];
       };
       expect(result.rows[0].n).toBe(migrationCount());
@@ -33,7 +35,9 @@ describe('migrations', () => {
     const instances = await Promise.all([1, 2, 3, 4].map(() => openPostgres(url.toString(), { max: 2 })));
     try {
       await Promise.all(instances.map((instance) => migrate(instance)));
-      const rows = (await instances[0].db.execute(sql`select count(*)::int as n from drizzle.__drizzle_migrations`)) as unknown as {
+      const rows = (await instances[0].db.execute(
+        sql`select count(*)::int as n from drizzle.__drizzle_migrations`,
+      )) as unknown as {
         n: number;
       }[];
       expect(rows[0].n).toBe(migrationCount());

@@ -15,13 +15,24 @@ describe('GET /api/v1/openapi.json', () => {
     expect(await new Validator().validate(res.json)).toEqual({ valid: true });
   });
 
-  it('has every endpoint of the table, the spec\'s schema names and the security schemes', async () => {
+  it("has every endpoint of the table, the spec's schema names and the security schemes", async () => {
     const doc = (await get('/api/v1/openapi.json')).json;
-    for (const e of ENDPOINTS) expect(doc.paths[e.path]?.[e.method.toLowerCase()]?.operationId, e.path).toBe(e.operationId);
-    expect(Object.keys(doc.components.schemas)).toEqual(expect.arrayContaining([
-      'SiteResponse', 'ApiKeyResponse', 'CreateApiKeyRequest', 'CreateApiKeyResponse', 'RevenueTotalResponse',
-      'RevenueByCountryResponse', 'RevenueWithCountryResponse', 'PageMeta', 'Problem', 'ImportSummary',
-    ]));
+    for (const e of ENDPOINTS)
+      expect(doc.paths[e.path]?.[e.method.toLowerCase()]?.operationId, e.path).toBe(e.operationId);
+    expect(Object.keys(doc.components.schemas)).toEqual(
+      expect.arrayContaining([
+        'SiteResponse',
+        'ApiKeyResponse',
+        'CreateApiKeyRequest',
+        'CreateApiKeyResponse',
+        'RevenueTotalResponse',
+        'RevenueByCountryResponse',
+        'RevenueWithCountryResponse',
+        'PageMeta',
+        'Problem',
+        'ImportSummary',
+      ]),
+    );
     expect(doc.components.securitySchemes.apiKeyHeader).toEqual({ type: 'apiKey', in: 'header', name: 'X-Api-Key' });
     expect(doc.components.securitySchemes.bearer).toMatchObject({ type: 'http', scheme: 'bearer' });
   });
@@ -32,7 +43,8 @@ describe('GET /api/v1/openapi.json', () => {
     expect(legacy.deprecated).toBe(true);
     expect(legacy.security).toContainEqual({ apiKeyQuery: [] });
     const others = Object.entries(doc.paths).flatMap(([path, ops]) =>
-      Object.values(ops as Record<string, { security?: object[] }>).map((op) => [path, op.security ?? []] as const));
+      Object.values(ops as Record<string, { security?: object[] }>).map((op) => [path, op.security ?? []] as const),
+    );
     for (const [path, security] of others) {
       if (path !== '/api/v1/revenues/countries') expect(security, path).not.toContainEqual({ apiKeyQuery: [] });
     }
@@ -46,9 +58,18 @@ describe('GET /api/v1/openapi.json', () => {
     expect(param('pageSize').schema).toMatchObject({ type: 'integer', minimum: 1, maximum: 1000 });
     expect(param('fromDate').schema).toMatchObject({ type: 'string', format: 'date' });
     expect(param('sortDirection').schema.enum).toEqual(['asc', 'desc']);
-    expect(byCountry.responses['429'].content['application/problem+json'].schema.$ref).toBe('#/components/schemas/Problem');
-    expect(Object.keys(byCountry.responses['429'].headers)).toEqual(expect.arrayContaining(['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'Retry-After']));
-    expect(Object.keys(byCountry.responses['200'].content)).toEqual(['application/json', 'text/json', 'text/plain', 'text/csv']);
+    expect(byCountry.responses['429'].content['application/problem+json'].schema.$ref).toBe(
+      '#/components/schemas/Problem',
+    );
+    expect(Object.keys(byCountry.responses['429'].headers)).toEqual(
+      expect.arrayContaining(['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'Retry-After']),
+    );
+    expect(Object.keys(byCountry.responses['200'].content)).toEqual([
+      'application/json',
+      'text/json',
+      'text/plain',
+      'text/csv',
+    ]);
     expect(doc.paths['/api/v1/admin/revenue'].post.responses['413']).toBeDefined();
   });
 });
@@ -57,9 +78,21 @@ describe('the contract check every integration test runs on its responses', () =
   const json = 'application/json; charset=utf-8';
   it('refuses a body that does not match, a status or a content type the document does not list', () => {
     const totals = { totalImpressions: 1, totalRequests: 2, averageCpm: 0, totalRevenue: 0, fillRate: 0.5 };
-    expect(() => assertMatchesContract('GET', '/api/v1/reports/totals', 200, json, JSON.stringify(totals))).not.toThrow();
-    expect(() => assertMatchesContract('GET', '/api/v1/reports/totals', 200, json, JSON.stringify({ ...totals, totalRevenue: '0' }))).toThrow(/does not match/);
-    expect(() => assertMatchesContract('GET', '/api/v1/reports/totals', 200, json, JSON.stringify({ totalImpressions: 1 }))).toThrow(/does not match/);
+    expect(() =>
+      assertMatchesContract('GET', '/api/v1/reports/totals', 200, json, JSON.stringify(totals)),
+    ).not.toThrow();
+    expect(() =>
+      assertMatchesContract(
+        'GET',
+        '/api/v1/reports/totals',
+        200,
+        json,
+        JSON.stringify({ ...totals, totalRevenue: '0' }),
+      ),
+    ).toThrow(/does not match/);
+    expect(() =>
+      assertMatchesContract('GET', '/api/v1/reports/totals', 200, json, JSON.stringify({ totalImpressions: 1 })),
+    ).toThrow(/does not match/);
     expect(() => assertMatchesContract('GET', '/api/v1/reports/totals', 418, json, '{}')).toThrow(/status not in/);
     expect(() => assertMatchesContract('GET', '/api/v1/reports/totals', 200, 'text/csv', 'a')).toThrow(/Content-Type/);
   });

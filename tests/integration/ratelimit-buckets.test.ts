@@ -44,13 +44,19 @@ describe('one bucket per key', () => {
     // And an exhausted key's account can still mint and use a new key (its bucket is the new key's own).
     const created = await callApi('POST', '/api/v1/api-keys', { key: b, body: { label: 'fresh' } });
     expect(created.status, created.text).toBe(200);
-    expect(limitHeaders(await get('/api/v1/sites', { key: created.json.apiKey }))).toEqual({ limit: '120', remaining: '119' });
+    expect(limitHeaders(await get('/api/v1/sites', { key: created.json.apiKey }))).toEqual({
+      limit: '120',
+      remaining: '119',
+    });
   });
 
   it('a key minted for a user by an admin (for-user) has its own bucket, not the admin key’s', async () => {
     const admin = (await issueKey(DEMO_IDS.users.admin, {}, 'admin')).raw;
     const user = await freshUser();
-    const created = await callApi('POST', `/api/v1/api-keys/for-user/${user.id}`, { key: admin, body: { label: 'rl' } });
+    const created = await callApi('POST', `/api/v1/api-keys/for-user/${user.id}`, {
+      key: admin,
+      body: { label: 'rl' },
+    });
     expect(created.status, created.text).toBe(200);
     expect(remainingOf(created)).toBe(119);
     expect(remainingOf(await get('/api/v1/sites', { key: created.json.apiKey }))).toBe(119);
@@ -152,6 +158,9 @@ describe('callers without a valid key: 30 a minute per client address', () => {
     await Promise.all(range(31).map(() => get('/api/v1/sites', { headers: at(address) })));
     expect((await get('/api/v1/sites', { headers: at(address) })).status).toBe(429);
     clock.set(MINUTE + 60_000);
-    expect(limitHeaders(await get('/api/v1/sites', { headers: at(address) }))).toEqual({ limit: '120', remaining: '29' });
+    expect(limitHeaders(await get('/api/v1/sites', { headers: at(address) }))).toEqual({
+      limit: '120',
+      remaining: '29',
+    });
   });
 });

@@ -63,16 +63,23 @@ export const range = (n: number) => Array.from({ length: n }, (_, i) => i);
  * test process is starved whenever the test process is busy (embedded PGlite answering a burst runs for
  * seconds without yielding to I/O), so it could not answer in time where a real Upstash would have.
  */
-export async function spawnUpstashEmulator(keyPrefix: string): Promise<{ url: string; token: string; close(): Promise<void> }> {
+export async function spawnUpstashEmulator(
+  keyPrefix: string,
+): Promise<{ url: string; token: string; close(): Promise<void> }> {
   const tsx = path.resolve('node_modules/.bin/tsx');
   const token = `rl-${randomUUID()}`;
-  const child = spawn(tsx, ['tests/support/upstash-emulator.ts', '--port', '0', '--token', token, '--prefix', keyPrefix, '--redis', REDIS_URL], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const child = spawn(
+    tsx,
+    ['tests/support/upstash-emulator.ts', '--port', '0', '--token', token, '--prefix', keyPrefix, '--redis', REDIS_URL],
+    {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   const exited = once(child, 'exit');
   const [line] = (await Promise.race([once(child.stdout!, 'data'), exited.then(() => [Buffer.from('')])])) as [Buffer];
   const url = line.toString().trim();
-  if (!/^http:\/\/127\.0\.0\.1:\d+$/.test(url)) throw new Error(`the Upstash emulator did not start: ${JSON.stringify(url)}`);
+  if (!/^http:\/\/127\.0\.0\.1:\d+$/.test(url))
+    throw new Error(`the Upstash emulator did not start: ${JSON.stringify(url)}`);
   return {
     url,
     token,

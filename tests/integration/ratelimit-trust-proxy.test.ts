@@ -36,7 +36,8 @@ describe('TRUST_PROXY on (behind Vercel or another trusted proxy)', () => {
   it("counts per X-Forwarded-For's first entry: two clients behind one proxy address get two buckets", async () => {
     const proxy = ip();
     const [a, b] = [ip(), ip()];
-    for (let i = 0; i < 30; i++) await keyless({ 'x-portal-client-address': proxy, 'x-forwarded-for': `${a}, ${proxy}` });
+    for (let i = 0; i < 30; i++)
+      await keyless({ 'x-portal-client-address': proxy, 'x-forwarded-for': `${a}, ${proxy}` });
     expect((await keyless({ 'x-portal-client-address': proxy, 'x-forwarded-for': `${a}, ${proxy}` })).status).toBe(429);
     // Same first entry, whatever follows it: the same bucket.
     expect((await keyless({ 'x-portal-client-address': ip(), 'x-forwarded-for': a })).status).toBe(429);
@@ -47,16 +48,28 @@ describe('TRUST_PROXY on (behind Vercel or another trusted proxy)', () => {
 
   it('falls back to the stamped address when there is no X-Forwarded-For', async () => {
     const stamped = ip();
-    expect(limitHeaders(await keyless({ 'x-portal-client-address': stamped }))).toEqual({ limit: '120', remaining: '29' });
-    expect(limitHeaders(await keyless({ 'x-portal-client-address': stamped }))).toEqual({ limit: '120', remaining: '28' });
+    expect(limitHeaders(await keyless({ 'x-portal-client-address': stamped }))).toEqual({
+      limit: '120',
+      remaining: '29',
+    });
+    expect(limitHeaders(await keyless({ 'x-portal-client-address': stamped }))).toEqual({
+      limit: '120',
+      remaining: '28',
+    });
   });
 
   it('a valid key is still counted per key, wherever it comes from', async () => {
     const user = await createPublisher(t.db);
     await createSite(t.db, user.id);
     const { raw: key } = await issueKey(user.id);
-    expect(limitHeaders(await get('/api/v1/sites', { key, headers: { 'x-forwarded-for': ip() } }))).toEqual({ limit: '120', remaining: '119' });
-    expect(limitHeaders(await get('/api/v1/sites', { key, headers: { 'x-forwarded-for': ip() } }))).toEqual({ limit: '120', remaining: '118' });
+    expect(limitHeaders(await get('/api/v1/sites', { key, headers: { 'x-forwarded-for': ip() } }))).toEqual({
+      limit: '120',
+      remaining: '119',
+    });
+    expect(limitHeaders(await get('/api/v1/sites', { key, headers: { 'x-forwarded-for': ip() } }))).toEqual({
+      limit: '120',
+      remaining: '118',
+    });
   });
 });
 
@@ -70,12 +83,19 @@ describe('TRUST_PROXY off (our own server, scripts/serve.mjs)', () => {
     const res = await keyless({ 'x-portal-client-address': stamped, 'x-forwarded-for': ip() });
     expect(res.status).toBe(429);
     // Only the stamped address makes a different bucket.
-    expect(limitHeaders(await keyless({ 'x-portal-client-address': ip(), 'x-forwarded-for': ip() }))).toEqual({ limit: '120', remaining: '29' });
+    expect(limitHeaders(await keyless({ 'x-portal-client-address': ip(), 'x-forwarded-for': ip() }))).toEqual({
+      limit: '120',
+      remaining: '29',
+    });
   });
 
   it('two X-Forwarded-For values from one stamped address share one bucket', async () => {
     const stamped = ip();
-    expect(limitHeaders(await keyless({ 'x-portal-client-address': stamped, 'x-forwarded-for': '203.0.113.1' }))).toEqual({ limit: '120', remaining: '29' });
-    expect(limitHeaders(await keyless({ 'x-portal-client-address': stamped, 'x-forwarded-for': '203.0.113.2' }))).toEqual({ limit: '120', remaining: '28' });
+    expect(
+      limitHeaders(await keyless({ 'x-portal-client-address': stamped, 'x-forwarded-for': '203.0.113.1' })),
+    ).toEqual({ limit: '120', remaining: '29' });
+    expect(
+      limitHeaders(await keyless({ 'x-portal-client-address': stamped, 'x-forwarded-for': '203.0.113.2' })),
+    ).toEqual({ limit: '120', remaining: '28' });
   });
 });

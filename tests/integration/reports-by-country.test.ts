@@ -6,8 +6,18 @@ import { useTestDatabase } from '../support/db';
 import { createPublisher, createRevenue, createSite } from '../support/factories';
 import { demoKey, issueKey } from '../support/keys';
 import {
-  BY_COUNTRY_SHAPE, DEMO_SITE_IDS, expectPaged, expectProblem, expectRatio, micros, nowDay, q, shiftDay,
-  sqlSumsByCountry, type Sums, walkPages,
+  BY_COUNTRY_SHAPE,
+  DEMO_SITE_IDS,
+  expectPaged,
+  expectProblem,
+  expectRatio,
+  micros,
+  nowDay,
+  q,
+  shiftDay,
+  sqlSumsByCountry,
+  type Sums,
+  walkPages,
 } from './reports-helpers';
 
 const t = useTestDatabase();
@@ -38,7 +48,12 @@ describe('GET /api/v1/reports/by-country: envelope and paging', () => {
     const today = nowDay();
     const expected = await sqlSumsByCountry(t.db, DEMO_SITE_IDS, shiftDay(today, -29), today);
     expect(res.json.meta).toEqual({
-      page: 1, pageSize: 20, sortBy: null, sortDirection: 'asc', totalRows: expected.size, totalPages: Math.ceil(expected.size / 20),
+      page: 1,
+      pageSize: 20,
+      sortBy: null,
+      sortDirection: 'asc',
+      totalRows: expected.size,
+      totalPages: Math.ceil(expected.size / 20),
     });
     expect(res.json.data).toHaveLength(20);
     for (const row of res.json.data) expectCountryRow(row, expected.get(row.country));
@@ -68,8 +83,9 @@ describe('GET /api/v1/reports/by-country: envelope and paging', () => {
     const res = await get(`${BY_COUNTRY}?${range}&sortby=REVENUEAMOUNT&SortDirection=DESC&pageSize=5`, { key: demo });
     expectPaged(res, BY_COUNTRY_SHAPE);
     expect(res.json.meta).toMatchObject({ sortBy: 'revenueAmount', sortDirection: 'desc', page: 1, pageSize: 5 });
-    const all = [...(await sqlSumsByCountry(t.db, DEMO_SITE_IDS, from, t.today)).entries()]
-      .sort((a, b) => b[1].revenueMicros - a[1].revenueMicros);
+    const all = [...(await sqlSumsByCountry(t.db, DEMO_SITE_IDS, from, t.today)).entries()].sort(
+      (a, b) => b[1].revenueMicros - a[1].revenueMicros,
+    );
     expect(res.json.data.map((r: any) => r.country)).toEqual(all.slice(0, 5).map(([c]) => c));
     expectProblem(await get(`${BY_COUNTRY}?sortBy=gameName`, { key: demo }), 400, 'sortBy');
     expectProblem(await get(`${BY_COUNTRY}?sortDirection=down`, { key: demo }), 400, 'sortDirection');
@@ -94,10 +110,16 @@ describe('GET /api/v1/reports/by-country: envelope and paging', () => {
 
 describe('GET /api/v1/reports/by-country: sorting before paging', () => {
   it('walks pages sorted by a metric into one ordered list with no duplicates or gaps', async () => {
-    for (const [sortBy, dir] of [['impressions', 'asc'], ['fillRate', 'desc'], ['country', 'desc']] as const) {
+    for (const [sortBy, dir] of [
+      ['impressions', 'asc'],
+      ['fillRate', 'desc'],
+      ['country', 'desc'],
+    ] as const) {
       const path = `${BY_COUNTRY}?${range}&sortBy=${sortBy}&sortDirection=${dir}&pageSize=7`;
       const { rows, meta } = await walkPages(path, demo);
-      const one = await get(`${BY_COUNTRY}?${range}&sortBy=${sortBy}&sortDirection=${dir}&pageSize=1000`, { key: demo });
+      const one = await get(`${BY_COUNTRY}?${range}&sortBy=${sortBy}&sortDirection=${dir}&pageSize=1000`, {
+        key: demo,
+      });
       expect(rows).toEqual(one.json.data);
       expect(rows.length).toBe(meta.totalRows);
       expect(new Set(rows.map((r: any) => r.country)).size).toBe(rows.length);
@@ -112,9 +134,18 @@ describe('GET /api/v1/reports/by-country: sorting before paging', () => {
     const site = await createSite(t.db, user.id);
     const day = shiftDay(t.today, -3);
     const codes = COUNTRIES.slice(0, 40).map((c) => c.code);
-    await createRevenue(t.db, site.id, codes.map((country, i) => ({
-      day, country, adRequests: 1000, impressions: 100 * (i % 3), revenueMicros: 250_000 * (i % 4), clicks: 1,
-    })));
+    await createRevenue(
+      t.db,
+      site.id,
+      codes.map((country, i) => ({
+        day,
+        country,
+        adRequests: 1000,
+        impressions: 100 * (i % 3),
+        revenueMicros: 250_000 * (i % 4),
+        clicks: 1,
+      })),
+    );
     for (const sortBy of ['impressions', 'adRequests', 'revenueAmount', 'cpm']) {
       // About 30 calls per field: a key each keeps every walk well inside the 120/min budget.
       const { raw } = await issueKey(user.id, { label: `ties ${sortBy}` });
@@ -125,7 +156,10 @@ describe('GET /api/v1/reports/by-country: sorting before paging', () => {
         expect(rows.map((r: any) => r.country).sort()).toEqual([...codes].sort());
         const values = rows.map((r: any) => r[sortBy]);
         for (let i = 1; i < values.length; i++) {
-          expect(dir === 'asc' ? values[i - 1] <= values[i] : values[i - 1] >= values[i], `${sortBy} ${dir} at ${i}`).toBe(true);
+          expect(
+            dir === 'asc' ? values[i - 1] <= values[i] : values[i - 1] >= values[i],
+            `${sortBy} ${dir} at ${i}`,
+          ).toBe(true);
         }
         expect(rows).toEqual((await get(`${base}&pageSize=1000`, { key: raw })).json.data);
       }
@@ -133,23 +167,38 @@ describe('GET /api/v1/reports/by-country: sorting before paging', () => {
   });
 });
 
-describe('GET /api/v1/reports/by-country and totals: most of an account\'s sites', () => {
+describe("GET /api/v1/reports/by-country and totals: most of an account's sites", () => {
   // More than half of the sites are read as the account minus the others: what is subtracted must vanish.
   it('answers exactly, without the countries only the other sites have, across partial and whole months', async () => {
     const user = await createPublisher(t.db);
-    const [a, b, c] = [await createSite(t.db, user.id), await createSite(t.db, user.id), await createSite(t.db, user.id)];
+    const [a, b, c] = [
+      await createSite(t.db, user.id),
+      await createSite(t.db, user.id),
+      await createSite(t.db, user.id),
+    ];
     const days = [shiftDay(t.today, -70), shiftDay(t.today, -40), shiftDay(t.today, -2)];
-    for (const [site, factor] of [[a, 1], [b, 3]] as const) {
-      await createRevenue(t.db, site.id, days.flatMap((day) => [
-        { day, country: 'DE', impressions: 100 * factor, adRequests: 300, revenueMicros: 7_000 * factor, clicks: 1 },
-        { day, country: 'FR', impressions: 0, adRequests: 0, revenueMicros: 0 },
-      ]));
+    for (const [site, factor] of [
+      [a, 1],
+      [b, 3],
+    ] as const) {
+      await createRevenue(
+        t.db,
+        site.id,
+        days.flatMap((day) => [
+          { day, country: 'DE', impressions: 100 * factor, adRequests: 300, revenueMicros: 7_000 * factor, clicks: 1 },
+          { day, country: 'FR', impressions: 0, adRequests: 0, revenueMicros: 0 },
+        ]),
+      );
     }
     // Only the site left out has JP, and DE rows that must not count.
-    await createRevenue(t.db, c.id, days.flatMap((day) => [
-      { day, country: 'JP', impressions: 50, adRequests: 60, revenueMicros: 900 },
-      { day, country: 'DE', impressions: 11, adRequests: 13, revenueMicros: 17 },
-    ]));
+    await createRevenue(
+      t.db,
+      c.id,
+      days.flatMap((day) => [
+        { day, country: 'JP', impressions: 50, adRequests: 60, revenueMicros: 900 },
+        { day, country: 'DE', impressions: 11, adRequests: 13, revenueMicros: 17 },
+      ]),
+    );
     const { raw } = await issueKey(user.id, { label: 'most sites' });
     const scope = q({ siteIds: `${a.id},${b.id}`, fromDate: shiftDay(t.today, -75), toDate: t.today });
     const res = await get(`${BY_COUNTRY}?${scope}&sortBy=country`, { key: raw });
@@ -161,7 +210,9 @@ describe('GET /api/v1/reports/by-country and totals: most of an account\'s sites
     expect(res.json.meta.totalRows).toBe(2);
     const totals = await get(`/api/v1/reports/totals?${scope}`, { key: raw });
     expect(totals.status, totals.text).toBe(200);
-    expect([totals.json.totalImpressions, totals.json.totalRequests, micros(totals.json.totalRevenue)]).toEqual([1_200, 1_800, 84_000]);
+    expect([totals.json.totalImpressions, totals.json.totalRequests, micros(totals.json.totalRevenue)]).toEqual([
+      1_200, 1_800, 84_000,
+    ]);
   });
 });
 
@@ -190,7 +241,10 @@ describe('GET /api/v1/reports/by-country: Search, Filter, FilterList', () => {
   it('filters metric terms after aggregation (HAVING), with exact boundaries', async () => {
     const sums = await sqlSumsByCountry(t.db, DEMO_SITE_IDS, from, t.today);
     const check = async (filter: string, keep: (s: Sums, c: string) => boolean) => {
-      const expected = [...sums].filter(([c, s]) => keep(s, c)).map(([c]) => c).sort();
+      const expected = [...sums]
+        .filter(([c, s]) => keep(s, c))
+        .map(([c]) => c)
+        .sort();
       const res = await get(`${BY_COUNTRY}?${range}&${q({ Filter: filter })}&pageSize=1000`, { key: demo });
       expectPaged(res, BY_COUNTRY_SHAPE);
       expect(res.json.data.map((r: any) => r.country).sort(), filter).toEqual(expected);
@@ -207,7 +261,10 @@ describe('GET /api/v1/reports/by-country: Search, Filter, FilterList', () => {
     await check(`impressions==${pivot}`, (s) => s.impressions === pivot);
     await check(`impressions!=${pivot}`, (s) => s.impressions !== pivot);
     await check(`adRequests<=${pivot}`, (s) => s.adRequests <= pivot);
-    await check('cpm>5;fillRate<0.9', (s) => (s.revenueMicros / s.impressions) / 1000 > 5 && s.impressions / s.adRequests < 0.9);
+    await check(
+      'cpm>5;fillRate<0.9',
+      (s) => s.revenueMicros / s.impressions / 1000 > 5 && s.impressions / s.adRequests < 0.9,
+    );
     await check('country==us,country==DE;revenueAmount>1', (s, c) => c === 'US' || c === 'DE');
     await check('country=@e;country!@s', (s, c) => c.includes('E') && !c.includes('S'));
     await check('country>=SE;country<TH', (s, c) => c >= 'SE' && c < 'TH');
@@ -228,7 +285,15 @@ describe('GET /api/v1/reports/by-country: Search, Filter, FilterList', () => {
   });
 
   it('rejects a malformed Filter or an unknown field with 400 naming Filter and the position', async () => {
-    for (const filter of ['country=US', 'country==', 'revenueAmount>lots', 'country==US;', 'createdAt>=2026-01-01', 'gameId==x', '(country==US)']) {
+    for (const filter of [
+      'country=US',
+      'country==',
+      'revenueAmount>lots',
+      'country==US;',
+      'createdAt>=2026-01-01',
+      'gameId==x',
+      '(country==US)',
+    ]) {
       const body = expectProblem(await get(`${BY_COUNTRY}?${q({ Filter: filter })}`, { key: demo }), 400, 'Filter');
       expect(body.detail, filter).toMatch(/position \d+/);
     }

@@ -6,8 +6,18 @@ import { useTestDatabase } from '../support/db';
 import { createPublisher, createRevenue, createSite } from '../support/factories';
 import { demoKey, issueKey } from '../support/keys';
 import {
-  COUNTRY_ROW_SHAPE, DEMO_SITE_IDS, expectPaged, expectProblem, expectRatio, micros, q, rowKey, shiftDay, sqlRows,
-  uuidArray, walkPages,
+  COUNTRY_ROW_SHAPE,
+  DEMO_SITE_IDS,
+  expectPaged,
+  expectProblem,
+  expectRatio,
+  micros,
+  q,
+  rowKey,
+  shiftDay,
+  sqlRows,
+  uuidArray,
+  walkPages,
 } from './reports-helpers';
 
 const t = useTestDatabase();
@@ -19,18 +29,30 @@ beforeAll(async () => {
 });
 
 interface RawRow {
-  site_id: string; day: string; country: string; impressions: string; clicks: string; ad_requests: string;
-  revenue_micros: string; updated_at: string; user_id: string; ad_unit_id: string | null; name: string | null;
+  site_id: string;
+  day: string;
+  country: string;
+  impressions: string;
+  clicks: string;
+  ad_requests: string;
+  revenue_micros: string;
+  updated_at: string;
+  user_id: string;
+  ad_unit_id: string | null;
+  name: string | null;
 }
 
 /** revenue_daily joined with sites, for the given sites, days and an extra hand-written condition. */
 async function rawRows(siteIds: readonly string[], from: string, to: string, extra = sql`true`) {
-  const rows = await sqlRows<RawRow>(t.db, sql`
+  const rows = await sqlRows<RawRow>(
+    t.db,
+    sql`
     select r.site_id::text as site_id, r.day::text as day, trim(r.country) as country, r.impressions::text as impressions,
            r.clicks::text as clicks, r.ad_requests::text as ad_requests, r.revenue_micros::text as revenue_micros,
            r.updated_at as updated_at, s.user_id::text as user_id, s.ad_unit_id, s.name
     from revenue_daily r join sites s on s.id = r.site_id
-    where r.site_id = any(${uuidArray(siteIds)}) and r.day between ${from}::date and ${to}::date and ${extra}`);
+    where r.site_id = any(${uuidArray(siteIds)}) and r.day between ${from}::date and ${to}::date and ${extra}`,
+  );
   return new Map(rows.map((r) => [`${r.site_id}|${r.day}|${r.country}`, r]));
 }
 
@@ -39,9 +61,16 @@ function expectSameRow(row: any, raw: RawRow | undefined) {
   expect(raw, rowKey(row)).toBeDefined();
   const r = raw!;
   expect(row).toMatchObject({
-    impressions: Number(r.impressions), clicks: Number(r.clicks), adRequests: Number(r.ad_requests),
-    country: r.country, createdAt: `${r.day}T00:00:00.000Z`, updatedAt: new Date(r.updated_at).toISOString(),
-    gameId: r.site_id, userId: r.user_id, adUnitId: r.ad_unit_id, gameName: r.name,
+    impressions: Number(r.impressions),
+    clicks: Number(r.clicks),
+    adRequests: Number(r.ad_requests),
+    country: r.country,
+    createdAt: `${r.day}T00:00:00.000Z`,
+    updatedAt: new Date(r.updated_at).toISOString(),
+    gameId: r.site_id,
+    userId: r.user_id,
+    adUnitId: r.ad_unit_id,
+    gameName: r.name,
   });
   expect(micros(row.revenueAmount)).toBe(Number(r.revenue_micros));
   expectRatio(row.cpm, Number(r.revenue_micros) / 1e6, Number(r.impressions), 1000);
@@ -52,10 +81,18 @@ describe('GET /api/v1/reports/countries: envelope, paging and sorting', () => {
   it('returns page 1 of 20 rows over every row of the account, each exactly as stored', async () => {
     const res = await get(FEED, { key: demo });
     expectPaged(res, COUNTRY_ROW_SHAPE);
-    const [{ n }] = await sqlRows<{ n: string }>(t.db, sql`select count(*)::text as n from revenue_daily
-      where site_id in (select id from sites where user_id = ${DEMO_IDS.users.demo}::uuid)`);
+    const [{ n }] = await sqlRows<{ n: string }>(
+      t.db,
+      sql`select count(*)::text as n from revenue_daily
+      where site_id in (select id from sites where user_id = ${DEMO_IDS.users.demo}::uuid)`,
+    );
     expect(res.json.meta).toEqual({
-      page: 1, pageSize: 20, sortBy: null, sortDirection: 'asc', totalRows: Number(n), totalPages: Math.ceil(Number(n) / 20),
+      page: 1,
+      pageSize: 20,
+      sortBy: null,
+      sortDirection: 'asc',
+      totalRows: Number(n),
+      totalPages: Math.ceil(Number(n) / 20),
     });
     expect(res.json.data).toHaveLength(20);
     const days = res.json.data.map((r: any) => r.createdAt.slice(0, 10)).sort();
@@ -129,7 +166,9 @@ describe('GET /api/v1/reports/countries: Filter and Search on row fields', () =>
   it('filters dimension fields: createdAt, gameId, gameName, userId, adUnitId, country, updatedAt', async () => {
     const [a, b] = [DEMO_IDS.sites.skyHopper, DEMO_IDS.sites.wordGarden];
     const sky = DEMO_SITES.find((s) => s.id === a)!;
-    expect(await check(`gameId==${a},gameId==${b.toUpperCase()}`, sql`r.site_id in (${a}::uuid, ${b}::uuid)`)).toBe(2 * 7 * 48);
+    expect(await check(`gameId==${a},gameId==${b.toUpperCase()}`, sql`r.site_id in (${a}::uuid, ${b}::uuid)`)).toBe(
+      2 * 7 * 48,
+    );
     expect(await check(`gameId!=${a}`, sql`r.site_id <> ${a}::uuid`)).toBe(4 * 7 * 48);
     await check(`createdAt==${shiftDay(t.today, -2)}`, sql`r.day = ${shiftDay(t.today, -2)}::date`);
     await check(`createdAt>${shiftDay(t.today, -2)}`, sql`r.day > ${shiftDay(t.today, -2)}::date`);
@@ -142,13 +181,22 @@ describe('GET /api/v1/reports/countries: Filter and Search on row fields', () =>
     await check(`adUnitId==${sky.adUnitId}`, sql`s.ad_unit_id = ${sky.adUnitId}`);
     await check('country==fr,country==JP;gameName>=M', sql`r.country in ('FR','JP') and s.name >= 'M'`);
     await check(`updatedAt>=${t.today}`, sql`(r.updated_at at time zone 'UTC')::date >= ${t.today}::date`);
-    await check('impressions>5000;fillRate>=0.9', sql`r.impressions > 5000 and r.impressions::numeric / r.ad_requests >= 0.9`);
-    await check('revenueAmount<0.5,cpm>12', sql`(r.revenue_micros < 500000 or (r.impressions > 0 and r.revenue_micros::numeric / r.impressions / 1000 > 12))`);
+    await check(
+      'impressions>5000;fillRate>=0.9',
+      sql`r.impressions > 5000 and r.impressions::numeric / r.ad_requests >= 0.9`,
+    );
+    await check(
+      'revenueAmount<0.5,cpm>12',
+      sql`(r.revenue_micros < 500000 or (r.impressions > 0 and r.revenue_micros::numeric / r.impressions / 1000 > 12))`,
+    );
   });
 
   it('filters by FilterList on gameId and country, both syntaxes', async () => {
     const [a, b] = [DEMO_IDS.sites.mergeKingdom, DEMO_IDS.sites.dungeonDash];
-    const res = await get(`${FEED}?${q({ Filter: `createdAt==${t.today}`, 'FilterList[gameId]': `${a},${b}`, 'FilterList.country': 'US,de' })}`, { key: demo });
+    const res = await get(
+      `${FEED}?${q({ Filter: `createdAt==${t.today}`, 'FilterList[gameId]': `${a},${b}`, 'FilterList.country': 'US,de' })}`,
+      { key: demo },
+    );
     expectPaged(res, COUNTRY_ROW_SHAPE);
     expect(res.json.data.map(rowKey).sort()).toEqual(
       [a, b].flatMap((s) => ['DE', 'US'].map((c) => `${s}|${t.today}|${c}`)).sort(),
@@ -161,14 +209,19 @@ describe('GET /api/v1/reports/countries: Filter and Search on row fields', () =>
     const sites = [];
     for (const name of names) sites.push(await createSite(t.db, user.id, { name }));
     const day = shiftDay(t.today, -1);
-    for (const s of sites) await createRevenue(t.db, s.id, [{ day, country: 'NO', impressions: 5, adRequests: 9 }, { day, country: 'JP', impressions: 1, adRequests: 2 }]);
+    for (const s of sites)
+      await createRevenue(t.db, s.id, [
+        { day, country: 'NO', impressions: 5, adRequests: 9 },
+        { day, country: 'JP', impressions: 1, adRequests: 2 },
+      ]);
     const { raw } = await issueKey(user.id, { label: 'escapes' });
     const idsOf = async (params: Record<string, string>) => {
       const res = await get(`${FEED}?${q({ ...params, pageSize: 1000 })}`, { key: raw });
       expectPaged(res, COUNTRY_ROW_SHAPE);
       return res.json.data.map((r: any) => `${r.gameName}|${r.country}`).sort();
     };
-    const rowsOf = (i: number[], countries = ['JP', 'NO']) => i.flatMap((k) => countries.map((c) => `${names[k]}|${c}`)).sort();
+    const rowsOf = (i: number[], countries = ['JP', 'NO']) =>
+      i.flatMap((k) => countries.map((c) => `${names[k]}|${c}`)).sort();
     expect(await idsOf({ Search: '0%' })).toEqual(rowsOf([1]));
     expect(await idsOf({ Search: 'N_r' })).toEqual(rowsOf([1]));
     expect(await idsOf({ Search: '%' })).toEqual(rowsOf([1]));
@@ -179,25 +232,45 @@ describe('GET /api/v1/reports/countries: Filter and Search on row fields', () =>
     expect(await idsOf({ Filter: 'gameName=@\\;,gameName=@_;country==no' })).toEqual(rowsOf([0, 1], ['NO']));
     expect(await idsOf({ Filter: 'gameName==100% fun_run' })).toEqual(rowsOf([1]));
     expect(await idsOf({ Filter: 'gameName=@%;gameName!@_' })).toEqual([]);
-    expect(await idsOf({ 'FilterList[gameName]': 'Comma\\, Semi\\; Back\\\\slash,1000 FunXRun' })).toEqual(rowsOf([0, 2]));
+    expect(await idsOf({ 'FilterList[gameName]': 'Comma\\, Semi\\; Back\\\\slash,1000 FunXRun' })).toEqual(
+      rowsOf([0, 2]),
+    );
   });
 
   it('matches non-ASCII site names case-insensitively in Search and Filter', async () => {
     const user = await createPublisher(t.db);
     const site = await createSite(t.db, user.id, { name: 'Über Ärger Ça 🎮' });
     const other = await createSite(t.db, user.id, { name: 'Uber Arger' });
-    for (const s of [site, other]) await createRevenue(t.db, s.id, [{ day: t.today, country: 'AT', impressions: 2, adRequests: 3 }]);
+    for (const s of [site, other])
+      await createRevenue(t.db, s.id, [{ day: t.today, country: 'AT', impressions: 2, adRequests: 3 }]);
     const { raw } = await issueKey(user.id, { label: 'unicode' });
-    const cases: Record<string, string>[] = [{ Search: 'üBER ä' }, { Search: '🎮' }, { Filter: 'gameName=@ÄRGER ç' }, { Filter: 'gameName==über ärger ça 🎮' }];
+    const cases: Record<string, string>[] = [
+      { Search: 'üBER ä' },
+      { Search: '🎮' },
+      { Filter: 'gameName=@ÄRGER ç' },
+      { Filter: 'gameName==über ärger ça 🎮' },
+    ];
     for (const params of cases) {
       const res = await get(`${FEED}?${q(params)}`, { key: raw });
       expect(res.status, res.text).toBe(200);
-      expect(res.json.data.map((r: any) => r.gameId), JSON.stringify(params)).toEqual([site.id]);
+      expect(
+        res.json.data.map((r: any) => r.gameId),
+        JSON.stringify(params),
+      ).toEqual([site.id]);
     }
   });
 
   it('rejects malformed filters with 400 naming Filter and the position, and unknown fields', async () => {
-    for (const filter of ['gameId==nope', 'createdAt>=2026-1-1', 'gameName=x', 'country==US,', ';', 'siteId==x', 'gameName==\\', 'gameId>=' + DEMO_SITE_IDS[0]]) {
+    for (const filter of [
+      'gameId==nope',
+      'createdAt>=2026-1-1',
+      'gameName=x',
+      'country==US,',
+      ';',
+      'siteId==x',
+      'gameName==\\',
+      'gameId>=' + DEMO_SITE_IDS[0],
+    ]) {
       const body = expectProblem(await get(`${FEED}?${q({ Filter: filter })}`, { key: demo }), 400, 'Filter');
       expect(body.detail, filter).toMatch(/position \d+/);
     }
@@ -216,7 +289,10 @@ describe('CSV of the feed', () => {
       await createRevenue(t.db, site.id, [{ day: t.today, country: 'US', impressions: 1, adRequests: 1 }]);
     }
     const { raw } = await issueKey(user.id);
-    const res = await get('/api/v1/reports/countries?sortBy=gameName&pageSize=10', { key: raw, headers: { accept: 'text/csv' } });
+    const res = await get('/api/v1/reports/countries?sortBy=gameName&pageSize=10', {
+      key: raw,
+      headers: { accept: 'text/csv' },
+    });
     expect(res.status).toBe(200);
     const json = await get('/api/v1/reports/countries?sortBy=gameName&pageSize=10', { key: raw });
     for (const row of json.json.data) {
@@ -225,7 +301,10 @@ describe('CSV of the feed', () => {
       // csv-stringify quotes cells with quotes or commas; compare on the quoted form when needed.
       const cell = /[",]/.test(expected) ? `"${expected.replaceAll('"', '""')}"` : expected;
       expect(res.text, name).toContain(cell);
-      if (expected !== name) expect(res.text.split(/\r?\n/).some((line) => line.includes(`,${name},`) || line.startsWith(`${name},`))).toBe(false);
+      if (expected !== name)
+        expect(res.text.split(/\r?\n/).some((line) => line.includes(`,${name},`) || line.startsWith(`${name},`))).toBe(
+          false,
+        );
     }
   });
 });

@@ -83,7 +83,10 @@ describe('GET /api/v1/reports/countries/export: the feed, every page at once', (
 
   it('crosses cursor batches: a month of the demo account is several thousand rows, each once', async () => {
     const res = await get(`${EXPORT}?${q({ Filter: `createdAt>=${from()}` })}`, { key: demo, headers: NDJSON });
-    const rows = res.text.trimEnd().split('\n').map((line) => JSON.parse(line));
+    const rows = res.text
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line));
     expect(rows.length).toBe(5 * 48 * 30);
     expect(new Set(rows.map((r) => `${r.gameId}|${r.createdAt}|${r.country}`)).size).toBe(rows.length);
   });
@@ -118,17 +121,31 @@ describe('GET /api/v1/reports/countries/export: the feed, every page at once', (
 describe('CSV cells of the export', () => {
   it('guards formulas and quotes commas, quotes and line breaks so that every name round-trips', async () => {
     const user = await createPublisher(t.db);
-    const names = ['=HYPERLINK("http://evil.example","x")', '+1', '@SUM(A1)', 'Comma, "Quote"\nnew line', 'Plain', null];
+    const names = [
+      '=HYPERLINK("http://evil.example","x")',
+      '+1',
+      '@SUM(A1)',
+      'Comma, "Quote"\nnew line',
+      'Plain',
+      null,
+    ];
     const day = shiftDay(t.today, -1);
     for (const name of names) {
       const site = await createSite(t.db, user.id, { name });
-      await createRevenue(t.db, site.id, [{ day, country: 'US', impressions: 3, adRequests: 7, revenueMicros: 12_345 }]);
+      await createRevenue(t.db, site.id, [
+        { day, country: 'US', impressions: 3, adRequests: 7, revenueMicros: 12_345 },
+      ]);
     }
     // A row whose import named its own ad unit: it wins over the site's.
     const own = await createSite(t.db, user.id, { name: 'Own unit', adUnitId: 'au-site' });
-    await createRevenue(t.db, own.id, [{ day, country: 'FR', adUnitId: 'au-row' }, { day, country: 'DE' }]);
+    await createRevenue(t.db, own.id, [
+      { day, country: 'FR', adUnitId: 'au-row' },
+      { day, country: 'DE' },
+    ]);
     // Timestamps keep microseconds; the export reads them as the feed does (milliseconds, truncated).
-    await t.db.execute(sql`update revenue_daily set updated_at = '2026-01-02 03:04:05.678999+00' where site_id = ${own.id}`);
+    await t.db.execute(
+      sql`update revenue_daily set updated_at = '2026-01-02 03:04:05.678999+00' where site_id = ${own.id}`,
+    );
     const { raw } = await issueKey(user.id);
 
     const expected = (await feedPages({ sortBy: 'gameName' }, raw)).rows;
@@ -197,7 +214,9 @@ describe('streaming', () => {
   /** The route called directly, so that a test can read the body chunk by chunk. */
   const call = (query: string, key = demo) => {
     const headers = { 'X-Api-Key': key, [CLIENT_ADDRESS_HEADER]: 'test-stream' };
-    return exportRoute.GET(new Request(`http://localhost${EXPORT}?${query}`, { headers }), { params: Promise.resolve({}) });
+    return exportRoute.GET(new Request(`http://localhost${EXPORT}?${query}`, { headers }), {
+      params: Promise.resolve({}),
+    });
   };
 
   it('gives the connection back when the client goes away mid-stream', async () => {

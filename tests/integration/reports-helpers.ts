@@ -82,23 +82,43 @@ type Kind = 'uuid' | 'string' | 'int32' | 'double' | 'datetime' | 'status';
 type Shape = Record<string, [Kind, 'nullable' | 'required']>;
 
 export const SITE_SHAPE: Shape = {
-  siteId: ['uuid', 'required'], name: ['string', 'nullable'], url: ['string', 'nullable'],
-  framework: ['string', 'nullable'], status: ['status', 'nullable'], dailyActiveUsers: ['int32', 'nullable'],
-  monthlyActiveUsers: ['int32', 'nullable'], createdAt: ['datetime', 'required'],
+  siteId: ['uuid', 'required'],
+  name: ['string', 'nullable'],
+  url: ['string', 'nullable'],
+  framework: ['string', 'nullable'],
+  status: ['status', 'nullable'],
+  dailyActiveUsers: ['int32', 'nullable'],
+  monthlyActiveUsers: ['int32', 'nullable'],
+  createdAt: ['datetime', 'required'],
 };
 export const TOTALS_SHAPE: Shape = {
-  totalImpressions: ['int32', 'required'], totalRequests: ['int32', 'required'], averageCpm: ['double', 'required'],
-  totalRevenue: ['double', 'required'], fillRate: ['double', 'required'],
+  totalImpressions: ['int32', 'required'],
+  totalRequests: ['int32', 'required'],
+  averageCpm: ['double', 'required'],
+  totalRevenue: ['double', 'required'],
+  fillRate: ['double', 'required'],
 };
 export const BY_COUNTRY_SHAPE: Shape = {
-  country: ['string', 'nullable'], revenueAmount: ['double', 'required'], cpm: ['double', 'required'],
-  adRequests: ['int32', 'required'], impressions: ['int32', 'required'], fillRate: ['double', 'required'],
+  country: ['string', 'nullable'],
+  revenueAmount: ['double', 'required'],
+  cpm: ['double', 'required'],
+  adRequests: ['int32', 'required'],
+  impressions: ['int32', 'required'],
+  fillRate: ['double', 'required'],
 };
 export const COUNTRY_ROW_SHAPE: Shape = {
-  impressions: ['int32', 'required'], clicks: ['int32', 'required'], adRequests: ['int32', 'required'],
-  cpm: ['double', 'required'], revenueAmount: ['double', 'required'], fillRate: ['double', 'required'],
-  country: ['string', 'nullable'], createdAt: ['datetime', 'required'], updatedAt: ['datetime', 'required'],
-  gameId: ['uuid', 'required'], userId: ['uuid', 'required'], adUnitId: ['string', 'nullable'],
+  impressions: ['int32', 'required'],
+  clicks: ['int32', 'required'],
+  adRequests: ['int32', 'required'],
+  cpm: ['double', 'required'],
+  revenueAmount: ['double', 'required'],
+  fillRate: ['double', 'required'],
+  country: ['string', 'nullable'],
+  createdAt: ['datetime', 'required'],
+  updatedAt: ['datetime', 'required'],
+  gameId: ['uuid', 'required'],
+  userId: ['uuid', 'required'],
+  adUnitId: ['string', 'nullable'],
   gameName: ['string', 'nullable'],
 };
 const META_SHAPE = ['page', 'pageSize', 'sortBy', 'sortDirection', 'totalRows', 'totalPages'];
@@ -108,12 +128,18 @@ const DATETIME_RE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d
 
 function kindOk(kind: Kind, v: unknown): boolean {
   switch (kind) {
-    case 'uuid': return typeof v === 'string' && UUID_RE.test(v);
-    case 'string': return typeof v === 'string';
-    case 'status': return v === 'live' || v === 'approved' || v === 'pending';
-    case 'int32': return Number.isInteger(v) && (v as number) >= -(2 ** 31) && (v as number) < 2 ** 31;
-    case 'double': return typeof v === 'number' && Number.isFinite(v);
-    case 'datetime': return typeof v === 'string' && DATETIME_RE.test(v) && !Number.isNaN(Date.parse(v));
+    case 'uuid':
+      return typeof v === 'string' && UUID_RE.test(v);
+    case 'string':
+      return typeof v === 'string';
+    case 'status':
+      return v === 'live' || v === 'approved' || v === 'pending';
+    case 'int32':
+      return Number.isInteger(v) && (v as number) >= -(2 ** 31) && (v as number) < 2 ** 31;
+    case 'double':
+      return typeof v === 'number' && Number.isFinite(v);
+    case 'datetime':
+      return typeof v === 'string' && DATETIME_RE.test(v) && !Number.isNaN(Date.parse(v));
   }
 }
 
@@ -174,6 +200,5 @@ export async function walkPages(path: string, key: string, maxPages = 60) {
 export const rowKey = (r: { gameId: string; createdAt: string; country: string | null }) =>
   `${r.gameId}|${r.createdAt.slice(0, 10)}|${r.country}`;
 
-export const q = (params: Record<string, string | number>) => new URLSearchParams(
-  Object.entries(params).map(([k, v]) => [k, String(v)]),
-).toString();
+export const q = (params: Record<string, string | number>) =>
+  new URLSearchParams(Object.entries(params).map(([k, v]) => [k, String(v)])).toString();

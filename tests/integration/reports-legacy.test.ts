@@ -3,9 +3,7 @@ import { DEMO_IDS } from '@/db/seed-data';
 import { get } from '../support/api';
 import { useTestDatabase } from '../support/db';
 import { demoKey } from '../support/keys';
-import {
-  BY_COUNTRY_SHAPE, COUNTRY_ROW_SHAPE, expectPaged, expectProblem, q, shiftDay,
-} from './reports-helpers';
+import { BY_COUNTRY_SHAPE, COUNTRY_ROW_SHAPE, expectPaged, expectProblem, q, shiftDay } from './reports-helpers';
 
 const t = useTestDatabase();
 const LEGACY = '/api/v1/revenues/countries';
@@ -17,7 +15,8 @@ beforeAll(async () => {
 });
 
 /** RFC 9110 IMF-fixdate, e.g. "Wed, 30 Jun 2027 23:59:59 GMT". */
-const IMF_FIXDATE = /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d{2}:\d{2}:\d{2} GMT$/;
+const IMF_FIXDATE =
+  /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d{2}:\d{2}:\d{2} GMT$/;
 
 describe('GET /api/v1/revenues/countries (deprecated legacy feed)', () => {
   it('returns the same body as /reports/countries for the same parameters', async () => {
@@ -120,8 +119,12 @@ describe('content negotiation on the reports', () => {
     for (const [path] of PAGED) {
       const base = await get(path, { key });
       const cases: [string, RegExp][] = [
-        ['application/json', /^application\/json/], ['text/json', /^text\/json/], ['text/plain', /^text\/plain/],
-        ['*/*', /^application\/json/], ['text/*', /^text\/(json|plain)/], ['application/xml;q=0.5, text/json', /^text\/json/],
+        ['application/json', /^application\/json/],
+        ['text/json', /^text\/json/],
+        ['text/plain', /^text\/plain/],
+        ['*/*', /^application\/json/],
+        ['text/*', /^text\/(json|plain)/],
+        ['application/xml;q=0.5, text/json', /^text\/json/],
         ['text/csv;q=0.1, application/json', /^application\/json/],
       ];
       for (const [type, expected] of cases) {
@@ -145,7 +148,8 @@ describe('content negotiation on the reports', () => {
       expect(lines).toHaveLength(1 + json.json.data.length);
       const header = lines[0].split(',');
       const first = Object.fromEntries(lines[1].split(',').map((v, i) => [header[i], v]));
-      for (const [field, value] of Object.entries(json.json.data[0])) expect(first[field], field).toBe(value === null ? '' : String(value));
+      for (const [field, value] of Object.entries(json.json.data[0]))
+        expect(first[field], field).toBe(value === null ? '' : String(value));
     }
     const empty = await get('/api/v1/reports/by-country?Filter=country==ZZ', { key, headers: { accept: 'text/csv' } });
     expect(empty.status).toBe(200);
@@ -153,7 +157,12 @@ describe('content negotiation on the reports', () => {
   });
 
   it('answers an unsupported Accept with a 406 problem', async () => {
-    for (const path of ['/api/v1/reports/by-country', '/api/v1/reports/countries', '/api/v1/reports/totals', `${LEGACY}?apiKey=${key}`]) {
+    for (const path of [
+      '/api/v1/reports/by-country',
+      '/api/v1/reports/countries',
+      '/api/v1/reports/totals',
+      `${LEGACY}?apiKey=${key}`,
+    ]) {
       for (const type of ['application/xml', 'image/png', 'text/html', 'application/json;q=0']) {
         expectProblem(await get(path, { key, headers: { accept: type } }), 406);
       }

@@ -9,12 +9,26 @@ import { useTestDatabase } from '../support/db';
 import { createPublisher, createRevenue, createSite } from '../support/factories';
 import { demoKey, issueKey } from '../support/keys';
 import {
-  DEMO_SITE_IDS, expectRatio, expectShape, micros, q, shiftDay, sqlSums, sqlSumsByCountry, TOTALS_SHAPE, walkPages,
+  DEMO_SITE_IDS,
+  expectRatio,
+  expectShape,
+  micros,
+  q,
+  shiftDay,
+  sqlSums,
+  sqlSumsByCountry,
+  TOTALS_SHAPE,
+  walkPages,
 } from './reports-helpers';
 
 const t = useTestDatabase();
 
-interface Acc { impressions: number; adRequests: number; micros: number; rows: number }
+interface Acc {
+  impressions: number;
+  adRequests: number;
+  micros: number;
+  rows: number;
+}
 const zero = (): Acc => ({ impressions: 0, adRequests: 0, micros: 0, rows: 0 });
 function add(acc: Acc, row: { impressions: number; adRequests: number; revenueAmount: number }) {
   acc.impressions += row.impressions;
@@ -31,15 +45,26 @@ async function reconcile(key: string, siteIds: string[] | null, from: string, to
   expect(totals.status, totals.text).toBe(200);
   expectShape(totals.json, TOTALS_SHAPE, 'totals');
 
-  const byCountry = await walkPages(`/api/v1/reports/by-country?${q({ ...scope, pageSize: 10, sortBy: 'revenueAmount' })}`, key);
+  const byCountry = await walkPages(
+    `/api/v1/reports/by-country?${q({ ...scope, pageSize: 10, sortBy: 'revenueAmount' })}`,
+    key,
+  );
   const countrySum = zero();
   for (const row of byCountry.rows) add(countrySum, row);
 
   const sql = await sqlSums(t.db, sites, from, to);
   expect(sql.rows).toBeGreaterThan(0);
   const T = totals.json;
-  expect([T.totalImpressions, T.totalRequests, micros(T.totalRevenue)]).toEqual([sql.impressions, sql.adRequests, sql.revenueMicros]);
-  expect([countrySum.impressions, countrySum.adRequests, countrySum.micros]).toEqual([sql.impressions, sql.adRequests, sql.revenueMicros]);
+  expect([T.totalImpressions, T.totalRequests, micros(T.totalRevenue)]).toEqual([
+    sql.impressions,
+    sql.adRequests,
+    sql.revenueMicros,
+  ]);
+  expect([countrySum.impressions, countrySum.adRequests, countrySum.micros]).toEqual([
+    sql.impressions,
+    sql.adRequests,
+    sql.revenueMicros,
+  ]);
   expectRatio(T.averageCpm, sql.revenueMicros / 1e6, sql.impressions, 1000);
   expectRatio(T.fillRate, sql.impressions, sql.adRequests);
 
@@ -47,7 +72,11 @@ async function reconcile(key: string, siteIds: string[] | null, from: string, to
   expect(byCountry.rows.length).toBe(perCountry.size);
   for (const row of byCountry.rows) {
     const s = perCountry.get(row.country)!;
-    expect([row.impressions, row.adRequests, micros(row.revenueAmount)], row.country).toEqual([s.impressions, s.adRequests, s.revenueMicros]);
+    expect([row.impressions, row.adRequests, micros(row.revenueAmount)], row.country).toEqual([
+      s.impressions,
+      s.adRequests,
+      s.revenueMicros,
+    ]);
     expectRatio(row.cpm, s.revenueMicros / 1e6, s.impressions, 1000);
     expectRatio(row.fillRate, s.impressions, s.adRequests);
   }
@@ -64,10 +93,19 @@ async function reconcile(key: string, siteIds: string[] | null, from: string, to
     expect(sites).toContain(row.gameId);
     expect(row.createdAt.slice(0, 10) >= from && row.createdAt.slice(0, 10) <= to).toBe(true);
   }
-  expect(feedSum).toEqual({ impressions: sql.impressions, adRequests: sql.adRequests, micros: sql.revenueMicros, rows: sql.rows });
+  expect(feedSum).toEqual({
+    impressions: sql.impressions,
+    adRequests: sql.adRequests,
+    micros: sql.revenueMicros,
+    rows: sql.rows,
+  });
   for (const row of byCountry.rows) {
     const g = feedByCountry.get(row.country)!;
-    expect([g.impressions, g.adRequests, g.micros]).toEqual([row.impressions, row.adRequests, micros(row.revenueAmount)]);
+    expect([g.impressions, g.adRequests, g.micros]).toEqual([
+      row.impressions,
+      row.adRequests,
+      micros(row.revenueAmount),
+    ]);
   }
 }
 
@@ -113,8 +151,11 @@ describe('totals = Σ by-country = Σ granular rows = Σ revenue_daily', () => {
     const sum = zero();
     for (const row of rows) add(sum, row);
     const sql = await sqlSums(t.db, allowed, from, t.today);
-    expect([totals.json.totalImpressions, totals.json.totalRequests, micros(totals.json.totalRevenue)])
-      .toEqual([sql.impressions, sql.adRequests, sql.revenueMicros]);
+    expect([totals.json.totalImpressions, totals.json.totalRequests, micros(totals.json.totalRevenue)]).toEqual([
+      sql.impressions,
+      sql.adRequests,
+      sql.revenueMicros,
+    ]);
     expect([sum.impressions, sum.adRequests, sum.micros]).toEqual([sql.impressions, sql.adRequests, sql.revenueMicros]);
   });
 
@@ -134,7 +175,9 @@ describe('totals = Σ by-country = Σ granular rows = Σ revenue_daily', () => {
     ]);
     const { raw } = await issueKey(user.id, { label: 'awkward' });
     await reconcile(raw, [a.id, b.id], day, next);
-    const de = await get(`/api/v1/reports/by-country?fromDate=${day}&toDate=${next}&Filter=country==DE,country==FR`, { key: raw });
+    const de = await get(`/api/v1/reports/by-country?fromDate=${day}&toDate=${next}&Filter=country==DE,country==FR`, {
+      key: raw,
+    });
     expect([...de.json.data].sort((x, y) => x.country.localeCompare(y.country))).toEqual([
       { country: 'DE', revenueAmount: 0, cpm: 0, adRequests: 0, impressions: 0, fillRate: 0 },
       { country: 'FR', revenueAmount: 0, cpm: 0, adRequests: 5, impressions: 0, fillRate: 0 },

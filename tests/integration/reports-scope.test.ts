@@ -6,8 +6,20 @@ import { useTestDatabase } from '../support/db';
 import { createPublisher, createRevenue, createSite } from '../support/factories';
 import { adminKey, demoKey, issueKey, rivalKey } from '../support/keys';
 import {
-  BY_COUNTRY_SHAPE, DEMO_SITE_IDS, expectPaged, expectProblem, NONEXISTENT_SITE, nowDay, q, RIVAL_SITE_IDS, shiftDay,
-  sqlRows, sqlSums, sqlSumsByCountry, uuidArray, walkPages,
+  BY_COUNTRY_SHAPE,
+  DEMO_SITE_IDS,
+  expectPaged,
+  expectProblem,
+  NONEXISTENT_SITE,
+  nowDay,
+  q,
+  RIVAL_SITE_IDS,
+  shiftDay,
+  sqlRows,
+  sqlSums,
+  sqlSumsByCountry,
+  uuidArray,
+  walkPages,
 } from './reports-helpers';
 
 const t = useTestDatabase();
@@ -22,7 +34,11 @@ beforeAll(async () => {
 });
 
 /** A problem body without what legitimately differs between two requests. */
-const comparable = (body: any, id: string) => ({ ...body, requestId: undefined, detail: body.detail.replaceAll(id, '<id>') });
+const comparable = (body: any, id: string) => ({
+  ...body,
+  requestId: undefined,
+  detail: body.detail.replaceAll(id, '<id>'),
+});
 
 describe('site-scoped keys', () => {
   it('see only their sites on totals and by-country by default', async () => {
@@ -44,13 +60,20 @@ describe('site-scoped keys', () => {
       const res = await get(`${path}?siteIds=${ALLOWED[1]}&fromDate=${t.today}&toDate=${t.today}`, { key: scoped });
       expect(res.status, res.text).toBe(200);
     }
-    const res = await get(`/api/v1/reports/totals?siteIds=${ALLOWED[1]}&fromDate=${t.today}&toDate=${t.today}`, { key: scoped });
+    const res = await get(`/api/v1/reports/totals?siteIds=${ALLOWED[1]}&fromDate=${t.today}&toDate=${t.today}`, {
+      key: scoped,
+    });
     expect(res.json.totalImpressions).toBe((await sqlSums(t.db, [ALLOWED[1]], t.today, t.today)).impressions);
   });
 
   it('get 403 for any site outside their list, own account or not, existing or not', async () => {
     for (const path of REPORTS) {
-      for (const siteIds of [DEMO_IDS.sites.mergeKingdom, `${ALLOWED[0]},${DEMO_IDS.sites.wordGarden}`, RIVAL_SITE_IDS[0], NONEXISTENT_SITE]) {
+      for (const siteIds of [
+        DEMO_IDS.sites.mergeKingdom,
+        `${ALLOWED[0]},${DEMO_IDS.sites.wordGarden}`,
+        RIVAL_SITE_IDS[0],
+        NONEXISTENT_SITE,
+      ]) {
         expectProblem(await get(`${path}?siteIds=${siteIds}`, { key: scoped }), 403);
       }
     }
@@ -65,7 +88,7 @@ describe('site-scoped keys', () => {
 });
 
 describe('accounts are kept apart', () => {
-  it('answers another account\'s site exactly like a nonexistent one (403)', async () => {
+  it("answers another account's site exactly like a nonexistent one (403)", async () => {
     for (const path of REPORTS) {
       const foreign = expectProblem(await get(`${path}?siteIds=${RIVAL_SITE_IDS[1]}`, { key: demo }), 403);
       const missing = expectProblem(await get(`${path}?siteIds=${NONEXISTENT_SITE}`, { key: demo }), 403);
@@ -76,30 +99,46 @@ describe('accounts are kept apart', () => {
   it('the rival feed holds only rival rows, and all of them', async () => {
     const rival = (await rivalKey()).raw;
     const all = await get('/api/v1/reports/countries?pageSize=1', { key: rival });
-    const [{ n }] = await sqlRows<{ n: string }>(t.db, sql`select count(*)::text as n from revenue_daily where site_id = any(${uuidArray(RIVAL_SITE_IDS)})`);
+    const [{ n }] = await sqlRows<{ n: string }>(
+      t.db,
+      sql`select count(*)::text as n from revenue_daily where site_id = any(${uuidArray(RIVAL_SITE_IDS)})`,
+    );
     expect(all.json.meta.totalRows).toBe(Number(n));
-    const { rows } = await walkPages(`/api/v1/reports/countries?${q({ Filter: `createdAt>=${shiftDay(t.today, -29)}`, pageSize: 1000 })}`, rival);
+    const { rows } = await walkPages(
+      `/api/v1/reports/countries?${q({ Filter: `createdAt>=${shiftDay(t.today, -29)}`, pageSize: 1000 })}`,
+      rival,
+    );
     expect(rows.length).toBe(RIVAL_SITE_IDS.length * 30 * 48);
     for (const row of rows) {
       expect(row.userId).toBe(DEMO_IDS.users.rival);
       expect(RIVAL_SITE_IDS).toContain(row.gameId);
     }
     const from = shiftDay(t.today, -29);
-    const byCountry = await get(`/api/v1/reports/by-country?fromDate=${from}&toDate=${t.today}&pageSize=1000`, { key: rival });
+    const byCountry = await get(`/api/v1/reports/by-country?fromDate=${from}&toDate=${t.today}&pageSize=1000`, {
+      key: rival,
+    });
     const expected = await sqlSumsByCountry(t.db, RIVAL_SITE_IDS, from, t.today);
     for (const row of byCountry.json.data) expect(row.adRequests).toBe(expected.get(row.country)!.adRequests);
-    expect((await get(`/api/v1/reports/countries?Filter=gameId==${DEMO_SITE_IDS[0]}`, { key: rival })).json.meta.totalRows).toBe(0);
+    expect(
+      (await get(`/api/v1/reports/countries?Filter=gameId==${DEMO_SITE_IDS[0]}`, { key: rival })).json.meta.totalRows,
+    ).toBe(0);
   });
 
   it('the demo feed holds only demo rows; filters and searches cannot reach rival rows', async () => {
-    const { rows } = await walkPages(`/api/v1/reports/countries?${q({ Filter: `createdAt>=${shiftDay(t.today, -9)}`, pageSize: 1000 })}`, demo);
+    const { rows } = await walkPages(
+      `/api/v1/reports/countries?${q({ Filter: `createdAt>=${shiftDay(t.today, -9)}`, pageSize: 1000 })}`,
+      demo,
+    );
     expect(rows.length).toBe(DEMO_SITE_IDS.length * 10 * 48);
     for (const row of rows) {
       expect(row.userId).toBe(DEMO_IDS.users.demo);
       expect(DEMO_SITE_IDS).toContain(row.gameId);
     }
     for (const query of [
-      `Filter=gameId==${RIVAL_SITE_IDS[0]}`, `FilterList[userId]=${DEMO_IDS.users.rival}`, 'Search=Bubble', 'Filter=gameName=@tank',
+      `Filter=gameId==${RIVAL_SITE_IDS[0]}`,
+      `FilterList[userId]=${DEMO_IDS.users.rival}`,
+      'Search=Bubble',
+      'Filter=gameName=@tank',
     ]) {
       const res = await get(`/api/v1/reports/countries?${query}`, { key: demo });
       expect(res.status, query).toBe(200);
@@ -110,7 +149,11 @@ describe('accounts are kept apart', () => {
   it('an account without sites (the admin) gets empty reports, not errors', async () => {
     const admin = (await adminKey()).raw;
     expect((await get('/api/v1/reports/totals', { key: admin })).json).toEqual({
-      totalImpressions: 0, totalRequests: 0, averageCpm: 0, totalRevenue: 0, fillRate: 0,
+      totalImpressions: 0,
+      totalRequests: 0,
+      averageCpm: 0,
+      totalRevenue: 0,
+      fillRate: 0,
     });
     for (const path of ['/api/v1/reports/by-country', '/api/v1/reports/countries']) {
       const res = await get(path, { key: admin });
@@ -128,13 +171,18 @@ describe("the account's default range", () => {
     const site = await createSite(t.db, user.id);
     const today = nowDay();
     // One row per day for 800 days back: impressions = days before today + 1, so the sum tells the window.
-    const rows = Array.from({ length: 800 }, (_, i) => ({ day: shiftDay(today, -i), country: 'US', impressions: i + 1, adRequests: i + 1 }));
+    const rows = Array.from({ length: 800 }, (_, i) => ({
+      day: shiftDay(today, -i),
+      country: 'US',
+      impressions: i + 1,
+      adRequests: i + 1,
+    }));
     await createRevenue(t.db, site.id, rows);
     return { key: (await issueKey(user.id, { label: `range ${defaultRangeDays}` })).raw, today };
   }
   const triangle = (n: number) => (n * (n + 1)) / 2;
 
-  it('applies the account\'s own default_range_days when dates are omitted', async () => {
+  it("applies the account's own default_range_days when dates are omitted", async () => {
     const { key } = await accountWithDays(7);
     expect((await get('/api/v1/reports/totals', { key })).json.totalImpressions).toBe(triangle(7));
     expect((await get('/api/v1/reports/by-country', { key })).json.data[0].impressions).toBe(triangle(7));
@@ -144,7 +192,10 @@ describe("the account's default range", () => {
     for (const days of [0, -5, 732]) {
       await expect(createPublisher(t.db, { defaultRangeDays: days }), `default_range_days=${days}`).rejects.toThrow();
     }
-    for (const [days, window] of [[1, 1], [731, 731]]) {
+    for (const [days, window] of [
+      [1, 1],
+      [731, 731],
+    ]) {
       const { key } = await accountWithDays(days);
       expect((await get('/api/v1/reports/totals', { key })).json.totalImpressions).toBe(triangle(window));
     }

@@ -27,7 +27,9 @@ describe('GET /api/v1/sites', () => {
     expect(ids.length).toBeGreaterThanOrEqual(5);
     expect(new Set(ids).size).toBe(ids.length);
     expect([...ids].sort()).toEqual([...DEMO_SITE_IDS].sort());
-    expect(new Set(res.json.map((s: { status: string }) => s.status))).toEqual(new Set(['live', 'approved', 'pending']));
+    expect(new Set(res.json.map((s: { status: string }) => s.status))).toEqual(
+      new Set(['live', 'approved', 'pending']),
+    );
   });
 
   it('reports what the sites table holds, field by field', async () => {
@@ -60,7 +62,8 @@ describe('GET /api/v1/sites', () => {
     expect(mine.status).toBe(200);
     expect(mine.json.map((s: { siteId: string }) => s.siteId).sort()).toEqual([...RIVAL_SITE_IDS].sort());
     const demoSites = await get('/api/v1/sites', { key: demo });
-    for (const id of RIVAL_SITE_IDS) expect(demoSites.json.some((s: { siteId: string }) => s.siteId === id)).toBe(false);
+    for (const id of RIVAL_SITE_IDS)
+      expect(demoSites.json.some((s: { siteId: string }) => s.siteId === id)).toBe(false);
   });
 
   it('shows a site-scoped key only its allowed sites', async () => {

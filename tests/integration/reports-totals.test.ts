@@ -4,8 +4,18 @@ import { get } from '../support/api';
 import { useTestDatabase } from '../support/db';
 import { demoKey, issueKey, rivalKey } from '../support/keys';
 import {
-  DEMO_SITE_IDS, expectProblem, expectRatio, expectShape, micros, nowDay, q, RIVAL_SITE_IDS, shiftDay, sqlSums,
-  type Sums, TOTALS_SHAPE,
+  DEMO_SITE_IDS,
+  expectProblem,
+  expectRatio,
+  expectShape,
+  micros,
+  nowDay,
+  q,
+  RIVAL_SITE_IDS,
+  shiftDay,
+  sqlSums,
+  type Sums,
+  TOTALS_SHAPE,
 } from './reports-helpers';
 
 const t = useTestDatabase();
@@ -43,7 +53,10 @@ describe('GET /api/v1/reports/totals', () => {
   it('honours a lone fromDate (runs to today) and a lone toDate (30 days ending there)', async () => {
     const today = nowDay();
     const from = shiftDay(t.today, -9);
-    expectTotals((await get(`${TOTALS}?fromDate=${from}`, { key: demo })).json, await sqlSums(t.db, DEMO_SITE_IDS, from, today));
+    expectTotals(
+      (await get(`${TOTALS}?fromDate=${from}`, { key: demo })).json,
+      await sqlSums(t.db, DEMO_SITE_IDS, from, today),
+    );
     const to = shiftDay(t.today, -100);
     expectTotals(
       (await get(`${TOTALS}?toDate=${to}`, { key: demo })).json,
@@ -134,18 +147,20 @@ describe('GET /api/v1/reports/totals', () => {
     expectTotals(same.json, await sqlSums(t.db, DEMO_SITE_IDS, day, nowDay()));
   });
 
-  it('forbids another account\'s site and a nonexistent site alike (403)', async () => {
+  it("forbids another account's site and a nonexistent site alike (403)", async () => {
     const foreign = await get(`${TOTALS}?siteIds=${RIVAL_SITE_IDS[0]}`, { key: demo });
     const missing = await get(`${TOTALS}?siteIds=0badc0de-0000-4000-8000-000000000000`, { key: demo });
     const a = expectProblem(foreign, 403);
     const b = expectProblem(missing, 403);
-    expect(a.detail.replace(RIVAL_SITE_IDS[0], 'X')).toBe(b.detail.replace('0badc0de-0000-4000-8000-000000000000', 'X'));
+    expect(a.detail.replace(RIVAL_SITE_IDS[0], 'X')).toBe(
+      b.detail.replace('0badc0de-0000-4000-8000-000000000000', 'X'),
+    );
     expect([a.type, a.title]).toEqual([b.type, b.title]);
     // Mixed with an own site it is still a 403, not a partial answer.
     expectProblem(await get(`${TOTALS}?siteIds=${DEMO_SITE_IDS[0]},${RIVAL_SITE_IDS[0]}`, { key: demo }), 403);
   });
 
-  it('keeps accounts apart: the rival totals are the rival sites\' sums', async () => {
+  it("keeps accounts apart: the rival totals are the rival sites' sums", async () => {
     const { raw } = await rivalKey();
     const from = shiftDay(t.today, -20);
     expectTotals(
@@ -173,7 +188,10 @@ describe('GET /api/v1/reports/totals', () => {
   it('offers the JSON media types and nothing else', async () => {
     const base = await get(`${TOTALS}?fromDate=${t.today}&toDate=${t.today}`, { key: demo });
     for (const type of ['application/json', 'text/json', 'text/plain']) {
-      const res = await get(`${TOTALS}?fromDate=${t.today}&toDate=${t.today}`, { key: demo, headers: { accept: type } });
+      const res = await get(`${TOTALS}?fromDate=${t.today}&toDate=${t.today}`, {
+        key: demo,
+        headers: { accept: type },
+      });
       expect(res.status).toBe(200);
       expect(res.headers.get('content-type')?.split(';')[0]).toBe(type);
       expect(JSON.parse(res.text)).toEqual(base.json);

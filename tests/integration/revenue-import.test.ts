@@ -49,26 +49,45 @@ describe('importing a file', () => {
       `2025-04-01,${b},US,7,0,9,0,au-2`,
     );
     const first = await run(file);
-    expect(first.ok && first.summary).toMatchObject({ rows: 4, inserted: 4, updated: 0, unchanged: 0, sitesCreated: 0 });
+    expect(first.ok && first.summary).toMatchObject({
+      rows: 4,
+      inserted: 4,
+      updated: 0,
+      unchanged: 0,
+      sitesCreated: 0,
+    });
     const stored = await dailyRows([a, b]);
     expect(stored.map((r) => [r.day, r.country, r.revenue_micros, r.ad_unit_id])).toEqual([
-      ['2025-03-30', 'US', '12345678', 'au-1'], ['2025-03-31', 'US', '9500000', 'au-1'],
-      ['2025-04-01', 'DE', '1', null], ['2025-04-01', 'US', '0', 'au-2'],
+      ['2025-03-30', 'US', '12345678', 'au-1'],
+      ['2025-03-31', 'US', '9500000', 'au-1'],
+      ['2025-04-01', 'DE', '1', null],
+      ['2025-04-01', 'US', '0', 'au-2'],
     ]);
 
     const again = await run(file);
     expect(again.ok && again.summary).toMatchObject({ rows: 4, inserted: 0, updated: 0, unchanged: 4 });
     expect(await dailyRows([a, b])).toEqual(stored);
 
-    const changed = await run(csv(`2025-03-31,${a},US,901,10,1400,9.5,au-1`, `2025-04-02,${b},US,1,0,1,1,au-2`, `2025-04-01,${b},US,7,0,9,0,au-2`));
+    const changed = await run(
+      csv(
+        `2025-03-31,${a},US,901,10,1400,9.5,au-1`,
+        `2025-04-02,${b},US,1,0,1,1,au-2`,
+        `2025-04-01,${b},US,7,0,9,0,au-2`,
+      ),
+    );
     expect(changed.ok && changed.summary).toMatchObject({ rows: 3, inserted: 1, updated: 1, unchanged: 1 });
     await expectRollupMatchesDaily(t.db, [owner.id]);
 
     // The API reports what was imported, to the micro-dollar.
     const { raw } = await issueKey(owner.id);
-    const totals = await get(`/api/v1/reports/totals?${q({ fromDate: '2025-03-01', toDate: '2025-04-30' })}`, { key: raw });
+    const totals = await get(`/api/v1/reports/totals?${q({ fromDate: '2025-03-01', toDate: '2025-04-30' })}`, {
+      key: raw,
+    });
     const sums = await sqlSums(t.db, [a, b], '2025-03-01', '2025-04-30');
-    expect([totals.json.totalImpressions, micros(totals.json.totalRevenue)]).toEqual([sums.impressions, sums.revenueMicros]);
+    expect([totals.json.totalImpressions, micros(totals.json.totalRevenue)]).toEqual([
+      sums.impressions,
+      sums.revenueMicros,
+    ]);
     expect(sums.revenueMicros).toBe(12_345_678 + 9_500_000 + 1 + 1_000_000);
   });
 
@@ -89,7 +108,12 @@ describe('importing a file', () => {
     expect(result.ok).toBe(false);
     if (result.ok) return;
     expect(result.errorCount).toBe(4);
-    expect(result.errors.map((e) => [e.line, e.field])).toEqual([[3, 'impressions'], [4, 'siteId'], [5, 'country'], [6, 'revenue']]);
+    expect(result.errors.map((e) => [e.line, e.field])).toEqual([
+      [3, 'impressions'],
+      [4, 'siteId'],
+      [5, 'country'],
+      [6, 'revenue'],
+    ]);
     expect(seen).toHaveLength(4);
     expect(await dailyRows([site])).toEqual([]);
   });
@@ -98,31 +122,55 @@ describe('importing a file', () => {
     const { sites } = await publisherWithSites(1);
     const site = sites[0].id;
     await run(csv(`2025-06-01,${site},US,1,0,1,1,`));
-    const result = await run(csv(`2025-06-01,${site},US,2,0,2,2,`, `2025-06-02,${site},US,1,0,1,1,`, `2025-06-01,${site},us,3,0,3,3,`));
-    expect(result.ok ? null : result.errors).toEqual([{ line: 4, field: 'line', detail: 'repeats the site, day and country of line 2' }]);
+    const result = await run(
+      csv(`2025-06-01,${site},US,2,0,2,2,`, `2025-06-02,${site},US,1,0,1,1,`, `2025-06-01,${site},us,3,0,3,3,`),
+    );
+    expect(result.ok ? null : result.errors).toEqual([
+      { line: 4, field: 'line', detail: 'repeats the site, day and country of line 2' },
+    ]);
     expect((await dailyRows([site])).map((r) => r.impressions)).toEqual(['1']);
   });
 
   it('names sites within an owner, creates missing ones on request, and never writes to another account', async () => {
     const { owner, sites } = await publisherWithSites(1);
     const other = await publisherWithSites(1);
-    const named = ['day,siteName,country,impressions,clicks,adRequests,revenue', `2025-07-01,Import Game 0,US,5,0,6,0.5`, `2025-07-01,Brand New Game,FR,3,0,4,0.25`].join('\n');
+    const named = [
+      'day,siteName,country,impressions,clicks,adRequests,revenue',
+      `2025-07-01,Import Game 0,US,5,0,6,0.5`,
+      `2025-07-01,Brand New Game,FR,3,0,4,0.25`,
+    ].join('\n');
 
     const noOwner = await run(named);
-    expect(noOwner.ok ? null : noOwner.errors.map((e) => [e.line, e.field])).toEqual([[2, 'siteName'], [3, 'siteName']]);
+    expect(noOwner.ok ? null : noOwner.errors.map((e) => [e.line, e.field])).toEqual([
+      [2, 'siteName'],
+      [3, 'siteName'],
+    ]);
     const missing = await run(named, { owner: owner.email });
     expect(missing.ok ? null : missing.errors).toEqual([
-      { line: 3, field: 'siteName', detail: 'the account has no site named Brand New Game, and --create-sites was not given' },
+      {
+        line: 3,
+        field: 'siteName',
+        detail: 'the account has no site named Brand New Game, and --create-sites was not given',
+      },
     ]);
     const created = await run(named, { owner: owner.email, createSites: true });
     expect(created.ok && created.summary).toMatchObject({ rows: 2, inserted: 2, sitesCreated: 1 });
-    const [newSite] = await sqlRows<{ id: string; status: string }>(t.db, sql`select id, status::text from sites where user_id = ${owner.id} and name = 'Brand New Game'`);
+    const [newSite] = await sqlRows<{ id: string; status: string }>(
+      t.db,
+      sql`select id, status::text from sites where user_id = ${owner.id} and name = 'Brand New Game'`,
+    );
     expect(newSite.status).toBe('live');
-    expect((await dailyRows([sites[0].id, newSite.id])).map((r) => r.country)).toEqual(expect.arrayContaining(['US', 'FR']));
+    expect((await dailyRows([sites[0].id, newSite.id])).map((r) => r.country)).toEqual(
+      expect.arrayContaining(['US', 'FR']),
+    );
 
     // A site id of another account is refused when an owner is named.
     const foreign = await run(csv(`2025-07-02,${other.sites[0].id},US,1,0,1,1,`), { owner: owner.email });
-    expect(foreign.ok ? null : foreign.errors[0]).toMatchObject({ line: 2, field: 'siteId', detail: expect.stringMatching(/another account/) });
+    expect(foreign.ok ? null : foreign.errors[0]).toMatchObject({
+      line: 2,
+      field: 'siteId',
+      detail: expect.stringMatching(/another account/),
+    });
     const unknownOwner = await run(named, { owner: 'nobody@example.invalid' });
     expect(unknownOwner.ok ? null : unknownOwner.errors[0].field).toBe('owner');
     await expectRollupMatchesDaily(t.db, [owner.id, other.owner.id]);
@@ -133,11 +181,24 @@ describe('importing a file', () => {
     const site = sites[0].id;
     const ndjson = [
       { day: '2025-08-01', siteId: site, country: 'JP', impressions: 3, clicks: 0, adRequests: 4, revenue: '0.3' },
-      { createdAt: '2025-08-02T00:00:00.000Z', gameId: site, country: 'jp', impressions: 5, clicks: 1, adRequests: 5, revenueAmount: 0.5 },
-    ].map((o) => JSON.stringify(o)).join('\n');
+      {
+        createdAt: '2025-08-02T00:00:00.000Z',
+        gameId: site,
+        country: 'jp',
+        impressions: 5,
+        clicks: 1,
+        adRequests: 5,
+        revenueAmount: 0.5,
+      },
+    ]
+      .map((o) => JSON.stringify(o))
+      .join('\n');
     const result = await importRevenue(OPERATOR, [ndjson], { format: 'ndjson' });
     expect(result.ok && result.summary).toMatchObject({ rows: 2, inserted: 2 });
-    expect((await dailyRows([site])).map((r) => [r.day, r.revenue_micros])).toEqual([['2025-08-01', '300000'], ['2025-08-02', '500000']]);
+    expect((await dailyRows([site])).map((r) => [r.day, r.revenue_micros])).toEqual([
+      ['2025-08-01', '300000'],
+      ['2025-08-02', '500000'],
+    ]);
   });
 
   it('is for operators and admins only', async () => {

@@ -12,9 +12,12 @@ export const ROLLUP = sql`select user_id, site_id, trim(country) as country, gra
 
 /** [site column, country column, grain] for each grain the reports read. */
 const GRAINS = [
-  ['null::uuid', 'null', 'd'], ['null::uuid', 'null', 'm'],
-  ['null::uuid', 'trim(country)', 'd'], ['null::uuid', 'trim(country)', 'm'],
-  ['site_id', 'null', 'd'], ['site_id', 'null', 'm'],
+  ['null::uuid', 'null', 'd'],
+  ['null::uuid', 'null', 'm'],
+  ['null::uuid', 'trim(country)', 'd'],
+  ['null::uuid', 'trim(country)', 'm'],
+  ['site_id', 'null', 'd'],
+  ['site_id', 'null', 'm'],
   ['site_id', 'trim(country)', 'm'],
 ] as const;
 
@@ -34,8 +37,11 @@ async function rollupDifferences(db: Db, userIds?: readonly string[]) {
   const only = userIds ? sql`where user_id = any(${uuidArray(userIds)})` : sql``;
   const daily = fromDaily(only);
   const rollup = sql`${ROLLUP} ${only}`;
-  return sqlRows(db, sql`(select 'only in revenue_rollup' as side, * from (${rollup} except all (${daily})) a)
-    union all (select 'missing from revenue_rollup', * from ((${daily}) except all ${rollup}) b) limit 20`);
+  return sqlRows(
+    db,
+    sql`(select 'only in revenue_rollup' as side, * from (${rollup} except all (${daily})) a)
+    union all (select 'missing from revenue_rollup', * from ((${daily}) except all ${rollup}) b) limit 20`,
+  );
 }
 
 export async function expectRollupMatchesDaily(db: Db, userIds?: readonly string[]) {

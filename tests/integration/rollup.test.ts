@@ -16,7 +16,16 @@ import { createPublisher, createRevenue, createSite } from '../support/factories
 import { demoKey, issueKey } from '../support/keys';
 import { ROLLUP, expectRollupMatchesDaily } from './rollup-helpers';
 import {
-  DEMO_SITE_IDS, expectRatio, micros, q, shiftDay, sqlRows, sqlSums, sqlSumsByCountry, uuidArray, walkPages,
+  DEMO_SITE_IDS,
+  expectRatio,
+  micros,
+  q,
+  shiftDay,
+  sqlRows,
+  sqlSums,
+  sqlSumsByCountry,
+  uuidArray,
+  walkPages,
 } from './reports-helpers';
 
 const t = useTestDatabase();
@@ -65,9 +74,15 @@ describe('splitRange', () => {
 
   it('reads revenue_daily alone when the range holds no whole month', () => {
     for (const [from, to] of [
-      ['2025-03-01', '2025-03-01'], ['2025-03-31', '2025-03-31'], ['2025-03-01', '2025-03-30'],
-      ['2025-03-02', '2025-03-31'], ['2025-03-15', '2025-04-14'], ['2024-02-02', '2024-03-28'],
-      ['2024-12-31', '2025-01-30'], ['9999-12-02', '9999-12-31'], ['2023-02-01', '2023-02-27'],
+      ['2025-03-01', '2025-03-01'],
+      ['2025-03-31', '2025-03-31'],
+      ['2025-03-01', '2025-03-30'],
+      ['2025-03-02', '2025-03-31'],
+      ['2025-03-15', '2025-04-14'],
+      ['2024-02-02', '2024-03-28'],
+      ['2024-12-31', '2025-01-30'],
+      ['9999-12-02', '9999-12-31'],
+      ['2023-02-01', '2023-02-27'],
     ]) {
       expect(splitRange(from, to), `${from}..${to}`).toEqual({ leadingDays: { from, to } });
     }
@@ -112,17 +127,33 @@ describe('revenue_rollup = revenue_daily grouped by every grain', () => {
     for (let day = '2024-01-25'; day <= '2024-04-05'; day = shiftDay(day, 1)) {
       for (const [i, country] of ['US', 'DE', 'FR'].entries()) {
         const n = Number(day.slice(8)) * (i + 2);
-        rows.push({ day, country, impressions: 1000 + n, clicks: n % 7, adRequests: 1500 + n, revenueMicros: 3_000_000_017 * (n + 1) });
+        rows.push({
+          day,
+          country,
+          impressions: 1000 + n,
+          clicks: n % 7,
+          adRequests: 1500 + n,
+          revenueMicros: 3_000_000_017 * (n + 1),
+        });
       }
     }
     await createRevenue(t.db, a.id, rows);
-    await createRevenue(t.db, b.id, [{ day: '2024-02-29', country: 'US', impressions: 5, adRequests: 9, revenueMicros: 1 }]);
+    await createRevenue(t.db, b.id, [
+      { day: '2024-02-29', country: 'US', impressions: 5, adRequests: 9, revenueMicros: 1 },
+    ]);
     await expectRollupExact([owner.id]);
     const feb = (await monthlyRows([a.id])).filter((r) => r.period === '2024-02-01');
-    expect(feb.map((r) => [r.country, r.rows])).toEqual([['DE', '29'], ['FR', '29'], ['US', '29']]);
+    expect(feb.map((r) => [r.country, r.rows])).toEqual([
+      ['DE', '29'],
+      ['FR', '29'],
+      ['US', '29'],
+    ]);
 
     // More rows in months that exist, a new month, and an upsert that both inserts and updates.
-    await createRevenue(t.db, a.id, [{ day: '2024-04-06', country: 'US', impressions: 7 }, { day: '2024-05-02', country: 'GB', impressions: 3 }]);
+    await createRevenue(t.db, a.id, [
+      { day: '2024-04-06', country: 'US', impressions: 7 },
+      { day: '2024-05-02', country: 'GB', impressions: 3 },
+    ]);
     await exec(sql`insert into revenue_daily (site_id, user_id, day, country, impressions, revenue_micros)
       values (${a.id}, ${owner.id}, '2024-02-10', 'US', 1, 2), (${a.id}, ${owner.id}, '2024-05-03', 'GB', 4, 5)
       on conflict (site_id, day, country) do update set impressions = excluded.impressions, revenue_micros = excluded.revenue_micros`);
@@ -135,20 +166,30 @@ describe('revenue_rollup = revenue_daily grouped by every grain', () => {
     await expectRollupExact([owner.id]);
 
     // A row moves to another day of its month, to another month (one that had no rows), and back.
-    await exec(sql`update revenue_daily set day = '2024-01-20' where site_id = ${a.id} and day = '2024-01-27' and country = 'DE'`);
-    await exec(sql`update revenue_daily set day = '2024-07-04' where site_id = ${a.id} and day = '2024-03-03' and country = 'DE'`);
+    await exec(
+      sql`update revenue_daily set day = '2024-01-20' where site_id = ${a.id} and day = '2024-01-27' and country = 'DE'`,
+    );
+    await exec(
+      sql`update revenue_daily set day = '2024-07-04' where site_id = ${a.id} and day = '2024-03-03' and country = 'DE'`,
+    );
     await expectRollupExact([owner.id]);
-    expect((await monthlyRows([a.id])).filter((r) => r.period === '2024-07-01').map((r) => [r.country, r.rows])).toEqual([['DE', '1']]);
+    expect(
+      (await monthlyRows([a.id])).filter((r) => r.period === '2024-07-01').map((r) => [r.country, r.rows]),
+    ).toEqual([['DE', '1']]);
     await exec(sql`update revenue_daily set day = '2024-03-03' where site_id = ${a.id} and day = '2024-07-04'`);
     await expectRollupExact([owner.id]);
     expect((await monthlyRows([a.id])).filter((r) => r.period === '2024-07-01')).toEqual([]);
 
     // Rows move to the other site.
-    await exec(sql`update revenue_daily set site_id = ${b.id} where site_id = ${a.id} and country = 'FR' and day between '2024-03-20' and '2024-04-02'`);
+    await exec(
+      sql`update revenue_daily set site_id = ${b.id} where site_id = ${a.id} and country = 'FR' and day between '2024-03-20' and '2024-04-02'`,
+    );
     await expectRollupExact([owner.id]);
 
     // Deletes: some rows, then every row of a month and country (its rollup row goes, not a row of zeros).
-    await exec(sql`delete from revenue_daily where site_id = ${a.id} and country = 'US' and day between '2024-03-10' and '2024-03-12'`);
+    await exec(
+      sql`delete from revenue_daily where site_id = ${a.id} and country = 'US' and day between '2024-03-10' and '2024-03-12'`,
+    );
     await exec(sql`delete from revenue_daily where site_id = ${a.id} and day >= '2024-05-01'`);
     await expectRollupExact([owner.id]);
     expect((await monthlyRows([a.id])).filter((r) => r.period >= '2024-05-01')).toEqual([]);
@@ -159,10 +200,14 @@ describe('revenue_rollup = revenue_daily grouped by every grain', () => {
     const [a, b] = [await createSite(t.db, first.id), await createSite(t.db, first.id)];
     const days = ['2024-05-30', '2024-05-31', '2024-06-01', '2024-06-15', '2024-07-01'];
     for (const site of [a, b]) {
-      await createRevenue(t.db, site.id, days.flatMap((day, i) => [
-        { day, country: 'US', impressions: 10 + i, adRequests: 20 + i, revenueMicros: 1_000 + i },
-        { day, country: 'JP', impressions: 30 + i, adRequests: 40 + i, revenueMicros: 2_000 + i },
-      ]));
+      await createRevenue(
+        t.db,
+        site.id,
+        days.flatMap((day, i) => [
+          { day, country: 'US', impressions: 10 + i, adRequests: 20 + i, revenueMicros: 1_000 + i },
+          { day, country: 'JP', impressions: 30 + i, adRequests: 40 + i, revenueMicros: 2_000 + i },
+        ]),
+      );
     }
     await expectRollupExact([first.id, second.id]);
 
@@ -190,11 +235,17 @@ describe('revenue_rollup = revenue_daily grouped by every grain', () => {
 
   it('is emptied by TRUNCATE revenue_daily, alone or with sites CASCADE as the seed does (rolled back)', async () => {
     const rollback = new Error('rollback');
-    for (const statement of [sql`truncate revenue_daily`, sql`truncate revenue_daily, api_keys, sessions, sites, users cascade`]) {
+    for (const statement of [
+      sql`truncate revenue_daily`,
+      sql`truncate revenue_daily, api_keys, sessions, sites, users cascade`,
+    ]) {
       await expect(
         t.db.transaction(async (tx) => {
           await tx.execute(statement);
-          const [{ n }] = await sqlRows<{ n: string }>(tx as unknown as Db, sql`select count(*)::text as n from revenue_rollup`);
+          const [{ n }] = await sqlRows<{ n: string }>(
+            tx as unknown as Db,
+            sql`select count(*)::text as n from revenue_rollup`,
+          );
           expect(n).toBe('0');
           throw rollback;
         }),
@@ -207,14 +258,24 @@ describe('revenue_rollup = revenue_daily grouped by every grain', () => {
 // ---- reports over any range = SQL over revenue_daily ------------------------------------------------------
 
 /** Totals and every by-country row for the sites and range are exactly the sums of revenue_daily. */
-async function expectReportsMatchSql(key: string, siteIds: readonly string[], from: string, to: string, listSites = true) {
+async function expectReportsMatchSql(
+  key: string,
+  siteIds: readonly string[],
+  from: string,
+  to: string,
+  listSites = true,
+) {
   const label = `${from}..${to}`;
   const scope = { ...(listSites ? { siteIds: siteIds.join(',') } : {}), fromDate: from, toDate: to };
   const totals = await get(`/api/v1/reports/totals?${q(scope)}`, { key });
   expect(totals.status, totals.text).toBe(200);
   const sums = await sqlSums(t.db, siteIds, from, to);
   const T = totals.json;
-  expect([T.totalImpressions, T.totalRequests, micros(T.totalRevenue)], label).toEqual([sums.impressions, sums.adRequests, sums.revenueMicros]);
+  expect([T.totalImpressions, T.totalRequests, micros(T.totalRevenue)], label).toEqual([
+    sums.impressions,
+    sums.adRequests,
+    sums.revenueMicros,
+  ]);
   expectRatio(T.averageCpm, sums.revenueMicros / 1e6, sums.impressions, 1000);
   expectRatio(T.fillRate, sums.impressions, sums.adRequests);
 
@@ -280,14 +341,22 @@ describe('reports over partial and whole months = sums of revenue_daily', () => 
 
     const impressions = [...perCountry.values()].map((s) => s.impressions).sort((x, y) => x - y);
     const threshold = impressions[Math.floor(impressions.length / 2)];
-    const filtered = await walkPages(`/api/v1/reports/by-country?${q({ ...scope, Filter: `impressions>=${threshold}` })}`, demo);
+    const filtered = await walkPages(
+      `/api/v1/reports/by-country?${q({ ...scope, Filter: `impressions>=${threshold}` })}`,
+      demo,
+    );
     const expected = [...perCountry].filter(([, s]) => s.impressions >= threshold).map(([c]) => c);
     expect(filtered.rows.map((r) => r.country).sort()).toEqual(expected.sort());
     expect(expected.length).toBeGreaterThan(0);
     expect(expected.length).toBeLessThan(perCountry.size);
 
-    const sorted = await walkPages(`/api/v1/reports/by-country?${q({ ...scope, sortBy: 'revenueAmount', sortDirection: 'desc' })}`, demo);
-    const byRevenue = [...perCountry].sort(([c1, a], [c2, b]) => b.revenueMicros - a.revenueMicros || c2.localeCompare(c1));
+    const sorted = await walkPages(
+      `/api/v1/reports/by-country?${q({ ...scope, sortBy: 'revenueAmount', sortDirection: 'desc' })}`,
+      demo,
+    );
+    const byRevenue = [...perCountry].sort(
+      ([c1, a], [c2, b]) => b.revenueMicros - a.revenueMicros || c2.localeCompare(c1),
+    );
     expect(sorted.rows.map((r) => r.country)).toEqual(byRevenue.map(([c]) => c));
 
     const searched = await walkPages(`/api/v1/reports/by-country?${q({ ...scope, Search: 'united' })}`, demo);
@@ -304,26 +373,41 @@ describe('reports over partial and whole months = sums of revenue_daily', () => 
       rows.push({ day, country: 'BR', impressions: Number(day.slice(8)), adRequests: 40, revenueMicros: 7 });
     }
     await createRevenue(t.db, site.id, rows);
-    await exec(sql`update revenue_daily set impressions = impressions + 1 where site_id = ${site.id} and day between '2024-02-27' and '2024-03-02'`);
+    await exec(
+      sql`update revenue_daily set impressions = impressions + 1 where site_id = ${site.id} and day between '2024-02-27' and '2024-03-02'`,
+    );
     await exec(sql`delete from revenue_daily where site_id = ${site.id} and country = 'BR' and day >= '2024-03-01'`);
     await expectRollupExact([owner.id]);
     const { raw } = await issueKey(owner.id, { label: 'rollup' });
     for (const [from, to] of [
-      ['2024-01-01', '2024-12-31'], ['2024-02-01', '2024-02-29'], ['2024-02-01', '2024-03-31'], ['2024-01-30', '2024-04-02'],
-      ['2024-02-29', '2024-03-01'], ['2024-03-15', '2024-03-15'], ['2023-06-01', '2025-05-31'],
+      ['2024-01-01', '2024-12-31'],
+      ['2024-02-01', '2024-02-29'],
+      ['2024-02-01', '2024-03-31'],
+      ['2024-01-30', '2024-04-02'],
+      ['2024-02-29', '2024-03-01'],
+      ['2024-03-15', '2024-03-15'],
+      ['2023-06-01', '2025-05-31'],
     ]) {
       await expectReportsMatchSql(raw, [site.id], from, to);
     }
 
     // Tamper with the account's February row: ranges holding all of February see it, others do not. Then undo.
-    await exec(sql`update revenue_rollup set impressions = impressions + 1000 where user_id = ${owner.id} and grain = 'm' and site_id is null and country is null and period = '2024-02-01'`);
+    await exec(
+      sql`update revenue_rollup set impressions = impressions + 1000 where user_id = ${owner.id} and grain = 'm' and site_id is null and country is null and period = '2024-02-01'`,
+    );
     const totalImpressions = async (from: string, to: string) =>
       (await get(`/api/v1/reports/totals?${q({ fromDate: from, toDate: to })}`, { key: raw })).json.totalImpressions;
     const wholeFeb = (await sqlSums(t.db, [site.id], '2024-02-01', '2024-02-29')).impressions;
     expect(await totalImpressions('2024-02-01', '2024-02-29')).toBe(wholeFeb + 1000);
-    expect(await totalImpressions('2024-01-15', '2024-03-10')).toBe((await sqlSums(t.db, [site.id], '2024-01-15', '2024-03-10')).impressions + 1000);
-    expect(await totalImpressions('2024-02-01', '2024-02-28')).toBe((await sqlSums(t.db, [site.id], '2024-02-01', '2024-02-28')).impressions);
-    await exec(sql`update revenue_rollup set impressions = impressions - 1000 where user_id = ${owner.id} and grain = 'm' and site_id is null and country is null and period = '2024-02-01'`);
+    expect(await totalImpressions('2024-01-15', '2024-03-10')).toBe(
+      (await sqlSums(t.db, [site.id], '2024-01-15', '2024-03-10')).impressions + 1000,
+    );
+    expect(await totalImpressions('2024-02-01', '2024-02-28')).toBe(
+      (await sqlSums(t.db, [site.id], '2024-02-01', '2024-02-28')).impressions,
+    );
+    await exec(
+      sql`update revenue_rollup set impressions = impressions - 1000 where user_id = ${owner.id} and grain = 'm' and site_id is null and country is null and period = '2024-02-01'`,
+    );
     await expectRollupExact([owner.id]);
   });
 });

@@ -50,7 +50,11 @@ describe.skipIf(!available)(`Upstash REST emulator${available ? '' : ` (skipped:
   });
 
   // @upstash/redis 1.39 auto-pipelines by default: single commands then travel as POST /pipeline.
-  const matrix: Array<[RedisConfigNodejs['responseEncoding'], boolean]> = [['base64', true], ['base64', false], [false, false]];
+  const matrix: Array<[RedisConfigNodejs['responseEncoding'], boolean]> = [
+    ['base64', true],
+    ['base64', false],
+    [false, false],
+  ];
   for (const [responseEncoding, enableAutoPipelining] of matrix) {
     it(`round-trips commands, pipelines and transactions (responseEncoding: ${responseEncoding}, enableAutoPipelining: ${enableAutoPipelining})`, async () => {
       const redis = client(shared, { responseEncoding, enableAutoPipelining });
@@ -60,7 +64,9 @@ describe.skipIf(!available)(`Upstash REST emulator${available ? '' : ` (skipped:
       expect(await direct.get(`${NS}${k}:s`)).toBe('héllo ✓ wörld'); // stored under the prefix
       await redis.set(`${k}:o`, { a: 1, b: ['x'] });
       expect(await redis.get(`${k}:o`)).toEqual({ a: 1, b: ['x'] });
-      expect(await client(shared, { responseEncoding, enableAutoPipelining, automaticDeserialization: false }).get(`${k}:o`)).toBe('{"a":1,"b":["x"]}');
+      expect(
+        await client(shared, { responseEncoding, enableAutoPipelining, automaticDeserialization: false }).get(`${k}:o`),
+      ).toBe('{"a":1,"b":["x"]}');
       expect(await redis.incr(`${k}:n`)).toBe(1);
       expect(await redis.incrby(`${k}:n`, 41)).toBe(42);
       expect(await redis.mget(`${k}:s`, `${k}:missing`)).toEqual(['héllo ✓ wörld', null]);
@@ -82,7 +88,9 @@ describe.skipIf(!available)(`Upstash REST emulator${available ? '' : ` (skipped:
       const kept = await bad.exec({ keepErrors: true });
       expect(kept[0].error).toMatch(/^ERR value is not an integer/);
       expect(kept[1]).toEqual({ error: undefined, result: 4 });
-      await expect(redis.pipeline().incr(`${k}:s`).exec()).rejects.toThrow(/Command 1 \[ incr \] failed: ERR value is not an integer/);
+      await expect(redis.pipeline().incr(`${k}:s`).exec()).rejects.toThrow(
+        /Command 1 \[ incr \] failed: ERR value is not an integer/,
+      );
     });
   }
 
@@ -97,13 +105,19 @@ describe.skipIf(!available)(`Upstash REST emulator${available ? '' : ` (skipped:
   it('answers Redis errors as HTTP 400 {error} with the Redis message', async () => {
     const single = client(shared, { enableAutoPipelining: false });
     await single.set('err:s', 'text');
-    await expect(single.incr('err:s')).rejects.toThrow(/^ERR value is not an integer or out of range, command was: \["incr","err:s"\]/);
+    await expect(single.incr('err:s')).rejects.toThrow(
+      /^ERR value is not an integer or out of range, command was: \["incr","err:s"\]/,
+    );
     await expect(single.evalsha('0'.repeat(40), [], [])).rejects.toThrow(/^NOSCRIPT No matching script/);
     // Auto-pipelined: HTTP 200 with a per-entry {error}; the client words it differently.
     const piped = client(shared);
     await expect(piped.incr('err:s')).rejects.toThrow(/^Command failed: ERR value is not an integer/);
     await expect(piped.evalsha('0'.repeat(40), [], [])).rejects.toThrow(/^Command failed: NOSCRIPT/);
-    const res = await fetch(shared.url, { method: 'POST', headers: { authorization: `Bearer ${shared.token}` }, body: '["GET"]' });
+    const res = await fetch(shared.url, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${shared.token}` },
+      body: '["GET"]',
+    });
     expect(res.status).toBe(400);
     expect(await res.json()).toEqual({ error: "ERR wrong number of arguments for 'get' command" });
   });
@@ -115,7 +129,9 @@ describe.skipIf(!available)(`Upstash REST emulator${available ? '' : ` (skipped:
     expect(await redis.eval(script, ['lua:k'], [])).toBe('v');
     expect(await redis.evalsha(sha1(script), ['lua:k'], [])).toBe('v'); // original SHA, as the client computes it
     // no-writes survived the rewrite: Redis still refuses a write from this script.
-    await expect(redis.eval(`#!lua flags=allow-key-locking,no-writes\nreturn redis.call('SET', KEYS[1], 'x')`, ['lua:k'], [])).rejects.toThrow(/Write commands are not allowed/);
+    await expect(
+      redis.eval(`#!lua flags=allow-key-locking,no-writes\nreturn redis.call('SET', KEYS[1], 'x')`, ['lua:k'], []),
+    ).rejects.toThrow(/Write commands are not allowed/);
     const loaded = `#!lua flags=allow-key-locking\nreturn ARGV[1] .. '!'`;
     expect(await redis.scriptLoad(loaded)).toBe(sha1(loaded));
     expect(await redis.scriptExists(sha1(loaded))).toEqual([1]);
@@ -138,7 +154,12 @@ describe.skipIf(!available)(`Upstash REST emulator${available ? '' : ` (skipped:
     expect(e.commands.EVALSHA).toBe(121);
     // ephemeralCache: once refused, this instance refuses locally until reset, without asking Redis.
     const before = e.requests;
-    expect(await rl.limit(id)).toMatchObject({ success: false, remaining: 0, reset: expectedReset, reason: 'cacheBlock' });
+    expect(await rl.limit(id)).toMatchObject({
+      success: false,
+      remaining: 0,
+      reset: expectedReset,
+      reason: 'cacheBlock',
+    });
     expect(e.requests).toBe(before);
     expect(await direct.pttl(`${NS}rl:${id}:${expectedReset / WINDOW - 1}`)).toBeGreaterThan(0);
   });
@@ -152,7 +173,9 @@ describe.skipIf(!available)(`Upstash REST emulator${available ? '' : ` (skipped:
       const t0 = performance.now();
       const results = await Promise.all(Array.from({ length: 300 }, () => rl.limit(id)));
       const ms = Math.round(performance.now() - t0);
-      console.info(`300 concurrent limit() calls (enableAutoPipelining: ${enableAutoPipelining}) took ${ms} ms over ${e.requests} HTTP requests`);
+      console.info(
+        `300 concurrent limit() calls (enableAutoPipelining: ${enableAutoPipelining}) took ${ms} ms over ${e.requests} HTTP requests`,
+      );
       const passed = results.filter((r) => r.success);
       expect(passed).toHaveLength(120);
       expect(passed.map((r) => r.remaining).sort((a, b) => a - b)).toEqual(Array.from({ length: 120 }, (_, i) => i));
@@ -197,7 +220,11 @@ describe.skipIf(!available)(`Upstash REST emulator${available ? '' : ` (skipped:
     const signalled = client(e, { retry: false, signal: () => AbortSignal.timeout(200) });
     await expect(signalled.get('x')).rejects.toThrow(/abort|timeout/i);
     // close() ends the withheld requests and the Redis connection, so vitest can exit.
-    const pending = fetch(e.url, { method: 'POST', headers: { authorization: `Bearer ${e.token}` }, body: '["PING"]' }).then(
+    const pending = fetch(e.url, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${e.token}` },
+      body: '["PING"]',
+    }).then(
       () => 'answered',
       () => 'cut off',
     );
@@ -222,9 +249,13 @@ describe.skipIf(!available)(`Upstash REST emulator${available ? '' : ` (skipped:
   it('runs as a separate process from the CLI', async () => {
     const tsx = path.resolve('node_modules/.bin/tsx');
     const token = `cli-${randomUUID()}`;
-    const child = spawn(tsx, ['tests/support/upstash-emulator.ts', '--port', '0', '--token', token, '--prefix', NS, '--redis', REDIS_URL], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
+    const child = spawn(
+      tsx,
+      ['tests/support/upstash-emulator.ts', '--port', '0', '--token', token, '--prefix', NS, '--redis', REDIS_URL],
+      {
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
     try {
       const [line] = (await once(child.stdout, 'data')) as [Buffer];
       const url = line.toString().trim();

@@ -55,7 +55,11 @@ export async function fetchInProcess(request: Request): Promise<Response> {
   const text = await response.text();
   await settleBackgroundTasks();
   assertMatchesContract(method, pathname, response.status, response.headers.get('content-type'), text);
-  return new Response(text || null, { status: response.status, statusText: response.statusText, headers: response.headers });
+  return new Response(text || null, {
+    status: response.status,
+    statusText: response.statusText,
+    headers: response.headers,
+  });
 }
 
 /** `path` may carry a query string, e.g. `/api/v1/reports/by-country?pageSize=5`. */

@@ -17,10 +17,7 @@ type RevenueRow = typeof revenueDaily.$inferSelect;
 const unique = () => randomUUID().slice(0, 8);
 
 /** A publisher with a unique e-mail address; pass `password` to be able to sign in as it. */
-export async function createPublisher(
-  db: Db,
-  overrides: Partial<NewUser> & { password?: string } = {},
-): Promise<User> {
+export async function createPublisher(db: Db, overrides: Partial<NewUser> & { password?: string } = {}): Promise<User> {
   const { password, ...fields } = overrides;
   const tag = unique();
   const [user] = await db

@@ -8,11 +8,7 @@ export function sessionPrincipal(userId: string, role: Principal['role'] = 'publ
 }
 
 /** Creates a key through the real service and returns the raw key and its record. */
-export async function issueKey(
-  userId: string,
-  input: CreateApiKeyInput = {},
-  role: Principal['role'] = 'publisher',
-) {
+export async function issueKey(userId: string, input: CreateApiKeyInput = {}, role: Principal['role'] = 'publisher') {
   const created = await createApiKey(sessionPrincipal(userId, role), { label: 'test', ...input });
   return { raw: created.apiKey, record: created.key };
 }

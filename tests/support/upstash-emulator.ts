@@ -47,7 +47,10 @@ const DEFAULT_REDIS_URL = 'redis://127.0.0.1:6379';
 const MAX_BODY = 10 * 1024 * 1024;
 
 class HttpError extends Error {
-  constructor(readonly status: number, message: string) {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -117,7 +120,9 @@ export async function startUpstashEmulator(options: UpstashEmulatorOptions = {})
     }
     // A command refused while queueing aborts the whole transaction (EXECABORT): exec() rejects → 400.
     const results = (await multi.exec()) ?? [];
-    return results.map(([err, reply], i) => (err ? { error: errorText(err) } : { result: scripts.fixReply(names[i], argLists[i], reply as RawReply) }));
+    return results.map(([err, reply], i) =>
+      err ? { error: errorText(err) } : { result: scripts.fixReply(names[i], argLists[i], reply as RawReply) },
+    );
   }
 
   async function handle(req: IncomingMessage, url: URL, body: string): Promise<unknown> {
@@ -262,7 +267,10 @@ export async function startUpstashEmulator(options: UpstashEmulatorOptions = {})
 
 /** A quick PING (~500 ms at most) so tests can skip cleanly on machines without Redis. */
 /** Removes every Redis key under `prefix` (a test run's namespace), straight through a connection of its own. */
-export async function deleteRedisKeys(prefix: string, url: string = process.env.REDIS_URL ?? DEFAULT_REDIS_URL): Promise<void> {
+export async function deleteRedisKeys(
+  prefix: string,
+  url: string = process.env.REDIS_URL ?? DEFAULT_REDIS_URL,
+): Promise<void> {
   const direct = new IORedis(url);
   try {
     const keys = await direct.keys(`${prefix}*`);

@@ -35,7 +35,10 @@ function stripUpstashFlags(script: string): string {
       kept.push(token);
       continue;
     }
-    const flags = token.slice('flags='.length).split(',').filter((f) => f && !UPSTASH_ONLY_FLAGS.has(f));
+    const flags = token
+      .slice('flags='.length)
+      .split(',')
+      .filter((f) => f && !UPSTASH_ONLY_FLAGS.has(f));
     if (flags.length) kept.push(`flags=${flags.join(',')}`);
   }
   const line = kept.length ? `#!lua ${kept.join(' ')}` : '';
@@ -82,7 +85,8 @@ export class ScriptTranslator {
 
   /** SCRIPT LOAD must answer the SHA of the text the client sent, the one it will pass to EVALSHA. */
   fixReply(name: string, args: string[], reply: RawReply): RawReply {
-    if (name === 'SCRIPT' && args[0]?.toUpperCase() === 'LOAD' && args.length === 2 && reply != null) return sha1(args[1]);
+    if (name === 'SCRIPT' && args[0]?.toUpperCase() === 'LOAD' && args.length === 2 && reply != null)
+      return sha1(args[1]);
     return reply;
   }
 }
@@ -92,9 +96,36 @@ export class ScriptTranslator {
  * an error instead. /multi-exec is the way to run a transaction, as on Upstash.
  */
 const REFUSED = new Set([
-  'MULTI', 'EXEC', 'DISCARD', 'WATCH', 'UNWATCH', 'SELECT', 'QUIT', 'RESET', 'MONITOR', 'CLIENT', 'HELLO', 'AUTH',
-  'SUBSCRIBE', 'PSUBSCRIBE', 'SSUBSCRIBE', 'UNSUBSCRIBE', 'PUNSUBSCRIBE', 'SUNSUBSCRIBE', 'SYNC', 'PSYNC',
-  'BLPOP', 'BRPOP', 'BRPOPLPUSH', 'BLMOVE', 'BLMPOP', 'BZPOPMIN', 'BZPOPMAX', 'BZMPOP', 'WAIT', 'WAITAOF',
+  'MULTI',
+  'EXEC',
+  'DISCARD',
+  'WATCH',
+  'UNWATCH',
+  'SELECT',
+  'QUIT',
+  'RESET',
+  'MONITOR',
+  'CLIENT',
+  'HELLO',
+  'AUTH',
+  'SUBSCRIBE',
+  'PSUBSCRIBE',
+  'SSUBSCRIBE',
+  'UNSUBSCRIBE',
+  'PUNSUBSCRIBE',
+  'SUNSUBSCRIBE',
+  'SYNC',
+  'PSYNC',
+  'BLPOP',
+  'BRPOP',
+  'BRPOPLPUSH',
+  'BLMOVE',
+  'BLMPOP',
+  'BZPOPMIN',
+  'BZPOPMAX',
+  'BZMPOP',
+  'WAIT',
+  'WAITAOF',
 ]);
 
 export function refusal(name: string, args: string[]): string | null {

@@ -24,8 +24,15 @@ function json<T>(data: T | string | undefined): T | undefined {
 }
 
 /** Calls every operation; returns a line per call saying what came back, for the test to check. */
-export async function callEveryOperation(fetch: (request: Request) => Promise<Response>, who: Credentials): Promise<string[]> {
-  const publisher = createClient<paths>({ baseUrl: 'http://localhost', fetch, headers: { 'X-Api-Key': who.publisherKey } });
+export async function callEveryOperation(
+  fetch: (request: Request) => Promise<Response>,
+  who: Credentials,
+): Promise<string[]> {
+  const publisher = createClient<paths>({
+    baseUrl: 'http://localhost',
+    fetch,
+    headers: { 'X-Api-Key': who.publisherKey },
+  });
   const admin = createClient<paths>({ baseUrl: 'http://localhost', fetch, headers: { 'X-Api-Key': who.adminKey } });
   const seen: string[] = [];
   const range = { fromDate: who.day, toDate: who.day };
@@ -39,7 +46,9 @@ export async function callEveryOperation(fetch: (request: Request) => Promise<Re
   const siteIds: string[] = (sites.data ?? []).map((site) => site.siteId);
   seen.push(`sites ${siteIds.length}`);
 
-  const totals = await publisher.GET('/api/v1/reports/totals', { params: { query: { ...range, siteIds: siteIds.join(',') } } });
+  const totals = await publisher.GET('/api/v1/reports/totals', {
+    params: { query: { ...range, siteIds: siteIds.join(',') } },
+  });
   const revenue: number | undefined = totals.data?.totalRevenue;
   seen.push(`totals ${typeof revenue}`);
 
@@ -49,7 +58,9 @@ export async function callEveryOperation(fetch: (request: Request) => Promise<Re
   const countries = json(byCountry.data);
   seen.push(`by-country ${countries?.data.length} of ${countries?.meta.totalRows}`);
 
-  const rows = await publisher.GET('/api/v1/reports/countries', { params: { query: { pageSize: 3, Filter: `createdAt==${who.day}` } } });
+  const rows = await publisher.GET('/api/v1/reports/countries', {
+    params: { query: { pageSize: 3, Filter: `createdAt==${who.day}` } },
+  });
   const firstCountry: string | null | undefined = json(rows.data)?.data[0]?.country;
   seen.push(`countries ${json(rows.data)?.data.length} ${typeof firstCountry}`);
 

@@ -12,7 +12,8 @@ const TODAY = '2026-03-15';
 /** readSiteDay's answer when it must be the filter bar's input (fails the test with the error's detail otherwise). */
 function siteDayOf(params: SearchParams) {
   const result = readSiteDay(params);
-  if (result instanceof ValidationError) throw new Error(`unexpected ValidationError: ${JSON.stringify(result.errors)}`);
+  if (result instanceof ValidationError)
+    throw new Error(`unexpected ValidationError: ${JSON.stringify(result.errors)}`);
   return result;
 }
 
@@ -36,7 +37,11 @@ describe('readSiteDay (the filter bar from the URL)', () => {
   afterEach(() => vi.useRealTimers());
 
   it('reads from, to and sites in any letter case, as the API reads its names', () => {
-    expect(siteDayOf({ FROM: '2026-03-01', To: '2026-03-10' })).toEqual({ ...none, fromDate: '2026-03-01', toDate: '2026-03-10' });
+    expect(siteDayOf({ FROM: '2026-03-01', To: '2026-03-10' })).toEqual({
+      ...none,
+      fromDate: '2026-03-01',
+      toDate: '2026-03-10',
+    });
   });
 
   it('leaves the range open where the URL names none: the service resolves it from the account (reportScope)', () => {
@@ -51,7 +56,11 @@ describe('readSiteDay (the filter bar from the URL)', () => {
       toDate: '2026-01-31',
       siteIds: [SITE_A, SITE_B],
     });
-    expect(siteDayOf({ from: '2026-02-28', to: '2026-02-28' })).toEqual({ ...none, fromDate: '2026-02-28', toDate: '2026-02-28' });
+    expect(siteDayOf({ from: '2026-02-28', to: '2026-02-28' })).toEqual({
+      ...none,
+      fromDate: '2026-02-28',
+      toDate: '2026-02-28',
+    });
   });
 
   it('reads sites like the API reads siteIds: lower-cased, de-duplicated, spaces and empty items dropped', () => {
@@ -78,15 +87,23 @@ describe('readSiteDay (the filter bar from the URL)', () => {
     ['a timestamp instead of a day', { from: '2026-03-01T00:00:00Z' }, 'fromDate', /YYYY-MM-DD/],
     ['a year before 1000', { from: '0999-12-31' }, 'fromDate', /not a real calendar date/],
     ['from after to', { from: '2026-03-02', to: '2026-03-01' }, 'fromDate', /after toDate 2026-03-01/],
-    ['from after the defaulted today', { from: '2026-03-16' }, 'fromDate', /after toDate \(defaulted to today, 2026-03-15\)/],
+    [
+      'from after the defaulted today',
+      { from: '2026-03-16' },
+      'fromDate',
+      /after toDate \(defaulted to today, 2026-03-15\)/,
+    ],
     ['a malformed site id', { sites: `${SITE_A},not-a-uuid` }, 'siteIds', /"not-a-uuid" is not a valid site id/],
     ['an SQL-looking site id', { sites: "' or 1=1 --" }, 'siteIds', /not a valid site id/],
     ['two different values for from', { from: ['2026-03-01', '2026-03-02'] }, 'fromDate', /more than once/],
-  ] satisfies [string, SearchParams, string, RegExp][])('returns a ValidationError for %s', (_, params, parameter, detail) => {
-    const err = errorOf(params);
-    expect(err.errors?.map((e) => e.parameter)).toContain(parameter);
-    expect(err.errors?.find((e) => e.parameter === parameter)?.detail).toMatch(detail);
-  });
+  ] satisfies [string, SearchParams, string, RegExp][])(
+    'returns a ValidationError for %s',
+    (_, params, parameter, detail) => {
+      const err = errorOf(params);
+      expect(err.errors?.map((e) => e.parameter)).toContain(parameter);
+      expect(err.errors?.find((e) => e.parameter === parameter)?.detail).toMatch(detail);
+    },
+  );
 
   it('reports every malformed site id at once, and both bad dates at once', () => {
     expect(errorOf({ sites: 'a,b,c' }).errors).toHaveLength(3);
@@ -94,7 +111,9 @@ describe('readSiteDay (the filter bar from the URL)', () => {
   });
 
   it("ignores parameters that are not the filter bar's own (the API's names among them)", () => {
-    expect(siteDayOf({ fromDate: '2020-01-01', toDate: '2020-01-31', siteIds: 'junk', page: '3', utm_source: 'mail' })).toEqual(none);
+    expect(
+      siteDayOf({ fromDate: '2020-01-01', toDate: '2020-01-31', siteIds: 'junk', page: '3', utm_source: 'mail' }),
+    ).toEqual(none);
   });
 
   it('gives what the API gives for the same values, errors included: it is the same schema', () => {
@@ -107,13 +126,17 @@ describe('readSiteDay (the filter bar from the URL)', () => {
     for (const params of cases) {
       const api = (() => {
         try {
-          return readQuery(totalsQuery, QueryParams.from({ fromDate: params.from, toDate: params.to, siteIds: params.sites }));
+          return readQuery(
+            totalsQuery,
+            QueryParams.from({ fromDate: params.from, toDate: params.to, siteIds: params.sites }),
+          );
         } catch (e) {
           return e;
         }
       })();
       const ours = readSiteDay(params);
-      if (api instanceof ValidationError) expect((ours as ValidationError).errors, JSON.stringify(params)).toEqual(api.errors);
+      if (api instanceof ValidationError)
+        expect((ours as ValidationError).errors, JSON.stringify(params)).toEqual(api.errors);
       else expect(ours, JSON.stringify(params)).toEqual(api);
     }
   });
@@ -195,14 +218,25 @@ describe('readView (the Countries table from the URL)', () => {
   });
 
   it("ignores unknown parameters and the API's own date and site names instead of failing", () => {
-    const view = readView(byCountryQuery, { utm_source: 'newsletter', fromDate: '1999-01-01', ToDate: 'x', siteids: 'junk', apiKey: 'secret' });
+    const view = readView(byCountryQuery, {
+      utm_source: 'newsletter',
+      fromDate: '1999-01-01',
+      ToDate: 'x',
+      siteids: 'junk',
+      apiKey: 'secret',
+    });
     expect(view).toMatchObject({ fromDate: null, toDate: null, siteIds: null, page: 1, pageSize: 20, sortBy: null });
   });
 
   it('answers every mistake of the table at once, named as the API names them', () => {
     const err = readView(byCountryQuery, { page: '0', sortBy: 'nope', Filter: 'x', 'FilterList[bad]': '1' });
     expect(err).toBeInstanceOf(ValidationError);
-    expect((err as ValidationError).errors?.map((e) => e.parameter)).toEqual(['page', 'sortBy', 'Filter', 'FilterList[bad]']);
+    expect((err as ValidationError).errors?.map((e) => e.parameter)).toEqual([
+      'page',
+      'sortBy',
+      'Filter',
+      'FilterList[bad]',
+    ]);
   });
 
   it('keeps repeated values for the grammar to judge', () => {

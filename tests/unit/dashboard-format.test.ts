@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { formatCompact, formatDay, formatInt, formatPct, formatUsd, formatUsdCompact, relativeChange } from '@/lib/format';
+import {
+  formatCompact,
+  formatDay,
+  formatInt,
+  formatPct,
+  formatUsd,
+  formatUsdCompact,
+  relativeChange,
+} from '@/lib/format';
 
 describe('formatUsd', () => {
   it('shows dollars with cents and thousands separators', () => {

@@ -6,9 +6,14 @@ import { addDays, daysBetweenInclusive, isDay, resolveRange } from '@/lib/query'
 const ranges = (today: string) => Object.fromEntries(PRESETS.map((p) => [p.id, presetRange(p.id, today)]));
 
 describe('presetRange', () => {
-  it('lists the issue\'s presets in order with their labels', () => {
+  it("lists the issue's presets in order with their labels", () => {
     expect(PRESETS.map((p) => p.label)).toEqual([
-      'Last 7 days', 'Last 30 days', 'Last 90 days', 'This month', 'Last month', 'Year to date',
+      'Last 7 days',
+      'Last 30 days',
+      'Last 90 days',
+      'This month',
+      'Last month',
+      'Year to date',
     ]);
   });
 
@@ -54,7 +59,7 @@ describe('presetRange', () => {
     expect(presetRange('ytd', '2026-01-01')).toEqual({ from: '2026-01-01', to: '2026-01-01' });
   });
 
-  it('always yields real days, from <= to, that the filter bar\'s URL reader accepts as they are', () => {
+  it("always yields real days, from <= to, that the filter bar's URL reader accepts as they are", () => {
     let today = '2023-12-25';
     for (let i = 0; i < 800; i++, today = addDays(today, 1)) {
       for (const p of PRESETS) {
@@ -68,7 +73,7 @@ describe('presetRange', () => {
 });
 
 describe('matchPreset', () => {
-  it('recognises every preset\'s own range', () => {
+  it("recognises every preset's own range", () => {
     const today = '2026-03-15';
     for (const p of PRESETS) {
       const r = presetRange(p.id, today);

@@ -47,7 +47,23 @@ describe('safeNextPath', () => {
   });
 
   it('never returns anything that a browser would resolve to another origin', () => {
-    const tricky = ['/', '\\', '\t', '\n', '\r', ' ', '@', ':', '.', '%2F', '%5C', 'evil.example', '\u0000', '\u3000', '\u2028'];
+    const tricky = [
+      '/',
+      '\\',
+      '\t',
+      '\n',
+      '\r',
+      ' ',
+      '@',
+      ':',
+      '.',
+      '%2F',
+      '%5C',
+      'evil.example',
+      '\u0000',
+      '\u3000',
+      '\u2028',
+    ];
     // Every string of up to three pieces after a leading slash.
     const suffixes = [''];
     for (let len = 0; len < 3; len++) {

@@ -4,7 +4,10 @@ import { hrefWith, queryStringOf, viewHref, withChanges } from '@/lib/dashboard/
 describe('withChanges', () => {
   it('removes every letter-case spelling of a parameter it changes', () => {
     const params = withChanges('Page=3&PAGESIZE=50&from=2026-01-01', { page: null, pageSize: '1000' });
-    expect([...params]).toEqual([['from', '2026-01-01'], ['pageSize', '1000']]);
+    expect([...params]).toEqual([
+      ['from', '2026-01-01'],
+      ['pageSize', '1000'],
+    ]);
   });
 
   it('keeps what it does not touch, including repeated FilterList entries', () => {
@@ -16,7 +19,10 @@ describe('withChanges', () => {
 describe('hrefWith (every paging link)', () => {
   it('replaces a parameter given in another spelling: /countries?Page=3 links "Next" to page 4 alone', () => {
     const next = new URLSearchParams(hrefWith({ Page: '3', sortBy: 'cpm' }, { page: '4' }).slice(1));
-    expect([...next]).toEqual([['sortBy', 'cpm'], ['page', '4']]);
+    expect([...next]).toEqual([
+      ['sortBy', 'cpm'],
+      ['page', '4'],
+    ]);
   });
 
   it('keeps repeated parameters and drops none it was not asked to', () => {
@@ -34,11 +40,15 @@ describe('links to other views carry the filter bar in any spelling', () => {
   });
 
   it('viewHref applies changes: "view revenue" of one site keeps the chosen dates', () => {
-    expect(viewHref('/', { FROM: '2026-01-01', to: '2026-01-31', sites: 'a,b' }, { sites: 'c' })).toBe('/?from=2026-01-01&to=2026-01-31&sites=c');
+    expect(viewHref('/', { FROM: '2026-01-01', to: '2026-01-31', sites: 'a,b' }, { sites: 'c' })).toBe(
+      '/?from=2026-01-01&to=2026-01-31&sites=c',
+    );
     expect(viewHref('/', { from: '2026-01-01', sites: 'a' }, { sites: null })).toBe('/?from=2026-01-01');
   });
 
   it('queryStringOf keeps repeated parameters in order', () => {
-    expect(queryStringOf({ 'FilterList[country]': ['US', 'DE'], page: '2', none: undefined })).toBe('FilterList%5Bcountry%5D=US&FilterList%5Bcountry%5D=DE&page=2');
+    expect(queryStringOf({ 'FilterList[country]': ['US', 'DE'], page: '2', none: undefined })).toBe(
+      'FilterList%5Bcountry%5D=US&FilterList%5Bcountry%5D=DE&page=2',
+    );
   });
 });

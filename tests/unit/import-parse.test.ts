@@ -38,16 +38,42 @@ const errorsOf = (results: ParsedLine[]): LineError[] => results.flatMap((r) => 
 const where = (results: ParsedLine[]) => errorsOf(results).map((e) => [e.line, e.field]);
 
 /** A valid CSV line's cells; tests override one or two. */
-const GOOD = { day: '2026-01-02', siteId: SKY, country: 'US', impressions: '10', clicks: '1', adRequests: '20', revenue: '1.5' };
+const GOOD = {
+  day: '2026-01-02',
+  siteId: SKY,
+  country: 'US',
+  impressions: '10',
+  clicks: '1',
+  adRequests: '20',
+  revenue: '1.5',
+};
 const csvOf = (...rows: Partial<Record<keyof typeof GOOD, string>>[]) =>
   [Object.keys(GOOD).join(','), ...rows.map((r) => Object.values({ ...GOOD, ...r }).join(','))].join('\n') + '\n';
 
-const GOOD_JSON = { day: '2026-01-02', siteId: SKY, country: 'US', impressions: 10, clicks: 1, adRequests: 20, revenue: 1.5 };
-const ndjsonOf = (...rows: Record<string, unknown>[]) => rows.map((r) => JSON.stringify({ ...GOOD_JSON, ...r })).join('\n') + '\n';
+const GOOD_JSON = {
+  day: '2026-01-02',
+  siteId: SKY,
+  country: 'US',
+  impressions: 10,
+  clicks: 1,
+  adRequests: 20,
+  revenue: 1.5,
+};
+const ndjsonOf = (...rows: Record<string, unknown>[]) =>
+  rows.map((r) => JSON.stringify({ ...GOOD_JSON, ...r })).join('\n') + '\n';
 
 const row = (over: Partial<ImportRow>): ImportRow => ({
-  line: 2, siteId: SKY, siteName: null, day: '2026-01-02', country: 'US', impressions: 10, clicks: 1, adRequests: 20,
-  revenueMicros: 1_500_000, adUnitId: null, ...over,
+  line: 2,
+  siteId: SKY,
+  siteName: null,
+  day: '2026-01-02',
+  country: 'US',
+  impressions: 10,
+  clicks: 1,
+  adRequests: 20,
+  revenueMicros: 1_500_000,
+  adUnitId: null,
+  ...over,
 });
 
 describe('valid files', () => {
@@ -59,17 +85,37 @@ describe('valid files', () => {
     ].join('\n');
     expect(await parseAll(csv, 'csv')).toEqual([
       { row: row({ siteName: 'Sky Hopper', country: 'DE', revenueMicros: 12_500_000, adUnitId: 'au-1' }) },
-      { row: row({ line: 3, siteId: null, siteName: 'Word Garden', day: '2026-01-03', country: 'GB', impressions: 0,
-        clicks: 0, adRequests: 0, revenueMicros: 0 }) },
+      {
+        row: row({
+          line: 3,
+          siteId: null,
+          siteName: 'Word Garden',
+          day: '2026-01-03',
+          country: 'GB',
+          impressions: 0,
+          clicks: 0,
+          adRequests: 0,
+          revenueMicros: 0,
+        }),
+      },
     ]);
   });
 
   it('reads NDJSON with aliases, any key case, digit strings and nulls', async () => {
     const line = JSON.stringify({
-      CreatedAt: '2026-01-02T00:00:00.000Z', GAMEID: SKY, country: 'gb', Impressions: '10', clicks: 1,
-      adrequests: 20, RevenueAmount: 0.1, adUnitId: null, gameName: null,
+      CreatedAt: '2026-01-02T00:00:00.000Z',
+      GAMEID: SKY,
+      country: 'gb',
+      Impressions: '10',
+      clicks: 1,
+      adrequests: 20,
+      RevenueAmount: 0.1,
+      adUnitId: null,
+      gameName: null,
     });
-    expect(await parseAll(`${line}\n`, 'ndjson')).toEqual([{ row: row({ line: 1, country: 'GB', revenueMicros: 100_000 }) }]);
+    expect(await parseAll(`${line}\n`, 'ndjson')).toEqual([
+      { row: row({ line: 1, country: 'GB', revenueMicros: 100_000 }) },
+    ]);
   });
 
   it('reads the sample files in docs/samples to the same rows', async () => {
@@ -87,7 +133,9 @@ describe('valid files', () => {
   it('gives the same result however the bytes are chunked (BOM and UTF-8 split across chunks)', async () => {
     const text = `\uFEFFday,siteName,country,impressions,clicks,adRequests,revenue\r\n2026-01-02,Café Ünïcode,US,1,0,2,0.5\r\n`;
     const whole = await parseAll(text, 'csv');
-    expect(rowsOf(whole)).toEqual([row({ siteId: null, siteName: 'Café Ünïcode', impressions: 1, clicks: 0, adRequests: 2, revenueMicros: 500_000 })]);
+    expect(rowsOf(whole)).toEqual([
+      row({ siteId: null, siteName: 'Café Ünïcode', impressions: 1, clicks: 0, adRequests: 2, revenueMicros: 500_000 }),
+    ]);
     const bytes = new TextEncoder().encode(text);
     for (const size of [1, 2, 3, 7]) {
       const parts: Uint8Array[] = [];
@@ -98,9 +146,19 @@ describe('valid files', () => {
 
   it('re-imports the API export: derived and owned columns are ignored, in CSV and NDJSON', async () => {
     const exported = {
-      impressions: 10, clicks: 1, adRequests: 20, cpm: 150, revenueAmount: 1.5, fillRate: 0.5, country: 'US',
-      createdAt: '2026-01-02T00:00:00.000Z', updatedAt: '2026-01-03T04:05:06.789Z', gameId: SKY,
-      userId: DEMO_IDS.users.demo, adUnitId: 'au-1', gameName: 'Sky Hopper',
+      impressions: 10,
+      clicks: 1,
+      adRequests: 20,
+      cpm: 150,
+      revenueAmount: 1.5,
+      fillRate: 0.5,
+      country: 'US',
+      createdAt: '2026-01-02T00:00:00.000Z',
+      updatedAt: '2026-01-03T04:05:06.789Z',
+      gameId: SKY,
+      userId: DEMO_IDS.users.demo,
+      adUnitId: 'au-1',
+      gameName: 'Sky Hopper',
     };
     // The export's own column list, so that a new export column shows up here.
     const columns = countryRowFields.map((f) => f.name);
@@ -133,9 +191,18 @@ describe('valid files', () => {
 
 describe('revenue in micro-dollars, without floating point', () => {
   it.each([
-    ['0.1', 100_000], ['0.000001', 1], ['12345678.123456', 12_345_678_123_456], ['12', 12_000_000], ['12.5', 12_500_000],
-    ['0', 0], ['1.005', 1_005_000], ['8.2', 8_200_000], ['16.06', 16_060_000], ['007.50', 7_500_000],
-    ['1.5000000', 1_500_000], ['9007199254.740991', MAX],
+    ['0.1', 100_000],
+    ['0.000001', 1],
+    ['12345678.123456', 12_345_678_123_456],
+    ['12', 12_000_000],
+    ['12.5', 12_500_000],
+    ['0', 0],
+    ['1.005', 1_005_000],
+    ['8.2', 8_200_000],
+    ['16.06', 16_060_000],
+    ['007.50', 7_500_000],
+    ['1.5000000', 1_500_000],
+    ['9007199254.740991', MAX],
   ])('CSV %s → %d', async (text, micros) => {
     expect(rowsOf(await parseAll(csvOf({ revenue: text }), 'csv'))).toEqual([row({ revenueMicros: micros })]);
   });
@@ -155,8 +222,14 @@ describe('revenue in micro-dollars, without floating point', () => {
   });
 
   it.each([
-    [0.1, 100_000], [0.000001, 1], [12345678.123456, 12_345_678_123_456], [1.005, 1_005_000], [16.06, 16_060_000],
-    [1.5e-5, 15], [0, 0], ['12.5', 12_500_000],
+    [0.1, 100_000],
+    [0.000001, 1],
+    [12345678.123456, 12_345_678_123_456],
+    [1.005, 1_005_000],
+    [16.06, 16_060_000],
+    [1.5e-5, 15],
+    [0, 0],
+    ['12.5', 12_500_000],
   ])('NDJSON %j → %d', async (value, micros) => {
     const results = await parseAll(ndjsonOf({ revenue: value }), 'ndjson');
     expect(rowsOf(results)).toEqual([row({ line: 1, revenueMicros: micros })]);
@@ -172,7 +245,9 @@ describe('revenue in micro-dollars, without floating point', () => {
     [true, 'must be a decimal number of USD, got true'],
     [null, 'is required, got null'],
   ])('NDJSON rejects %j', async (value, detail) => {
-    expect(errorsOf(await parseAll(ndjsonOf({ revenue: value }), 'ndjson'))).toEqual([{ line: 1, field: 'revenue', detail }]);
+    expect(errorsOf(await parseAll(ndjsonOf({ revenue: value }), 'ndjson'))).toEqual([
+      { line: 1, field: 'revenue', detail },
+    ]);
   });
 
   it('reads back every amount the API exports as a JSON number (micros / 1e6) exactly', async () => {
@@ -184,7 +259,11 @@ describe('revenue in micro-dollars, without floating point', () => {
 });
 
 describe('counts', () => {
-  it.each([['0', 0], ['007', 7], ['9007199254740991', MAX]])('CSV clicks %s → %d', async (text, n) => {
+  it.each([
+    ['0', 0],
+    ['007', 7],
+    ['9007199254740991', MAX],
+  ])('CSV clicks %s → %d', async (text, n) => {
     expect(rowsOf(await parseAll(csvOf({ clicks: text }), 'csv'))).toEqual([row({ clicks: n })]);
   });
 
@@ -200,7 +279,11 @@ describe('counts', () => {
     expect(errorsOf(await parseAll(csvOf({ clicks: text }), 'csv'))).toEqual([{ line: 2, field: 'clicks', detail }]);
   });
 
-  it.each([['12', 12], [1e3, 1000], [0, 0]])('NDJSON clicks %j → %d', async (value, n) => {
+  it.each([
+    ['12', 12],
+    [1e3, 1000],
+    [0, 0],
+  ])('NDJSON clicks %j → %d', async (value, n) => {
     expect(rowsOf(await parseAll(ndjsonOf({ clicks: value }), 'ndjson'))).toEqual([row({ line: 1, clicks: n })]);
   });
 
@@ -212,7 +295,9 @@ describe('counts', () => {
     [9007199254740992, 'is too large (at most 9007199254740991), got 9007199254740992'],
     [undefined, 'is missing'],
   ])('NDJSON rejects clicks %j', async (value, detail) => {
-    expect(errorsOf(await parseAll(ndjsonOf({ clicks: value }), 'ndjson'))).toEqual([{ line: 1, field: 'clicks', detail }]);
+    expect(errorsOf(await parseAll(ndjsonOf({ clicks: value }), 'ndjson'))).toEqual([
+      { line: 1, field: 'clicks', detail },
+    ]);
   });
 });
 
@@ -244,7 +329,11 @@ describe('bad values give one error per field, on the right line', () => {
 `;
     const results = await parseAll(csv, 'csv');
     expect(rowsOf(results).map((r) => r.line)).toEqual([2]);
-    expect(where(results)).toEqual([[3, 'siteName'], [3, 'adUnitId'], [4, 'siteId']]);
+    expect(where(results)).toEqual([
+      [3, 'siteName'],
+      [3, 'adUnitId'],
+      [4, 'siteId'],
+    ]);
     const [name, unit, id] = errorsOf(results);
     expect(name.detail).toBe(`is 201 characters long; at most 200 are allowed ("${'n'.repeat(40)}…")`);
     expect(unit.detail).toMatch(/^is 101 characters long; at most 100 are allowed/);
@@ -253,7 +342,12 @@ describe('bad values give one error per field, on the right line', () => {
 
   it('reports every bad field of a line, in column order', async () => {
     const results = await parseAll(csvOf({ day: 'x', country: 'x', clicks: 'x', revenue: 'x' }), 'csv');
-    expect(where(results)).toEqual([[2, 'day'], [2, 'country'], [2, 'clicks'], [2, 'revenue']]);
+    expect(where(results)).toEqual([
+      [2, 'day'],
+      [2, 'country'],
+      [2, 'clicks'],
+      [2, 'revenue'],
+    ]);
   });
 
   it('keeps both siteId and siteName when both are given, and blames siteName when it is the only site column', async () => {
@@ -277,7 +371,10 @@ describe('bad values give one error per field, on the right line', () => {
 describe('CSV structure', () => {
   const HEADER = 'day,siteName,country,impressions,clicks,adRequests,revenue';
 
-  it.each([['LF', '\n'], ['CRLF', '\r\n']])('counts physical lines across quoted multi-line cells (%s)', async (_, nl) => {
+  it.each([
+    ['LF', '\n'],
+    ['CRLF', '\r\n'],
+  ])('counts physical lines across quoted multi-line cells (%s)', async (_, nl) => {
     const csv = [
       HEADER, // 1
       `2026-01-02,"Sky${nl}Hopper${nl}Deluxe",US,1,0,1,1`, // 2-4
@@ -287,15 +384,23 @@ describe('CSV structure', () => {
       '2026-01-02,Plain,XX,1,0,1,1', // 9
     ].join(nl);
     const results = await parseAll(csv, 'csv');
-    expect(rowsOf(results).map((r) => [r.line, r.siteName])).toEqual([[2, `Sky${nl}Hopper${nl}Deluxe`], [6, 'Plain']]);
-    expect(where(results)).toEqual([[7, 'country'], [9, 'country']]);
+    expect(rowsOf(results).map((r) => [r.line, r.siteName])).toEqual([
+      [2, `Sky${nl}Hopper${nl}Deluxe`],
+      [6, 'Plain'],
+    ]);
+    expect(where(results)).toEqual([
+      [7, 'country'],
+      [9, 'country'],
+    ]);
   });
 
   it('skips blank and separator-only lines, and strips a BOM and CRLF', async () => {
     const csv = `\uFEFF${HEADER}\r\n\r\n,,,,,,\r\n2026-01-02,Sky,US,1,0,1,0.5\r\n   \r\n2026-01-02,Sky,US,1,0,1,x\r\n`;
     const results = await parseAll(csv, 'csv');
     expect(rowsOf(results).map((r) => [r.line, r.revenueMicros])).toEqual([[4, 500_000]]);
-    expect(errorsOf(results)).toEqual([{ line: 6, field: 'revenue', detail: 'must be a decimal number of USD like 12.5, got "x"' }]);
+    expect(errorsOf(results)).toEqual([
+      { line: 6, field: 'revenue', detail: 'must be a decimal number of USD like 12.5, got "x"' },
+    ]);
   });
 
   it('reports a row with the wrong number of cells on its line and goes on', async () => {
@@ -316,8 +421,16 @@ describe('CSV structure', () => {
   it('ends at a quote that is never closed, after the rows before it', async () => {
     const csv = `${HEADER}\n2026-01-02,Sky,US,1,0,1,1\n2026-01-02,"Sky,US,1,0,1,1\n2026-01-02,Sky,US,1,0,1,1\n`;
     expect(await parseAll(csv, 'csv')).toEqual([
-      { row: row({ siteId: null, siteName: 'Sky', impressions: 1, clicks: 0, adRequests: 1, revenueMicros: 1_000_000 }) },
-      { error: { line: 3, field: 'line', detail: 'opens a quoted cell that is never closed; the rest of the file was not read' } },
+      {
+        row: row({ siteId: null, siteName: 'Sky', impressions: 1, clicks: 0, adRequests: 1, revenueMicros: 1_000_000 }),
+      },
+      {
+        error: {
+          line: 3,
+          field: 'line',
+          detail: 'opens a quoted cell that is never closed; the rest of the file was not read',
+        },
+      },
     ]);
   });
 
@@ -351,18 +464,29 @@ describe('CSV header', () => {
 
   it('reports a missing column once, on line 1, and reads no further', async () => {
     const results = await parseAll(`day,siteId,country,clicks,adRequests,revenue\n${rows}`, 'csv');
-    expect(results).toEqual([{ error: { line: 1, field: 'impressions', detail: 'the header has no impressions column' } }]);
+    expect(results).toEqual([
+      { error: { line: 1, field: 'impressions', detail: 'the header has no impressions column' } },
+    ]);
   });
 
   it('needs a siteId or a siteName column', async () => {
     expect(await parseAll(`day,country,impressions,clicks,adRequests,revenue\n${rows}`, 'csv')).toEqual([
-      { error: { line: 1, field: 'siteId', detail: 'the header needs a siteId (or gameId) or a siteName (or gameName) column' } },
+      {
+        error: {
+          line: 1,
+          field: 'siteId',
+          detail: 'the header needs a siteId (or gameId) or a siteName (or gameName) column',
+        },
+      },
     ]);
   });
 
   it('rejects unknown columns, so that a typo cannot pass silently', async () => {
     const typo = await parseAll(`day,siteId,country,impresions,clicks,adRequests,revenue\n${rows}`, 'csv');
-    expect(where(typo)).toEqual([[1, 'impresions'], [1, 'impressions']]);
+    expect(where(typo)).toEqual([
+      [1, 'impresions'],
+      [1, 'impressions'],
+    ]);
     expect(errorsOf(typo)[0].detail).toMatch(/^unknown column "impresions"; expected day, siteId, siteName/);
     const extra = await parseAll(`day,siteId,country,impressions,clicks,adRequests,revenue,notes\n${rows}`, 'csv');
     expect(where(extra)).toEqual([[1, 'notes']]);
@@ -430,7 +554,11 @@ describe('streaming', () => {
   const N = 200_000;
 
   /** Lines made on demand, 1,000 per chunk; `pulled` counts chunks handed out. */
-  async function* generated(header: string | null, line: (i: number) => string, state: { pulled: number; closed: boolean }) {
+  async function* generated(
+    header: string | null,
+    line: (i: number) => string,
+    state: { pulled: number; closed: boolean },
+  ) {
     try {
       if (header !== null) yield `${header}\n`;
       for (let i = 0; i < N; i += 1000) {
@@ -443,8 +571,10 @@ describe('streaming', () => {
       state.closed = true;
     }
   }
-  const csvLine = (j: number) => `2026-01-${String((j % 28) + 1).padStart(2, '0')},${SKY},US,${j},0,${j + 1},${j % 100}.000001`;
-  const jsonLine = (j: number) => JSON.stringify({ ...GOOD_JSON, impressions: j, adRequests: j + 1, revenue: `${j % 100}.000001` });
+  const csvLine = (j: number) =>
+    `2026-01-${String((j % 28) + 1).padStart(2, '0')},${SKY},US,${j},0,${j + 1},${j % 100}.000001`;
+  const jsonLine = (j: number) =>
+    JSON.stringify({ ...GOOD_JSON, impressions: j, adRequests: j + 1, revenue: `${j % 100}.000001` });
   // Σ (j mod 100)·10^6 + 1 over j < N: 2,000 runs of 0..99.
   const expectedMicros = (N / 100) * 4950 * 1_000_000 + N;
 
@@ -472,7 +602,11 @@ describe('streaming', () => {
 
   it.each(['csv', 'ndjson'] as const)('stops reading the input when the consumer stops (%s)', async (format) => {
     const state = { pulled: 0, closed: false };
-    const source = generated(format === 'csv' ? Object.keys(GOOD).join(',') : null, format === 'csv' ? csvLine : jsonLine, state);
+    const source = generated(
+      format === 'csv' ? Object.keys(GOOD).join(',') : null,
+      format === 'csv' ? csvLine : jsonLine,
+      state,
+    );
     let seen = 0;
     for await (const result of parseRevenueFile(source, format, { today: TODAY })) {
       expect(result).toHaveProperty('row');
@@ -485,10 +619,19 @@ describe('streaming', () => {
 
 describe('formatFromName', () => {
   it.each([
-    ['revenue.csv', 'csv'], ['REVENUE.CSV', 'csv'], ['text/csv', 'csv'], ['text/csv; charset=utf-8', 'csv'],
-    ['rows.ndjson', 'ndjson'], ['rows.jsonl', 'ndjson'], ['application/x-ndjson', 'ndjson'], ['application/jsonl', 'ndjson'],
+    ['revenue.csv', 'csv'],
+    ['REVENUE.CSV', 'csv'],
+    ['text/csv', 'csv'],
+    ['text/csv; charset=utf-8', 'csv'],
+    ['rows.ndjson', 'ndjson'],
+    ['rows.jsonl', 'ndjson'],
+    ['application/x-ndjson', 'ndjson'],
+    ['application/jsonl', 'ndjson'],
     ['exports/2026/rows.JSONL', 'ndjson'],
-    ['rows.json', null], ['rows.csv.gz', null], ['application/json', null], ['', null],
+    ['rows.json', null],
+    ['rows.csv.gz', null],
+    ['application/json', null],
+    ['', null],
   ])('%j → %j', (name, format) => {
     expect(formatFromName(name)).toBe(format);
   });

@@ -71,7 +71,14 @@ describe('content negotiation', () => {
   });
 
   it('refuses with 406 when nothing offered is acceptable', () => {
-    for (const accept of ['application/xml', 'text/html', 'image/png', 'application/json;q=0', 'text/*;q=0, application/*;q=0', 'application/json; charset=iso-8859-1']) {
+    for (const accept of [
+      'application/xml',
+      'text/html',
+      'image/png',
+      'application/json;q=0',
+      'text/*;q=0, application/*;q=0',
+      'application/json; charset=iso-8859-1',
+    ]) {
       const err = refusal(accept);
       expect(err).toBeInstanceOf(ProblemError);
       expect(err.status).toBe(406);

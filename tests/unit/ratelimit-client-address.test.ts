@@ -37,7 +37,9 @@ describe('clientAddress', () => {
 
   it('with TRUST_PROXY but no usable X-Forwarded-For: the stamped address, then unknown', () => {
     expect(clientAddress(request({ [CLIENT_ADDRESS_HEADER]: '192.0.2.1' }), true)).toBe('192.0.2.1');
-    expect(clientAddress(request({ 'x-forwarded-for': ' , 10.0.0.1', [CLIENT_ADDRESS_HEADER]: '192.0.2.1' }), true)).toBe('192.0.2.1');
+    expect(
+      clientAddress(request({ 'x-forwarded-for': ' , 10.0.0.1', [CLIENT_ADDRESS_HEADER]: '192.0.2.1' }), true),
+    ).toBe('192.0.2.1');
     expect(clientAddress(request({}), true)).toBe('unknown');
   });
 

@@ -34,7 +34,9 @@ describe('applyRateLimit', () => {
     expect(addressLimit()).toBe(30);
     expect(WINDOW_MS).toBe(60_000);
     expect(keyPolicy('abc')).toMatchObject({ bucket: 'key:abc', limit: 120 });
-    const request = new Request('http://localhost/api/v1/sites', { headers: { 'x-portal-client-address': '192.0.2.7' } });
+    const request = new Request('http://localhost/api/v1/sites', {
+      headers: { 'x-portal-client-address': '192.0.2.7' },
+    });
     expect(addressPolicy(request)).toMatchObject({ bucket: 'addr:192.0.2.7', limit: 30 });
   });
 

@@ -131,7 +131,11 @@ describe('in-memory fixed-window rate limiter', () => {
     for (let i = 0; i < 3; i++) await store.hit('k', 3, 60_000);
     // Hits on 10 s windows (same bucket name or another) in between...
     clock.set(MINUTE_START + 25_000);
-    expect(await store.hit('k', 3, 10_000)).toMatchObject({ success: true, remaining: 2, reset: MINUTE_START + 30_000 });
+    expect(await store.hit('k', 3, 10_000)).toMatchObject({
+      success: true,
+      remaining: 2,
+      reset: MINUTE_START + 30_000,
+    });
     expect(await store.hit('other', 3, 10_000)).toMatchObject({ success: true, remaining: 2 });
     // ...leave the minute's count alone: it is still exhausted until the minute ends.
     expect(await store.hit('k', 3, 60_000)).toMatchObject({ success: false, remaining: 0, reset: NEXT_MINUTE });

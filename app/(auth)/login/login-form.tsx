@@ -10,7 +10,16 @@ export function LoginForm({ next }: { next?: string }) {
   return (
     <form action={action} className="space-y-4" noValidate>
       {next && <input type="hidden" name="next" value={next} />}
-      <Field label="Email" id="email" name="email" type="email" autoComplete="username" required defaultValue={state.email} autoFocus />
+      <Field
+        label="Email"
+        id="email"
+        name="email"
+        type="email"
+        autoComplete="username"
+        required
+        defaultValue={state.email}
+        autoFocus
+      />
       <Field label="Password" id="password" name="password" type="password" autoComplete="current-password" required />
       <p role="alert" aria-live="polite" className="min-h-5 text-sm text-red-700 dark:text-red-400">
         {state.error}

@@ -13,15 +13,15 @@ export default async function LoginPage({ searchParams }: { searchParams: Promis
     <main className="flex min-h-dvh items-center justify-center px-4 py-12">
       <div className="w-full max-w-sm space-y-6">
         <div className="text-center">
-          <p className="text-sm font-semibold tracking-wide text-accent-700 uppercase dark:text-accent-300">Publisher Portal</p>
+          <p className="text-sm font-semibold tracking-wide text-accent-700 uppercase dark:text-accent-300">
+            Publisher Portal
+          </p>
           <h1 className="mt-2 text-2xl font-semibold">Sign in to your account</h1>
         </div>
         <Card className="p-6">
           <LoginForm next={next ? safeNextPath(next) : undefined} />
         </Card>
-        <p className="text-center text-xs text-zinc-600 dark:text-zinc-400">
-          Demo: demo@example.com / demo-password
-        </p>
+        <p className="text-center text-xs text-zinc-600 dark:text-zinc-400">Demo: demo@example.com / demo-password</p>
       </div>
     </main>
   );

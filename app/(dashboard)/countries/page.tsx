@@ -37,7 +37,10 @@ export default async function CountriesPage({ searchParams }: { searchParams: Pr
   const exportHref = `/countries/export?${queryStringOf(params)}`;
   return (
     <>
-      <PageHeader title="Countries" description={`Revenue by viewer country · ${formatDay(range.fromDate)} – ${formatDay(range.toDate)} · UTC`}>
+      <PageHeader
+        title="Countries"
+        description={`Revenue by viewer country · ${formatDay(range.fromDate)} – ${formatDay(range.toDate)} · UTC`}
+      >
         <FilterBar range={range} allSites={sites} today={today} />
       </PageHeader>
       <Card>

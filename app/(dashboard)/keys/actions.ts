@@ -16,8 +16,7 @@ import {
 const nextDayStart = (day: string) => (isDay(day) ? `${addDays(day, 1)}T00:00:00Z` : day);
 
 export type CreateKeyResult =
-  | { ok: true; apiKey: string; key: ApiKeyResponse }
-  | { ok: false; errors: Record<string, string>; message?: string };
+  { ok: true; apiKey: string; key: ApiKeyResponse } | { ok: false; errors: Record<string, string>; message?: string };
 
 export interface CreateKeyFields {
   label: string;
@@ -53,7 +52,10 @@ export async function createKeyAction(fields: CreateKeyFields): Promise<CreateKe
   } catch (err) {
     if (!(err instanceof AppError)) throw err;
     const field = err.errors?.[0]?.parameter === 'expiresAt' ? 'expiresOn' : 'form';
-    return { ok: false, errors: { [field]: field === 'expiresOn' ? 'The expiry date must be in the future' : err.detail } };
+    return {
+      ok: false,
+      errors: { [field]: field === 'expiresOn' ? 'The expiry date must be in the future' : err.detail },
+    };
   }
 }
 

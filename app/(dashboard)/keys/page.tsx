@@ -52,36 +52,54 @@ export default async function KeysPage() {
         description="Keys let scripts and BI tools read your reports over the HTTP API. Each key is shown once, when you create it."
       >
         <div className="flex flex-wrap gap-2">
-          {publishers && <CreateKeyDialog sites={[]} publishers={publishers.map((p) => ({ id: p.id, name: `${p.name} (${p.email})` }))} today={today} />}
+          {publishers && (
+            <CreateKeyDialog
+              sites={[]}
+              publishers={publishers.map((p) => ({ id: p.id, name: `${p.name} (${p.email})` }))}
+              today={today}
+            />
+          )}
           <CreateKeyDialog sites={sites.map((s) => ({ id: s.siteId, name: s.name ?? s.siteId }))} today={today} />
         </div>
       </PageHeader>
       {/* Focusable, so that a keyboard can scroll the table sideways on a narrow screen. */}
       <Card className="relative overflow-x-auto" tabIndex={0} role="region" aria-label="API keys of the account">
         {keys.length === 0 ? (
-          <p className="p-10 text-center text-sm text-zinc-600 dark:text-zinc-400">No API keys yet. Create one to use the API.</p>
+          <p className="p-10 text-center text-sm text-zinc-600 dark:text-zinc-400">
+            No API keys yet. Create one to use the API.
+          </p>
         ) : (
           <table className="w-full min-w-[56rem] text-sm">
             <caption className="sr-only">API keys of the account</caption>
             <thead className="bg-zinc-50 text-left text-xs text-zinc-600 dark:bg-zinc-900 dark:text-zinc-400">
               <tr>
                 {['Label', 'Key', 'Scope', 'Created', 'Last used', 'Expires', 'Status'].map((h) => (
-                  <th key={h} scope="col" className="px-4 py-3 font-medium">{h}</th>
+                  <th key={h} scope="col" className="px-4 py-3 font-medium">
+                    {h}
+                  </th>
                 ))}
-                <th scope="col" className="px-4 py-3"><span className="sr-only">Actions</span></th>
+                <th scope="col" className="px-4 py-3">
+                  <span className="sr-only">Actions</span>
+                </th>
               </tr>
             </thead>
             <tbody className="divide-y divide-zinc-100 dark:divide-zinc-800">
               {keys.map((key) => (
                 <tr key={key.id} data-testid="api-key-row">
-                  <td className="px-4 py-3 font-medium">{key.label ?? <span className="text-zinc-600 dark:text-zinc-400">No label</span>}</td>
+                  <td className="px-4 py-3 font-medium">
+                    {key.label ?? <span className="text-zinc-600 dark:text-zinc-400">No label</span>}
+                  </td>
                   <td className="px-4 py-3 font-mono text-xs">{key.keyPrefix}…</td>
-                  <td className="px-4 py-3">{key.siteIds ? key.siteIds.map((id) => siteName.get(id) ?? id).join(', ') : 'All sites'}</td>
+                  <td className="px-4 py-3">
+                    {key.siteIds ? key.siteIds.map((id) => siteName.get(id) ?? id).join(', ') : 'All sites'}
+                  </td>
                   <td className="px-4 py-3 whitespace-nowrap">{day(key.createdAt, '—')}</td>
                   <td className="px-4 py-3 whitespace-nowrap">{day(key.lastUsedAt, 'Never')}</td>
                   <td className="px-4 py-3 whitespace-nowrap">{expiry(key.expiresAt)}</td>
                   <td className="px-4 py-3">{status(key)}</td>
-                  <td className="px-4 py-3 text-right">{!key.revokedAt && <RevokeKeyButton keyId={key.id} label={key.label} prefix={key.keyPrefix} />}</td>
+                  <td className="px-4 py-3 text-right">
+                    {!key.revokedAt && <RevokeKeyButton keyId={key.id} label={key.label} prefix={key.keyPrefix} />}
+                  </td>
                 </tr>
               ))}
             </tbody>

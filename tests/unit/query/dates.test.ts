@@ -1,5 +1,15 @@
 import { describe, it, expect } from 'vitest';
-import { collect, resolveRange, throwIfAny, todayUtc, addDays, daysBetweenInclusive, eachDay, isDay, MAX_RANGE_DAYS } from '@/lib/query';
+import {
+  collect,
+  resolveRange,
+  throwIfAny,
+  todayUtc,
+  addDays,
+  daysBetweenInclusive,
+  eachDay,
+  isDay,
+  MAX_RANGE_DAYS,
+} from '@/lib/query';
 import type { FieldError } from '@/lib/errors';
 import { parseDay } from '@/lib/query/dates';
 import { errorsOf, qp } from './helpers';
@@ -45,7 +55,17 @@ describe('date helpers', () => {
 
   it('isDay wants strict YYYY-MM-DD real dates', () => {
     expect(isDay('2024-02-29')).toBe(true);
-    for (const bad of ['2026-02-29', '2026-02-30', '2026-13-01', '2026-00-10', '2026-1-01', '2026-01-01T00:00:00Z', '0099-01-01', '', ' 2026-01-01']) {
+    for (const bad of [
+      '2026-02-29',
+      '2026-02-30',
+      '2026-13-01',
+      '2026-00-10',
+      '2026-1-01',
+      '2026-01-01T00:00:00Z',
+      '0099-01-01',
+      '',
+      ' 2026-01-01',
+    ]) {
       expect(isDay(bad), bad).toBe(false);
     }
   });
@@ -93,7 +113,10 @@ describe('reading and resolving a range', () => {
     expect(parse('fromDate=2024-03-15&toDate=2026-03-15')).toEqual({ fromDate: '2024-03-15', toDate: today });
     const errors = errorsOf(() => parse('fromDate=2024-03-14&toDate=2026-03-15'));
     expect(errors).toEqual([
-      { parameter: 'fromDate', detail: 'fromDate 2024-03-14 to toDate 2026-03-15 spans 732 days (inclusive); at most 731 are allowed' },
+      {
+        parameter: 'fromDate',
+        detail: 'fromDate 2024-03-14 to toDate 2026-03-15 spans 732 days (inclusive); at most 731 are allowed',
+      },
     ]);
     expect(errorsOf(() => parse('fromDate=2020-01-01'))[0].detail).toContain('defaulted to today');
   });

@@ -42,7 +42,8 @@ const db = drizzle({ client });
 beforeAll(async () => {
   await db.execute(sql`create temp table t (
     id int primary key, name text, country char(2), impressions bigint, revenue double precision, day date, site_id uuid)`);
-  for (const r of rows) await db.execute(sql`insert into t values (${r[0]}, ${r[1]}, ${r[2]}, ${r[3]}, ${r[4]}, ${r[5]}, ${r[6]})`);
+  for (const r of rows)
+    await db.execute(sql`insert into t values (${r[0]}, ${r[1]}, ${r[2]}, ${r[3]}, ${r[4]}, ${r[5]}, ${r[6]})`);
 });
 afterAll(() => client.close());
 
@@ -110,13 +111,21 @@ describe('filterToSql against PostgreSQL (PGlite)', () => {
   });
 
   it('compiles FilterList expressions', async () => {
-    const expr = parseFilterList([{ key: 'country', value: 'US,fr' }, { key: 'gameId', value: A }], fields);
+    const expr = parseFilterList(
+      [
+        { key: 'country', value: 'US,fr' },
+        { key: 'gameId', value: A },
+      ],
+      fields,
+    );
     expect(await ids(filterToSql(expr, columns))).toEqual([1, 4]);
   });
 
   it('binds every value as a parameter', () => {
     const evil = "x' or '1'='1' --";
-    const query = new PgDialect().sqlToQuery(filterToSql(parseFilter(`gameName==${evil};impressions>5`, fields), columns)!);
+    const query = new PgDialect().sqlToQuery(
+      filterToSql(parseFilter(`gameName==${evil};impressions>5`, fields), columns)!,
+    );
     expect(query.sql).not.toContain("'1'");
     expect(query.params).toEqual([evil, '5']);
   });

@@ -48,7 +48,10 @@ describe('parseFilter: structure', () => {
   });
 
   it('matches field names case-insensitively and returns them canonically', () => {
-    expect(parseFilter('COUNTRY==us;RevenueAMOUNT<=2', fields)).toEqual([[t('country', '==', 'us')], [t('revenueAmount', '<=', 2)]]);
+    expect(parseFilter('COUNTRY==us;RevenueAMOUNT<=2', fields)).toEqual([
+      [t('country', '==', 'us')],
+      [t('revenueAmount', '<=', 2)],
+    ]);
   });
 
   it('ignores whitespace around field and operator and trims the value', () => {
@@ -88,7 +91,9 @@ describe('parseFilter: typed values', () => {
 
   it.each(['abc', '1,5', '0x10', 'Infinity', '1e999', '1.2.3', '--1', 'NaN'])('rejects the number %j', (v) => {
     const input = `revenueAmount==${v.replace(',', '\\,')}`;
-    expect(filterError(input)).toBe(`expected a number for field "revenueAmount", got ${JSON.stringify(v)} at position 15`);
+    expect(filterError(input)).toBe(
+      `expected a number for field "revenueAmount", got ${JSON.stringify(v)} at position 15`,
+    );
   });
 
   it('parses dates and uuids, lower-casing uuids', () => {
@@ -125,7 +130,9 @@ describe('parseFilter: errors name the position', () => {
   it('rejects empty terms anywhere', () => {
     expect(filterError(';country==US')).toBe('expected a term (field op value) at position 0, got ";"');
     expect(filterError('country==US;;gameName==x')).toBe('expected a term (field op value) at position 12, got ";"');
-    expect(filterError('country==US,')).toBe('expected a term (field op value) at position 12, got the end of the input');
+    expect(filterError('country==US,')).toBe(
+      'expected a term (field op value) at position 12, got the end of the input',
+    );
     expect(filterError('==US')).toBe('expected a term (field op value) at position 0, got "="');
   });
 
@@ -197,8 +204,14 @@ describe('parseFilterList', () => {
       ),
     );
     expect(errors).toEqual([
-      { parameter: 'FilterList[foo]', detail: 'unknown field "foo"; allowed: country, gameName, revenueAmount, createdAt, gameId' },
-      { parameter: 'FilterList[gameId]', detail: 'expected a uuid for field "gameId", got "nope" at position 37 of the value' },
+      {
+        parameter: 'FilterList[foo]',
+        detail: 'unknown field "foo"; allowed: country, gameName, revenueAmount, createdAt, gameId',
+      },
+      {
+        parameter: 'FilterList[gameId]',
+        detail: 'expected a uuid for field "gameId", got "nope" at position 37 of the value',
+      },
       {
         parameter: 'FilterList[createdAt]',
         detail: 'trailing backslash at position 1: a backslash must be followed by the character it escapes',

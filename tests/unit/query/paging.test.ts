@@ -42,7 +42,9 @@ describe('paging', () => {
 
   it.each(['0', '1001', '-5', '2.0', '', 'ten', '1e3'])('rejects pageSize=%j', (v) => {
     const errors = errorsOf(() => parse(`pageSize=${encodeURIComponent(v)}`));
-    expect(errors).toEqual([{ parameter: 'pageSize', detail: `must be an integer between 1 and 1000, got ${JSON.stringify(v)}` }]);
+    expect(errors).toEqual([
+      { parameter: 'pageSize', detail: `must be an integer between 1 and 1000, got ${JSON.stringify(v)}` },
+    ]);
   });
 
   it('reports every bad parameter at once', () => {

@@ -35,7 +35,10 @@ export async function GET(request: Request) {
     // A bad filter (400) or a site of another account (403) is the caller's mistake, not a server error.
     if (isFilterProblem(err)) {
       const detail = err.errors?.map((e) => e.detail).join('\n') || err.detail;
-      return new Response(`${detail}\n`, { status: STATUS_OF[err.code].status, headers: { 'Content-Type': 'text/plain; charset=utf-8' } });
+      return new Response(`${detail}\n`, {
+        status: STATUS_OF[err.code].status,
+        headers: { 'Content-Type': 'text/plain; charset=utf-8' },
+      });
     }
     throw err;
   }
