@@ -100,7 +100,7 @@ async function* readCsv(
   today: string,
 ): AsyncGenerator<ParsedLine> {
   let slots: Slots | undefined;
-  let pending: { line: number; text: string } | null = null; // a record whose quoted cell is still open
+  let pending: { line: number; text: string; inQuote: boolean } | null = null; // a record whose quoted cell is still open
 
   function* record(line: number, cells: string[]): Generator<ParsedLine, boolean> {
     if (cells.every((cell) => cell.trim() === '')) return true; // blank line, or separators only
@@ -131,10 +131,11 @@ async function* readCsv(
       return;
     }
     pending = pending
-      ? { line: pending.line, text: `${pending.text}\n${item.text}` }
-      : { line: item.line, text: item.text };
+      ? { line: pending.line, text: `${pending.text}\n${item.text}`, inQuote: inQuoteAfter(item.text, true) }
+      : { line: item.line, text: item.text, inQuote: inQuoteAfter(item.text, false) };
     const text = pending.text.endsWith('\r') ? pending.text.slice(0, -1) : pending.text;
-    const cells = text.includes('"') ? quotedCells(text) : text.split(',');
+    // Parsing the record again for every line of an open quoted cell would cost quadratic time.
+    const cells = pending.inQuote ? 'open' : text.includes('"') ? quotedCells(text) : text.split(',');
     if (cells === 'open') {
       if (pending.text.length <= MAX_LINE_BYTES) continue;
       yield { error: { line: pending.line, field: 'line', detail: `${TOO_LONG}; the rest of the file was not read` } };
@@ -157,6 +158,27 @@ async function* readCsv(
       },
     };
   }
+}
+
+/**
+ * Whether a quoted cell is still open at the end of `line`, given whether one was open at its start: the
+ * quoting rule of csv-parse with relax_quotes (a quote opens a cell only as its first character; inside,
+ * "" is a quote). Carried line by line, so a long multi-line record is scanned once; csv-parse still
+ * reads the whole record once it closes.
+ */
+function inQuoteAfter(line: string, inQuote: boolean): boolean {
+  if (!inQuote && !line.includes('"')) return false;
+  let cellStart = !inQuote;
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i];
+    if (inQuote) {
+      if (c !== '"') continue;
+      if (line[i + 1] === '"') i++;
+      else inQuote = false;
+    } else if (c === '"' && cellStart) [inQuote, cellStart] = [true, false];
+    else cellStart = c === ',';
+  }
+  return inQuote;
 }
 
 /** One record's cells by csv-parse; 'open' while a quoted cell goes on past the text, or why it is not CSV. */

@@ -413,6 +413,15 @@ describe('CSV structure', () => {
     expect(rowsOf(results).map((r) => r.line)).toEqual([4]);
   });
 
+  it('reads escaped quotes and commas in a quoted cell across lines, even at a line end', async () => {
+    const csv = `${HEADER}\n2026-01-02,"Say ""hi,""\nthen ""bye""",US,1,0,1,1\n2026-01-02,"a,b",US,1,0,1,1\n`;
+    const results = await parseAll(csv, 'csv');
+    expect(rowsOf(results).map((r) => [r.line, r.siteName])).toEqual([
+      [2, 'Say "hi,"\nthen "bye"'],
+      [4, 'a,b'],
+    ]);
+  });
+
   it('takes a stray quote inside a cell as text', async () => {
     const csv = `${HEADER}\n2026-01-02,Sky 5"5,US,1,0,1,1\n`;
     expect(rowsOf(await parseAll(csv, 'csv')).map((r) => r.siteName)).toEqual(['Sky 5"5']);
@@ -447,9 +456,10 @@ describe('CSV structure', () => {
     ['one endless line', 'x'],
     ['endless separators (no cell grows)', ','],
     ['an endless quoted cell over many short lines', 'abc\n'],
+    ['an endless quoted cell of escaped quotes', '""\n'],
   ])('stops with an error on %s', async (_, unit) => {
     const pulled = { n: 0 };
-    const start = unit === 'abc\n' ? '"' : '';
+    const start = unit.endsWith('\n') ? '"' : '';
     const results = await parseAll(endless(`${HEADER}\n2026-01-02,Sky,US,1,0,1,1\n${start}`, unit, pulled), 'csv');
     expect(rowsOf(results).map((r) => r.line)).toEqual([2]);
     expect(errorsOf(results)).toEqual([
