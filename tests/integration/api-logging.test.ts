@@ -6,7 +6,7 @@ import { hashApiKey } from '@/lib/auth/api-key';
 import { callApi, get } from '../support/api';
 import { useTestDatabase } from '../support/db';
 import { createPublisher, createSite } from '../support/factories';
-import { issueKey } from '../support/keys';
+import { issueKey, otherLastChar } from '../support/keys';
 import { keyRow } from './api-helpers';
 
 const t = useTestDatabase();
@@ -60,7 +60,7 @@ describe('secrets in logs', () => {
     expect((await callApi('DELETE', `/api/v1/api-keys/${created.json.key.id}`, { key: admin })).status).toBe(200);
     expect((await get('/api/v1/sites', { key: raw })).status).toBe(401);
     expect((await get(`/api/v1/revenues/countries?apiKey=${raw}`)).status).toBe(401);
-    expect((await get('/api/v1/sites', { key: `${raw.slice(0, -1)}x` })).status).toBe(401);
+    expect((await get('/api/v1/sites', { key: otherLastChar(raw) })).status).toBe(401);
     expectNeverPrinted(raw);
     expectNeverPrinted(admin);
     expect((await keyRow(t.db, created.json.key.id)).keyHash).toBe(hashApiKey(raw));

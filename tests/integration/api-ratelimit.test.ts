@@ -4,7 +4,7 @@ import { createMemoryStore } from '@/lib/ratelimit/memory';
 import { callApi, get } from '../support/api';
 import { useTestDatabase } from '../support/db';
 import { createPublisher, createSite } from '../support/factories';
-import { issueKey } from '../support/keys';
+import { issueKey, otherLastChar } from '../support/keys';
 import { expectProblem } from './api-helpers';
 
 const t = useTestDatabase();
@@ -85,7 +85,7 @@ describe('rate limit of 120 requests per minute per key', () => {
 
   it('does not spend any quota on requests without a valid key', async () => {
     const key = await freshKey();
-    for (let i = 0; i < 3; i++) expect((await get('/api/v1/sites', { key: `${key.slice(0, -1)}0` })).status).toBe(401);
+    for (let i = 0; i < 3; i++) expect((await get('/api/v1/sites', { key: otherLastChar(key) })).status).toBe(401);
     expect(limitHeaders(await get('/api/v1/sites', { key }))).toEqual({ limit: '120', remaining: '119' });
   });
 });

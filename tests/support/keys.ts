@@ -16,3 +16,6 @@ export async function issueKey(userId: string, input: CreateApiKeyInput = {}, ro
 export const demoKey = (input?: CreateApiKeyInput) => issueKey(DEMO_IDS.users.demo, input);
 export const rivalKey = (input?: CreateApiKeyInput) => issueKey(DEMO_IDS.users.rival, input);
 export const adminKey = (input?: CreateApiKeyInput) => issueKey(DEMO_IDS.users.admin, input, 'admin');
+
+/** The raw key with its last character changed: same shape, another key (a fixed letter could be the same). */
+export const otherLastChar = (raw: string) => `${raw.slice(0, -1)}${raw.endsWith('0') ? '1' : '0'}`;
