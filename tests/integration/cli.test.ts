@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { type Database, openPglite, openPostgres, setDatabase } from '@/db/client';
 import { lockPathFor } from '@/db/embedded-lock';
+import { DEMO_IDS } from '@/db/seed';
 import { hashApiKey } from '@/lib/auth/api-key';
 import { readEnv, setEnv } from '@/lib/env';
 import { runCli } from '@/scripts/run-cli';
@@ -105,12 +106,8 @@ describe('operator CLI on the embedded database', () => {
   });
 
   it('creates a site-scoped, expiring key', async () => {
-    const siteId = await withFolder(dir, async ({ db }) => (await db.query.sites.findFirst())!.id);
-    const owner = await withFolder(dir, async ({ db }) => (await db.query.sites.findFirst())!.userId);
-    const email = await withFolder(
-      dir,
-      async ({ db }) => (await db.query.users.findFirst({ where: (u, { eq }) => eq(u.id, owner) }))!.email,
-    );
+    const siteId = DEMO_IDS.sites.skyHopper;
+    const email = 'demo@example.com';
     const result = await cli(['apikey', '--email', email, '--sites', siteId, '--expires', '2099-01-01T00:00:00Z'], env);
     expect(result.code).toBe(0);
     const raw = lastLine(result.stdout);
@@ -121,26 +118,32 @@ describe('operator CLI on the embedded database', () => {
     });
   });
 
-  it.each([
-    [['apikey', '--email', 'nobody@example.com'], 1, /no user with email nobody@example\.com/],
-    [['apikey'], 2, /--email is required/],
-    [['apikey', '--email', 'demo@example.com', '--bogus'], 2, /Unknown option '--bogus'/],
-    [['apikey', '--email', 'demo@example.com', '--expires', 'tomorrow'], 2, /--expires/],
-    [['apikey', '--email', 'demo@example.com', '--expires', '2001-01-01T00:00:00Z'], 1, /must be in the future/],
-    [['apikey', '--email', 'demo@example.com', '--sites', 'not-a-uuid'], 2, /--sites/],
-    [
-      ['apikey', '--email', 'rival@example.com', '--sites', '00000000-0000-4000-8000-000000000000'],
-      1,
-      /not sites of this account/,
-    ],
-    [['no-such-command'], 2, /Unknown command/],
-  ])('%j exits %i with a clear message and changes nothing', async (args, code, message) => {
-    const before = await keyCount(dir);
-    const result = await cli(args, env);
-    expect(result.code).toBe(code);
-    expect(result.stderr).toMatch(message);
-    expect(result.stdout).not.toMatch(/rpk_/);
-    expect(await keyCount(dir)).toBe(before);
+  describe('refusals', () => {
+    let keysBefore: number;
+    beforeAll(async () => {
+      keysBefore = await keyCount(dir);
+    });
+
+    it.each([
+      [['apikey', '--email', 'nobody@example.com'], 1, /no user with email nobody@example\.com/],
+      [['apikey'], 2, /--email is required/],
+      [['apikey', '--email', 'demo@example.com', '--bogus'], 2, /Unknown option '--bogus'/],
+      [['apikey', '--email', 'demo@example.com', '--expires', 'tomorrow'], 2, /--expires/],
+      [['apikey', '--email', 'demo@example.com', '--expires', '2001-01-01T00:00:00Z'], 1, /must be in the future/],
+      [['apikey', '--email', 'demo@example.com', '--sites', 'not-a-uuid'], 2, /--sites/],
+      [
+        ['apikey', '--email', 'rival@example.com', '--sites', '00000000-0000-4000-8000-000000000000'],
+        1,
+        /not sites of this account/,
+      ],
+      [['no-such-command'], 2, /Unknown command/],
+    ])('%j exits %i with a clear message and changes nothing', async (args, code, message) => {
+      const result = await cli(args, env);
+      expect(result.code).toBe(code);
+      expect(result.stderr).toMatch(message);
+      expect(result.stdout).not.toMatch(/rpk_/);
+      expect(await keyCount(dir)).toBe(keysBefore);
+    });
   });
 
   it('refuses, and changes nothing, while another process holds the embedded database', async () => {

@@ -109,13 +109,12 @@ describe('splitRange', () => {
 // ---- keeping the rollup exact ------------------------------------------------------------------------------
 
 describe('revenue_rollup = revenue_daily grouped by every grain', () => {
-  it('holds for the seeded data (read only), and for the whole database', async () => {
+  it('holds for the whole database, the seeded data included (read only)', async () => {
     const [{ n }] = await sqlRows<{ n: string }>(
       t.db,
       sql`select count(*)::text as n from revenue_rollup where grain = 'm' and country is not null and site_id = any(${uuidArray(DEMO_SITE_IDS)})`,
     );
     expect(Number(n)).toBeGreaterThanOrEqual(DEMO_SITE_IDS.length * 12 * 40);
-    await expectRollupExact([DEMO_IDS.users.demo, DEMO_IDS.users.rival]);
     await expectRollupExact();
   });
 
