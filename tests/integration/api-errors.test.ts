@@ -1,10 +1,10 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it, vi } from 'vitest';
-import { type Database, type Db, openPglite, openPostgres, setDatabase } from '@/db/client';
+import { type Database, type Db, openPostgres, setDatabase } from '@/db/client';
 import { apiKeys } from '@/db/schema';
 import { DEMO_IDS } from '@/db/seed-data';
 import { type ApiResult, callApi, get } from '../support/api';
-import { useTestDatabase } from '../support/db';
+import { openTestDatabase, useTestDatabase } from '../support/db';
 import { demoKey, otherLastChar } from '../support/keys';
 import { expectProblem, visibleText } from './api-helpers';
 
@@ -178,9 +178,9 @@ describe('database outages', () => {
     expect((await get('/api/v1/sites', { key: raw })).status).toBe(200);
   });
 
-  it('answer 503 when the embedded database has been closed (shutting down)', async () => {
+  it('answer 503 when the database has been closed (shutting down)', async () => {
     const { raw } = await demoKey();
-    const closed = await openPglite(undefined);
+    const closed = await openTestDatabase();
     await closed.close();
     await withDatabase(closed, async () => {
       const res = await get('/api/v1/sites', { key: raw });

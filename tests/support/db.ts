@@ -17,7 +17,7 @@ export interface TestDatabase {
 }
 
 /** Opens a new connection to the test data: a fresh PGlite copy, or a small pool on the shared server. */
-async function openTestDatabase(): Promise<Database> {
+export async function openTestDatabase(): Promise<Database> {
   const source = inject('testDatabase');
   if (source.kind === 'postgres') return openPostgres(source.url, { max: 5 });
   const tarball = fs.readFileSync(source.templatePath);
