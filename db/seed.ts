@@ -77,11 +77,12 @@ async function insertRevenue(db: Db, sites: readonly DemoSite[], firstDay: numbe
 /**
  * Replaces all accounts, sites, keys, sessions and revenue with the demo data set, in one transaction.
  * Every number is a pure function of (site, day, country), so a day looks the same whatever `today` is.
+ * `days` (default DEMO_DAYS) is how many days of revenue, ending `today`: fewer make a quick, small copy.
  */
-export async function seedDemo(db: Db, options: { today?: string } = {}): Promise<SeedSummary> {
+export async function seedDemo(db: Db, options: { today?: string; days?: number } = {}): Promise<SeedSummary> {
   const started = performance.now();
   const lastDay = dayNumber(options.today ?? todayUtc());
-  const firstDay = lastDay - DEMO_DAYS + 1;
+  const firstDay = lastDay - (options.days ?? DEMO_DAYS) + 1;
   // Hashing runs on libuv's pool; do it before the transaction so no lock is held meanwhile.
   const passwordHashes = await Promise.all(DEMO_USERS.map(() => hash(DEMO_PASSWORD)));
   const at = (day: number) => new Date(day * 86_400_000 + 9.5 * 3_600_000); // added mid-morning UTC
