@@ -154,6 +154,26 @@ test.describe('a publisher', () => {
     await page.keyboard.press('Escape');
     await expect(dialog).toHaveCount(0);
   });
+
+  test('a tampered create-key payload gets an error in the dialog, not a crash', async ({ page }) => {
+    await page.goto('/keys');
+    await waitForHydration(page);
+    // A server action is a public endpoint: rewrite what the dialog sends into something it never would.
+    let tampered = 0;
+    await page.route('**/keys', async (route) => {
+      const request = route.request();
+      if (request.method() !== 'POST' || !request.headers()['next-action']) return route.continue();
+      tampered++;
+      await route.continue({ postData: JSON.stringify([{ label: 5, siteIds: 'all', expiresOn: null }]) });
+    });
+    await page.getByRole('button', { name: 'Create key', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: 'Create an API key' });
+    await dialog.getByLabel('Label').fill(uniqueLabel('tampered'));
+    await dialog.getByRole('button', { name: 'Create key' }).click();
+    await expect(dialog.getByRole('alert')).toHaveText('The request was malformed; reload the page and try again.');
+    expect(tampered).toBe(1);
+    await expect(page.getByTestId('new-api-key')).toHaveCount(0);
+  });
 });
 
 test.describe('an admin', () => {

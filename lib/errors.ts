@@ -48,3 +48,4 @@ export class ValidationError extends AppError {
 export const badRequest = (parameter: string, detail: string) => new ValidationError([{ parameter, detail }]);
 export const forbidden = (detail: string) => new AppError('forbidden', detail);
 export const notFound = (detail: string) => new AppError('not_found', detail);
+export const conflict = (detail: string) => new AppError('conflict', detail);

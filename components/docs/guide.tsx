@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { Card } from '@/components/ui/card';
 import { MAX_FILTER_TERMS, MAX_RANGE_DAYS, PAGE_SIZE_MAX, DEFAULT_PAGE_SIZE, SEARCH_MAX_LENGTH } from '@/lib/query';
 import { keyLimit } from '@/lib/ratelimit';
+import { MAX_ACTIVE_KEYS } from '@/lib/services/api-keys';
 import { Code } from './operation-card';
 
 const C = ({ children }: { children: ReactNode }) => <code className="font-mono text-[0.8125rem]">{children}</code>;
@@ -27,7 +28,8 @@ export function Guide({ origin }: { origin: string }) {
           Create a key in the dashboard (API keys) and send it as <C>X-Api-Key: &lt;key&gt;</C> or{' '}
           <C>Authorization: Bearer &lt;key&gt;</C>. A missing, unknown, revoked or expired key is a <C>401</C>. A{' '}
           <strong>site-scoped</strong> key reads only its sites: asking for another is a <C>403</C>, and the per-row
-          feed, its export and key management need an account-level key.
+          feed, its export and key management need an account-level key. An account holds at most {MAX_ACTIVE_KEYS}{' '}
+          active keys; creating one more is a <C>409</C> until one is revoked or expires.
         </p>
         <Code label="A first request">{`curl -H "X-Api-Key: $API_KEY" "${origin}/api/v1/reports/totals"`}</Code>
       </Topic>

@@ -226,7 +226,7 @@ export const ENDPOINTS: ApiEndpoint[] = [
     summary: 'Create a key for the account; the response holds the raw key, shown this once',
     body: createApiKeyInput.meta({ id: 'CreateApiKeyRequest' }),
     response: { status: 200, description: 'The new key and its secret', schema: schemas.CreateApiKeyResponse },
-    errors: [400, 403, 415],
+    errors: [400, 403, 409, 415],
     run: { handler: async ({ principal, readBody }) => createApiKey(principal, await readBody(createApiKeyInput)) },
   }),
   endpoint({
@@ -251,7 +251,7 @@ export const ENDPOINTS: ApiEndpoint[] = [
     pathParams: idParam('userId', "The publisher's account id"),
     body: createApiKeyInput,
     response: { status: 200, description: 'The new key and its secret', schema: schemas.CreateApiKeyResponse },
-    errors: [400, 403, 404, 415],
+    errors: [400, 403, 404, 409, 415],
     run: {
       handler: async ({ principal, params: p, readBody }) =>
         createApiKeyForUser(principal, p.userId, await readBody(createApiKeyInput)),

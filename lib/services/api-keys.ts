@@ -1,9 +1,9 @@
-import { and, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, count, desc, eq, gt, inArray, isNull, or, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { getDb } from '@/db/client';
 import { apiKeys, sites, users, type ApiKeyRow } from '@/db/schema';
 import { generateApiKey } from '@/lib/auth/api-key';
-import { badRequest, forbidden, notFound } from '@/lib/errors';
+import { badRequest, conflict, forbidden, notFound } from '@/lib/errors';
 import { isUuid } from '@/lib/query';
 import { requireAccountLevel } from './account';
 import type { Principal } from './principal';
@@ -25,6 +25,9 @@ export interface CreateApiKeyResponse {
   /** The raw key: returned here and never again. */
   apiKey: string;
 }
+
+/** Active (neither revoked nor expired) keys an account may hold: a leaked session cannot mint keys without end. */
+export const MAX_ACTIVE_KEYS = 100;
 
 /** The create-key request body (spec §2.3); shared by the API and the dashboard's server action. */
 export const createApiKeyInput = z.strictObject({
@@ -89,18 +92,38 @@ async function insertKey(ownerId: string, createdBy: string, input: CreateApiKey
     if (foreign.length > 0) throw forbidden(`siteIds: not sites of this account: ${foreign.join(', ')}.`);
   }
   const key = generateApiKey();
-  const [row] = await db
-    .insert(apiKeys)
-    .values({
-      userId: ownerId,
-      label: input.label || null,
-      keyPrefix: key.prefix,
-      keyHash: key.hash,
-      siteIds: siteIds.length > 0 ? siteIds : null,
-      expiresAt,
-      createdBy,
-    })
-    .returning();
+  const row = await db.transaction(async (tx) => {
+    // The owner's row lock makes concurrent creations count one after another, so the cap is exact.
+    await tx.select({ id: users.id }).from(users).where(eq(users.id, ownerId)).for('update');
+    const [{ active }] = await tx
+      .select({ active: count() })
+      .from(apiKeys)
+      .where(
+        and(
+          eq(apiKeys.userId, ownerId),
+          isNull(apiKeys.revokedAt),
+          or(isNull(apiKeys.expiresAt), gt(apiKeys.expiresAt, now)),
+        ),
+      );
+    if (active >= MAX_ACTIVE_KEYS) {
+      throw conflict(
+        `The account already has ${MAX_ACTIVE_KEYS} active API keys, the most it may hold; revoke one first.`,
+      );
+    }
+    const [inserted] = await tx
+      .insert(apiKeys)
+      .values({
+        userId: ownerId,
+        label: input.label || null,
+        keyPrefix: key.prefix,
+        keyHash: key.hash,
+        siteIds: siteIds.length > 0 ? siteIds : null,
+        expiresAt,
+        createdBy,
+      })
+      .returning();
+    return inserted;
+  });
   return { key: toResponse(row, now), apiKey: key.raw };
 }
 

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { apiKeys } from '@/db/schema';
 import { DEMO_IDS } from '@/db/seed-data';
 import { isWellFormedApiKey } from '@/lib/auth/api-key';
+import { MAX_ACTIVE_KEYS } from '@/lib/services/api-keys';
 import { callApi, get } from '../support/api';
 import { useTestDatabase } from '../support/db';
 import { createPublisher, createSite } from '../support/factories';
@@ -89,6 +90,37 @@ describe('POST /api/v1/api-keys', () => {
     ];
     for (const siteIds of foreign) expectProblem(await create(key, { siteIds }), 403, '/api/v1/api-keys');
     expect(await storedKeysOf(user.id)).toHaveLength(1);
+  });
+
+  it(`holds at most ${MAX_ACTIVE_KEYS} active keys per account, exactly, even when asked at once: then 409`, async () => {
+    const { user, key } = await account();
+    // The account's own key, MAX - 2 more active ones, and a revoked and an expired one that do not count.
+    const past = new Date(Date.now() - 60_000);
+    const filler = (i: number, extra: Partial<typeof apiKeys.$inferInsert> = {}) => ({
+      userId: user.id,
+      label: `filler ${i}`,
+      keyPrefix: 'rpk_filler00',
+      keyHash: sha256(`filler ${user.id} ${i}`),
+      ...extra,
+    });
+    await t.db
+      .insert(apiKeys)
+      .values([
+        ...Array.from({ length: MAX_ACTIVE_KEYS - 2 }, (_, i) => filler(i)),
+        filler(-1, { revokedAt: past }),
+        filler(-2, { expiresAt: past }),
+      ]);
+
+    const answers = await Promise.all([create(key), create(key), create(key)]);
+    expect(answers.map((res) => res.status).sort()).toEqual([200, 409, 409]);
+    const refused = answers.find((res) => res.status === 409)!;
+    expect(expectProblem(refused, 409, '/api/v1/api-keys').detail).toMatch(/100 active API keys.*revoke one first/);
+    expect((await list(key)).json.filter((k: { isActive: boolean }) => k.isActive)).toHaveLength(MAX_ACTIVE_KEYS);
+
+    const [spare] = await storedKeysOf(user.id).then((rows) => rows.filter((r) => r.label === 'filler 0'));
+    expect((await revoke(key, spare.id)).status).toBe(200);
+    expect((await create(key)).status).toBe(200);
+    expect((await create(key)).status).toBe(409);
   });
 });
 

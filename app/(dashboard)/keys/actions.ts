@@ -1,7 +1,8 @@
 'use server';
 
-import { fieldErrorsOf, topField } from '@/lib/zod-issues';
 import { revalidatePath } from 'next/cache';
+import { z } from 'zod';
+import { fieldErrorsOf, topField } from '@/lib/zod-issues';
 import { requireUser } from '@/lib/auth/session';
 import { addDays, isDay } from '@/lib/query';
 import { AppError } from '@/lib/errors';
@@ -18,18 +19,24 @@ const nextDayStart = (day: string) => (isDay(day) ? `${addDays(day, 1)}T00:00:00
 export type CreateKeyResult =
   { ok: true; apiKey: string; key: ApiKeyResponse } | { ok: false; errors: Record<string, string>; message?: string };
 
-export interface CreateKeyFields {
-  label: string;
-  siteIds: string[];
+/** What the key dialog sends. A server action is a public endpoint: anything may arrive, so it is parsed first. */
+const createKeyFields = z.object({
+  label: z.string(),
+  siteIds: z.array(z.string()),
   /** YYYY-MM-DD: the key works through the end of that UTC day. Empty for no expiry. */
-  expiresOn: string;
+  expiresOn: z.string(),
   /** Admins only: create the key for this publisher instead of for themselves. */
-  forUserId?: string;
-}
+  forUserId: z.string().optional(),
+});
+export type CreateKeyFields = z.infer<typeof createKeyFields>;
+const MALFORMED = 'The request was malformed; reload the page and try again.';
 
 /** Validation and authorization come from the same schema and services as POST /api/v1/api-keys. */
-export async function createKeyAction(fields: CreateKeyFields): Promise<CreateKeyResult> {
+export async function createKeyAction(payload: CreateKeyFields): Promise<CreateKeyResult> {
   const { principal } = await requireUser();
+  const sent = createKeyFields.safeParse(payload);
+  if (!sent.success) return { ok: false, errors: { form: MALFORMED } };
+  const fields = sent.data;
   const parsed = createApiKeyInput.safeParse({
     label: fields.label || null,
     siteIds: fields.siteIds.length > 0 ? fields.siteIds : null,
@@ -61,6 +68,7 @@ export async function createKeyAction(fields: CreateKeyFields): Promise<CreateKe
 
 export async function revokeKeyAction(keyId: string): Promise<{ ok: boolean; message: string }> {
   const { principal } = await requireUser();
+  if (typeof keyId !== 'string') return { ok: false, message: MALFORMED };
   try {
     const key = await revokeApiKey(principal, keyId);
     revalidatePath('/keys');
