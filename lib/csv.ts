@@ -4,14 +4,12 @@
  */
 
 /**
- * Spreadsheets run a cell that starts with = + - @ (or a tab/CR) as a formula; a site named "=HYPERLINK(…)"
- * must open as text. OWASP's advice: prefix such cells with a single quote. Numbers are not strings here.
+ * Spreadsheets run a cell as a formula when it starts with = + - @ or | (DDE), also after leading
+ * whitespace, or with a tab, CR or LF; a site named "=HYPERLINK(…)" must open as text. OWASP's advice:
+ * prefix such cells with a single quote. Numbers are not strings here, so -1.5 stays a number.
  */
-const neutralizeFormula = (value: string) => (/^[=+\-@\t\r]/.test(value) ? `'${value}` : value);
-
+const FORMULA_START = /^(?:[\t\r\n]|\s*[=+\-@|])/;
 const NEEDS_QUOTES = /[",\r\n]/;
-/** Either of the above: one test settles the common plain cell (ids, dates, codes). */
-const NEEDS_CARE = /^[=+\-@\t\r]|[",\r\n]/;
 
 /**
  * One cell, RFC 4180: quoted (quotes doubled) when it holds a comma, quote or line break; null is empty.
@@ -20,8 +18,7 @@ const NEEDS_CARE = /^[=+\-@\t\r]|[",\r\n]/;
 export function csvCell(value: string | number | null): string {
   if (value === null) return '';
   if (typeof value === 'number') return String(value);
-  if (!NEEDS_CARE.test(value)) return value;
-  const text = neutralizeFormula(value);
+  const text = FORMULA_START.test(value) ? `'${value}` : value;
   return NEEDS_QUOTES.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 

@@ -4,7 +4,9 @@ import { csvCell, csvTable } from '@/lib/csv';
 
 describe('csvCell', () => {
   it('guards cells a spreadsheet would run as a formula', () => {
-    for (const text of ['=1+1', '+1', '-1', '@SUM(A1)', '\tx', '\rx']) expect(csvCell(text)).toMatch(/^"?'/);
+    const formulas = ['=1+1', '+1', '-1', '@SUM(A1)', '|calc', '\tx', '\rx', '\nx', ' =1+1', '\u00a0 @x', '\n=1'];
+    for (const text of formulas) expect(csvCell(text), JSON.stringify(text)).toMatch(/^"?'/);
+    for (const text of [' x', 'a=b', 'x|y', 'A-1']) expect(csvCell(text), JSON.stringify(text)).toBe(text);
     expect(csvCell('=HYPERLINK("x")')).toBe(`"'=HYPERLINK(""x"")"`);
   });
 
