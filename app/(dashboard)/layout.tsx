@@ -1,6 +1,6 @@
 import { LogOut } from 'lucide-react';
 import type { ReactNode } from 'react';
-import { signOutAction } from '@/app/(auth)/login/actions';
+import { signOutAction, signOutEverywhereAction } from '@/app/(auth)/login/actions';
 import { Nav } from '@/components/dashboard/nav';
 import { Button } from '@/components/ui/button';
 import { requireUser } from '@/lib/auth/session';
@@ -27,6 +27,11 @@ export default async function DashboardLayout({ children }: { children: ReactNod
             <span className="font-medium text-zinc-900 dark:text-zinc-100">{user.name}</span>
             <span className="hidden sm:inline"> · {user.email}</span>
           </span>
+          <form action={signOutEverywhereAction}>
+            <Button type="submit" variant="ghost" title="End every session of this account, on every device">
+              Sign out everywhere
+            </Button>
+          </form>
           <form action={signOutAction}>
             <Button type="submit" variant="ghost">
               <LogOut aria-hidden className="size-4" />

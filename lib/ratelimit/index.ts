@@ -23,6 +23,8 @@ export interface RateLimitResult {
 /** A counter store: in-process by default, Upstash Redis when UPSTASH_REDIS_REST_URL/_TOKEN are set. */
 export interface RateLimitStore {
   hit(bucket: string, limit: number, windowMs: number): Promise<RateLimitResult>;
+  /** Forgets the bucket's count in the current window (a successful sign-in clears its failures). */
+  reset(bucket: string, limit: number, windowMs: number): Promise<void>;
   /** The store's clock (epoch ms), when it is not Date.now(): `reset` is measured on it, and so is Retry-After. */
   now?(): number;
 }

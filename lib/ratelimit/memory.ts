@@ -25,6 +25,9 @@ export function createMemoryStore(now: () => number = Date.now): MemoryStore {
   return {
     now,
     size: () => counters.size,
+    async reset(bucket, _limit, windowMs) {
+      counters.delete(`${windowMs}:${bucket}`);
+    },
     async hit(bucket, limit, windowMs): Promise<RateLimitResult> {
       const t = now();
       if (t >= nextSweep) sweep(t);

@@ -121,16 +121,33 @@ export function createUpstashStore(options: UpstashStoreOptions): RateLimitStore
   };
 
   let lastWarning = -Infinity;
-  const failOpen = (bucket: string, limit: number, windowMs: number, reason: string): Promise<RateLimitResult> => {
+  const warnUnavailable = (reason: string) => {
     if (now() - lastWarning >= WARN_EVERY_MS) {
       lastWarning = now();
       warn(`[ratelimit] Upstash unavailable (${reason}); counting in this process until it answers again.`);
     }
+  };
+  const failOpen = (bucket: string, limit: number, windowMs: number, reason: string): Promise<RateLimitResult> => {
+    warnUnavailable(reason);
     return fallback.hit(bucket, limit, windowMs);
   };
+  const reasonOf = (err: unknown) => (err instanceof Error ? err.message.slice(0, 200) : String(err));
 
   return {
     now,
+    async reset(bucket, limit, windowMs) {
+      // Counted locally while Upstash failed: clear both. A reset Upstash cannot take only warns.
+      await fallback.reset(bucket, limit, windowMs);
+      const timer = listenFor(timeoutMs);
+      try {
+        const done = await Promise.race([limiterFor(limit, windowMs).resetUsedTokens(bucket), timer.promise]);
+        if (done === TIMED_OUT) warnUnavailable(`no answer within ${timeoutMs} ms`);
+      } catch (err) {
+        warnUnavailable(reasonOf(err));
+      } finally {
+        timer.cancel();
+      }
+    },
     async hit(bucket, limit, windowMs) {
       const timer = listenFor(timeoutMs);
       try {
@@ -143,7 +160,7 @@ export function createUpstashStore(options: UpstashStoreOptions): RateLimitStore
         const reset = options.now ? now() + (result.reset - Date.now()) : result.reset;
         return { success: result.success, limit, remaining: result.remaining, reset };
       } catch (err) {
-        return failOpen(bucket, limit, windowMs, err instanceof Error ? err.message.slice(0, 200) : String(err));
+        return failOpen(bucket, limit, windowMs, reasonOf(err));
       } finally {
         timer.cancel();
       }

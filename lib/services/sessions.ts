@@ -10,8 +10,11 @@ import type { Principal } from './principal';
 export const SESSION_DAYS = 30;
 const DAY_MS = 86_400_000;
 
-/** Sign-in attempts allowed per e-mail address and per client address within the window. */
-export const SIGN_IN_LIMITS = { perEmail: 10, perAddress: 30, windowMs: 15 * 60_000 };
+/**
+ * Sign-in attempts allowed within the window per account from one client address, and per client address.
+ * Never per account alone: then anyone could lock an owner out by failing on purpose from elsewhere.
+ */
+export const SIGN_IN_LIMITS = { perAccountAndAddress: 10, perAddress: 30, windowMs: 15 * 60_000 };
 
 export interface SessionUser {
   principal: Principal;
@@ -31,16 +34,18 @@ const hashToken = (token: string) => sha256Hex(token);
 let decoyHash: Promise<string> | undefined;
 
 /**
- * Checks an e-mail and password and opens a database session. Only the SHA-256 of the session token is
- * stored; the token itself goes to the browser in an HttpOnly cookie. Repeated attempts are throttled per
- * e-mail and per client address, whether they succeed or not.
+ * Checks an e-mail and password and opens a database session under a new token. Only the SHA-256 of the
+ * token is stored; the token itself goes to the browser in an HttpOnly cookie. Attempts are throttled per
+ * (client address, e-mail) and per client address; a successful sign-in clears its (address, e-mail) count.
  */
 export async function signIn(email: string, password: string, clientAddress: string): Promise<SignInResult> {
   const normalized = email.trim().toLowerCase();
   const store = getRateLimitStore();
-  const { perEmail, perAddress, windowMs } = SIGN_IN_LIMITS;
+  const { perAccountAndAddress, perAddress, windowMs } = SIGN_IN_LIMITS;
+  // Hashed: the counter's name holds no e-mail address, and no character a store could read as a pattern.
+  const pair = `signin:pair:${sha256Hex(`${clientAddress}\n${normalized}`)}`;
   const checks = await Promise.all([
-    store.hit(`signin:email:${normalized}`, perEmail, windowMs),
+    store.hit(pair, perAccountAndAddress, windowMs),
     store.hit(`signin:addr:${clientAddress}`, perAddress, windowMs),
   ]);
   const blocked = checks.find((c) => !c.success);
@@ -58,6 +63,7 @@ export async function signIn(email: string, password: string, clientAddress: str
   const valid = await verify(stored, password).catch(() => false);
   if (!user || !user.passwordHash || !valid) return { ok: false, reason: 'invalid' };
 
+  await store.reset(pair, perAccountAndAddress, windowMs);
   const token = randomBytes(32).toString('base64url');
   const expiresAt = new Date(Date.now() + SESSION_DAYS * DAY_MS);
   await db.insert(sessions).values({ tokenHash: hashToken(token), userId: user.id, expiresAt });
@@ -82,6 +88,12 @@ export async function userForSession(token: string): Promise<SessionUser | null>
     name: row.name,
     email: row.email,
   };
+}
+
+/** Ends every session of the signed-in user, on every device: each of their tokens stops working at once. */
+export async function signOutEverywhere(principal: Principal): Promise<void> {
+  const db = await getDb();
+  await db.delete(sessions).where(eq(sessions.userId, principal.userId));
 }
 
 /** Ends a session on the server: the token stops working at once, wherever it was copied. */

@@ -47,10 +47,11 @@ describe('sign-in cost does not reveal accounts', () => {
 
   it('spends no argon2 work on a throttled attempt', async () => {
     const user = await createPublisher(t.db, { password: 'decoy-test-password' });
-    for (let i = 0; i < SIGN_IN_LIMITS.perEmail; i++) await signIn(user.email, 'wrong', `192.0.2.${100 + i}`);
-    expect(verifyCalls()).toBe(SIGN_IN_LIMITS.perEmail);
-    const throttled = await signIn(user.email, 'decoy-test-password', '192.0.2.200');
+    const { perAccountAndAddress } = SIGN_IN_LIMITS;
+    for (let i = 0; i < perAccountAndAddress; i++) await signIn(user.email, 'wrong', '192.0.2.100');
+    expect(verifyCalls()).toBe(perAccountAndAddress);
+    const throttled = await signIn(user.email, 'decoy-test-password', '192.0.2.100');
     expect(throttled).toMatchObject({ ok: false, reason: 'throttled' });
-    expect(verifyCalls()).toBe(SIGN_IN_LIMITS.perEmail);
+    expect(verifyCalls()).toBe(perAccountAndAddress);
   });
 });

@@ -3,12 +3,13 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { sessions } from '@/db/schema';
 import { createMemoryStore } from '@/lib/ratelimit/memory';
 import { setRateLimitStore } from '@/lib/ratelimit';
-import { SIGN_IN_LIMITS, signIn, type SignInResult } from '@/lib/services/sessions';
+import { SIGN_IN_LIMITS, signIn, signOutEverywhere, type SignInResult, userForSession } from '@/lib/services/sessions';
 import { useTestDatabase } from '../support/db';
 import { createPublisher } from '../support/factories';
+import { sessionPrincipal } from '../support/keys';
 
 const t = useTestDatabase();
-const { perEmail, perAddress, windowMs } = SIGN_IN_LIMITS;
+const { perAccountAndAddress: perPair, perAddress, windowMs } = SIGN_IN_LIMITS;
 const PASSWORD = 'throttle-test-password';
 
 /** A clock the test moves by hand; it starts 1 s into a window (memory-store windows align to the clock). */
@@ -33,45 +34,61 @@ const expectThrottled = (r: SignInResult, retryAfterSeconds?: number) => {
 
 describe('sign-in throttling', () => {
   it('has limits that let a person retry but stop guessing', () => {
-    expect(perEmail).toBeGreaterThanOrEqual(3);
-    expect(perAddress).toBeGreaterThanOrEqual(perEmail);
+    expect(perPair).toBeGreaterThanOrEqual(3);
+    expect(perAddress).toBeGreaterThanOrEqual(perPair);
     expect(windowMs).toBeGreaterThanOrEqual(60_000);
   });
 
-  it(`throttles one e-mail address after ${perEmail} attempts in the window, then even the right password`, async () => {
+  it(`throttles one account from one address after ${perPair} attempts, then even the right password`, async () => {
     const user = await createPublisher(t.db, { password: PASSWORD });
-    // Different client addresses: only the e-mail's own limit can be what stops it.
-    for (let i = 0; i < perEmail; i++) expectInvalid(await signIn(user.email, `guess-${i}`, newAddress()));
+    const guesser = newAddress();
+    for (let i = 0; i < perPair; i++) expectInvalid(await signIn(user.email, `guess-${i}`, guesser));
 
     // Reset is the end of the window; retryAfterSeconds counts on the store's clock, rounded up.
-    expectThrottled(await signIn(user.email, 'guess-again', newAddress()), (windowMs - 1_000) / 1000);
+    expectThrottled(await signIn(user.email, 'guess-again', guesser), (windowMs - 1_000) / 1000);
     clock += 123_400;
-    expectThrottled(await signIn(user.email, PASSWORD, newAddress()), Math.ceil((windowMs - 124_400) / 1000));
+    expectThrottled(await signIn(user.email, PASSWORD, guesser), Math.ceil((windowMs - 124_400) / 1000));
     // Same e-mail in another spelling: same counter.
-    expectThrottled(await signIn(`  ${user.email.toUpperCase()} `, PASSWORD, newAddress()));
+    expectThrottled(await signIn(`  ${user.email.toUpperCase()} `, PASSWORD, guesser));
     // Nothing was opened while throttled.
     expect(await t.db.select().from(sessions).where(eq(sessions.userId, user.id))).toEqual([]);
 
     // The last millisecond of the window still says "retry after 1 second", never 0.
     clock = WINDOW_START + windowMs - 1;
-    expectThrottled(await signIn(user.email, PASSWORD, newAddress()), 1);
+    expectThrottled(await signIn(user.email, PASSWORD, guesser), 1);
 
     // A new window lets the right password in again.
     clock = WINDOW_START + windowMs;
-    const result = await signIn(user.email, PASSWORD, newAddress());
-    expect(result.ok).toBe(true);
+    expect((await signIn(user.email, PASSWORD, guesser)).ok).toBe(true);
   });
 
-  it('counts successful sign-ins too', async () => {
+  it('cannot be used to lock an owner out: from another address the owner signs in at once', async () => {
     const user = await createPublisher(t.db, { password: PASSWORD });
-    for (let i = 0; i < perEmail; i++) expect((await signIn(user.email, PASSWORD, newAddress())).ok).toBe(true);
-    expectThrottled(await signIn(user.email, PASSWORD, newAddress()));
+    // Someone fails on purpose, from many addresses, as often as each allows.
+    for (let a = 0; a < 3; a++) {
+      const attacker = newAddress();
+      for (let i = 0; i <= perPair; i++) await signIn(user.email, `wrong-${i}`, attacker);
+      expectThrottled(await signIn(user.email, 'wrong', attacker));
+    }
+    expect((await signIn(user.email, PASSWORD, newAddress())).ok).toBe(true);
+  });
+
+  it("a successful sign-in clears that account's count from that address, and only that one", async () => {
+    const user = await createPublisher(t.db, { password: PASSWORD });
+    const home = newAddress();
+    for (let round = 0; round < 3; round++) {
+      for (let i = 0; i < perPair - 1; i++) expectInvalid(await signIn(user.email, `typo-${i}`, home));
+      expect((await signIn(user.email, PASSWORD, home)).ok).toBe(true);
+    }
+    // Successes count against the address's own limit: 3 × 10 attempts from it so far.
+    expectThrottled(await signIn(user.email, PASSWORD, home));
   });
 
   it('throttles the same way for an e-mail address that has no account (no hint that it does not exist)', async () => {
     const email = `ghost-${Date.now()}@test.example`;
-    for (let i = 0; i < perEmail; i++) expectInvalid(await signIn(email, `guess-${i}`, newAddress()));
-    expectThrottled(await signIn(email, 'guess', newAddress()), (windowMs - 1_000) / 1000);
+    const guesser = newAddress();
+    for (let i = 0; i < perPair; i++) expectInvalid(await signIn(email, `guess-${i}`, guesser));
+    expectThrottled(await signIn(email, 'guess', guesser), (windowMs - 1_000) / 1000);
   });
 
   it(`throttles one client address after ${perAddress} attempts across different e-mail addresses`, async () => {
@@ -90,21 +107,34 @@ describe('sign-in throttling', () => {
     expect((await signIn(user.email, PASSWORD, attacker)).ok).toBe(true);
   });
 
-  it('keeps e-mail addresses and client addresses independent of each other', async () => {
+  it('keeps accounts apart on one address', async () => {
     const alice = await createPublisher(t.db, { password: PASSWORD });
     const bob = await createPublisher(t.db, { password: PASSWORD });
     const shared = newAddress();
 
-    for (let i = 0; i < perEmail; i++) expectInvalid(await signIn(alice.email, `guess-${i}`, shared));
+    for (let i = 0; i < perPair; i++) expectInvalid(await signIn(alice.email, `guess-${i}`, shared));
     expectThrottled(await signIn(alice.email, PASSWORD, shared));
     // Alice's lock does not lock Bob out, even from the same address (still under its own limit).
     expect((await signIn(bob.email, PASSWORD, shared)).ok).toBe(true);
+  });
+});
 
-    // Another address's limit is untouched by this one's attempts.
-    const other = newAddress();
-    for (let i = 0; i < perAddress - 1; i++)
-      expectInvalid(await signIn(`other-${i}-${bob.id}@test.example`, 'x', other));
-    expect((await signIn(bob.email, PASSWORD, other)).ok).toBe(true);
-    expectThrottled(await signIn(bob.email, PASSWORD, other));
+describe('sessions', () => {
+  it('gives every sign-in a new session, and "sign out everywhere" ends them all at once', async () => {
+    const user = await createPublisher(t.db, { password: PASSWORD });
+    const tokens: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const result = await signIn(user.email, PASSWORD, newAddress());
+      if (!result.ok) throw new Error('sign-in failed');
+      tokens.push(result.token);
+    }
+    expect(new Set(tokens).size).toBe(3);
+    for (const token of tokens) expect((await userForSession(token))?.email).toBe(user.email);
+    const other = await createPublisher(t.db, { password: PASSWORD });
+    const kept = await signIn(other.email, PASSWORD, newAddress());
+
+    await signOutEverywhere(sessionPrincipal(user.id));
+    for (const token of tokens) expect(await userForSession(token)).toBeNull();
+    expect(kept.ok && (await userForSession(kept.token))?.email).toBe(other.email);
   });
 });

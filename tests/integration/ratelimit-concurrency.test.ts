@@ -93,6 +93,7 @@ describe('300 concurrent requests with one fresh key', () => {
       let turn = 0;
       // A load balancer in front of two servers: each request's hit goes to the next instance in turn.
       const balancer: RateLimitStore = {
+        reset: async () => {},
         async hit(bucket, limit, windowMs) {
           const i = turn++ % 2;
           const r = await instances[i].hit(bucket, limit, windowMs);

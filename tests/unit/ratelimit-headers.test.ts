@@ -106,6 +106,7 @@ describe('applyRateLimit', () => {
     const odd: RateLimitStore = {
       now: () => 10_000,
       hit: async () => ({ success: false, limit: 0, remaining: 0, reset: 5_000 }),
+      reset: async () => {},
     };
     setRateLimitStore(odd);
     const { headers, refused } = await spend(keyPolicy('k'), 1);
@@ -116,7 +117,10 @@ describe('applyRateLimit', () => {
 
   it('falls back to Date.now() for a store without a clock of its own', async () => {
     const reset = Date.now() + 42_300;
-    setRateLimitStore({ hit: async () => ({ success: false, limit: 120, remaining: 0, reset }) });
+    setRateLimitStore({
+      hit: async () => ({ success: false, limit: 120, remaining: 0, reset }),
+      reset: async () => {},
+    });
     const { refused } = await spend(keyPolicy('k'), 1);
     expect(Number(refused?.headers['Retry-After'])).toBeGreaterThanOrEqual(42);
     expect(Number(refused?.headers['Retry-After'])).toBeLessThanOrEqual(43);

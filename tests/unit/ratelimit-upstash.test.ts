@@ -80,6 +80,18 @@ describe.skipIf(!available)(
       expect(await s.hit(k2, KEY_LIMIT, WINDOW_MS)).toMatchObject({ success: true, remaining: 119 });
     });
 
+    it('forgets one bucket on reset (a successful sign-in), and no other', async () => {
+      await freshWindow(2_000);
+      const s = store();
+      const [cleared, kept] = [bucket('pair'), bucket('pair')];
+      for (let i = 0; i < 10; i++) await Promise.all([s.hit(cleared, 10, WINDOW_MS), s.hit(kept, 10, WINDOW_MS)]);
+      expect(await s.hit(cleared, 10, WINDOW_MS)).toMatchObject({ success: false });
+      await s.reset(cleared, 10, WINDOW_MS);
+      expect(await s.hit(cleared, 10, WINDOW_MS)).toMatchObject({ success: true, remaining: 9 });
+      expect(await s.hit(kept, 10, WINDOW_MS)).toMatchObject({ success: false, remaining: 0 });
+      expect(warnings).toEqual([]);
+    });
+
     it('is exact under concurrency: 300 simultaneous hits → 120 pass with remaining {0..119} once each', async () => {
       await freshWindow(2_000);
       const s = store();

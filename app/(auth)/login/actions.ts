@@ -2,8 +2,14 @@
 
 import { redirect } from 'next/navigation';
 import { z } from 'zod';
-import { actionClientAddress, safeNextPath, setSessionCookie, takeSessionCookie } from '@/lib/auth/session';
-import { signIn, signOut } from '@/lib/services/sessions';
+import {
+  actionClientAddress,
+  requireUser,
+  safeNextPath,
+  setSessionCookie,
+  takeSessionCookie,
+} from '@/lib/auth/session';
+import { signIn, signOut, signOutEverywhere } from '@/lib/services/sessions';
 
 export interface SignInState {
   error?: string;
@@ -35,5 +41,13 @@ export async function signInAction(_: SignInState, form: FormData): Promise<Sign
 export async function signOutAction() {
   const token = await takeSessionCookie();
   if (token) await signOut(token);
+  redirect('/login');
+}
+
+/** Ends every session of the user, this one included: for a lost laptop or a shared computer. */
+export async function signOutEverywhereAction() {
+  const { principal } = await requireUser();
+  await signOutEverywhere(principal);
+  await takeSessionCookie();
   redirect('/login');
 }
