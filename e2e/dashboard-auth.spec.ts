@@ -50,7 +50,7 @@ test('the session cookie is HttpOnly, Secure and SameSite=Lax, and signing out e
   // HttpOnly: scripts on the page cannot read it.
   expect(await page.evaluate(() => document.cookie)).not.toContain(SESSION_COOKIE);
 
-  await page.getByRole('button', { name: 'Sign out' }).click();
+  await page.getByRole('button', { name: 'Sign out', exact: true }).click();
   await expect(page).toHaveURL(/\/login$/);
   expect((await page.context().cookies()).map((c) => c.name)).not.toContain(SESSION_COOKIE);
 

@@ -71,7 +71,8 @@ for (const width of [375, 1440]) {
           for (const link of await nav.getByRole('link').all()) {
             await expect(link).toBeInViewport({ ratio: 1 });
           }
-          await expect(page.getByRole('button', { name: 'Sign out' })).toBeVisible();
+          await expect(page.getByRole('button', { name: 'Sign out', exact: true })).toBeInViewport({ ratio: 1 });
+          await expect(page.getByRole('button', { name: 'Sign out everywhere' })).toBeInViewport({ ratio: 1 });
           if (width === 375) {
             // A top menu on narrow screens: the navigation sits above the page's heading.
             const navBox = (await nav.boundingBox())!;
