@@ -8,6 +8,24 @@ import { parseArgs } from 'node:util';
 import next from 'next';
 
 const CLIENT_ADDRESS_HEADER = 'x-portal-client-address'; // lib/http/client-address.ts reads it
+const MALFORMED_PATH_HEADER = 'x-portal-malformed-path'; // lib/http/malformed-path.ts
+
+/**
+ * Next.js answers a path that is not valid percent-encoded UTF-8 (`/api/v1/%FF`) with a bare 500 before any
+ * of our code runs. Such a request goes to the API's catch-all instead, flagged, which answers 400
+ * problem+json with the rate-limit headers; any other path to a page that does not exist (404).
+ */
+function routeMalformedPath(req) {
+  delete req.headers[MALFORMED_PATH_HEADER];
+  const [pathname, query] = (req.url ?? '/').split(/\?(.*)/s);
+  try {
+    decodeURIComponent(pathname);
+  } catch {
+    const api = pathname.startsWith('/api/');
+    if (api) req.headers[MALFORMED_PATH_HEADER] = '1';
+    req.url = `${api ? '/api/malformed-path' : '/malformed-path'}${query ? `?${query}` : ''}`;
+  }
+}
 
 const { values } = parseArgs({
   options: { port: { type: 'string', short: 'p' }, hostname: { type: 'string', short: 'H' } },
@@ -22,6 +40,7 @@ await app.prepare();
 
 const server = createServer((req, res) => {
   req.headers[CLIENT_ADDRESS_HEADER] = req.socket.remoteAddress ?? 'unknown';
+  routeMalformedPath(req);
   handle(req, res);
 });
 server.listen(port, hostname, () => {

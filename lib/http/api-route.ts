@@ -5,7 +5,8 @@ import { authenticateApiKey, touchApiKey } from '@/lib/services/api-key-auth';
 import type { Principal } from '@/lib/services/principal';
 import { readJsonBody } from './body';
 import { CSV_TYPE, JSON_TYPES, negotiateMediaType } from './negotiate';
-import { notFound, ValidationError } from '@/lib/errors';
+import { badRequest, notFound, ValidationError } from '@/lib/errors';
+import { MALFORMED_PATH_HEADER } from './malformed-path';
 import { ProblemError, problemOf } from './problem';
 import { addressPolicy, applyRateLimit, keyPolicy } from './rate-limit';
 import { problemResponse } from './problem-response';
@@ -269,7 +270,12 @@ export function defineRoutes<P>(endpoints: Partial<Record<Method, Endpoint<P, an
   return Object.fromEntries([...handlers, ['OPTIONS', options]]) as RouteHandlers;
 }
 
-/** For the catch-all under /api: any method on an unknown path is a 404 problem, not the HTML page. */
+/**
+ * For the catch-all under /api: any method on an unknown path is a 404 problem, not the HTML page; a path
+ * that is not valid percent-encoded UTF-8 (flagged by proxy.ts) is a 400.
+ */
 export const unknownApiPath: NextHandler = answerWithout((request) =>
-  problemOf(notFound(`There is no API endpoint at ${new URL(request.url).pathname}.`)),
+  request.headers.has(MALFORMED_PATH_HEADER)
+    ? problemOf(badRequest('path', 'is not valid percent-encoded UTF-8'))
+    : problemOf(notFound(`There is no API endpoint at ${new URL(request.url).pathname}.`)),
 );
