@@ -64,22 +64,21 @@ export function copyLine(values: readonly (string | number | null)[]): string {
  * back: building an index once by sorting, and checking a foreign key with one join, is several times
  * faster than maintaining them row by row. Their definitions are read from the catalog, so nothing here
  * repeats the schema. Inside the session's transaction: if anything fails, the drops roll back too. Readers
- * of `table` wait until the transaction ends, so this is for offline loads (the large seed) only.
+ * of `table` wait until the transaction ends, so this is for loads that replace the data (the seeds) only.
  */
 export async function withoutSecondaryIndexes<T>(
-  session: BulkSession,
-  table: string,
+  session: Pick<BulkSession, 'query'>,
+  table: 'revenue_daily',
   work: () => Promise<T>,
 ): Promise<T> {
+  // `table` is one of a fixed set of names, so it can stand in the text: no parameters keeps `session` minimal.
   const foreignKeys = await session.query<{ name: string; definition: string }>(
     `select conname as name, pg_get_constraintdef(oid) as definition from pg_constraint
-     where conrelid = $1::regclass and contype = 'f'`,
-    [table],
+     where conrelid = '${table}'::regclass and contype = 'f'`,
   );
   const indexes = await session.query<{ name: string; definition: string }>(
     `select i.indexrelid::regclass::text as name, pg_get_indexdef(i.indexrelid) as definition from pg_index i
-     where i.indrelid = $1::regclass and not exists (select from pg_constraint c where c.conindid = i.indexrelid)`,
-    [table],
+     where i.indrelid = '${table}'::regclass and not exists (select from pg_constraint c where c.conindid = i.indexrelid)`,
   );
   for (const fk of foreignKeys) await session.query(`alter table ${table} drop constraint ${fk.name}`);
   for (const index of indexes) await session.query(`drop index ${index.name}`);
