@@ -1,12 +1,37 @@
 import { NextResponse, type NextRequest } from 'next/server';
 import { SESSION_COOKIE } from '@/lib/auth/cookie';
+import { newNonce, pageSecurityHeaders } from '@/lib/http/security-headers';
+
+/** Pages anyone may see; every other page needs a session. */
+const PUBLIC_PAGES = /^\/(?:login|docs|malformed-path)(?:\/|$)/;
 
 /**
- * A quick turn-away for dashboard pages without a session cookie, before any rendering. It only checks that
- * the cookie exists; every page still verifies the session itself (lib/auth/session.ts requireUser).
+ * Every page's security headers, with a fresh CSP nonce that Next.js reads from the request and puts on its
+ * scripts. And a quick turn-away for dashboard pages without a session cookie, before any rendering: it only
+ * checks that the cookie exists; every page still verifies the session itself (lib/auth/session.ts requireUser).
  */
 export function proxy(request: NextRequest) {
-  if (request.cookies.has(SESSION_COOKIE)) return NextResponse.next();
+  const nonce = newNonce();
+  const security = pageSecurityHeaders(nonce, { dev: process.env.NODE_ENV === 'development' });
+  const response = mayEnter(request)
+    ? NextResponse.next({ request: { headers: withNonce(request.headers, nonce, security) } })
+    : redirectToSignIn(request);
+  for (const [name, value] of Object.entries(security)) response.headers.set(name, value);
+  return response;
+}
+
+function mayEnter(request: NextRequest): boolean {
+  return PUBLIC_PAGES.test(request.nextUrl.pathname) || request.cookies.has(SESSION_COOKIE);
+}
+
+function withNonce(incoming: Headers, nonce: string, security: Record<string, string>): Headers {
+  const headers = new Headers(incoming);
+  headers.set('x-nonce', nonce);
+  headers.set('Content-Security-Policy', security['Content-Security-Policy']);
+  return headers;
+}
+
+function redirectToSignIn(request: NextRequest) {
   const login = new URL('/login', request.url);
   const next = request.nextUrl.pathname + request.nextUrl.search;
   if (next !== '/') login.searchParams.set('next', next);
@@ -14,6 +39,12 @@ export function proxy(request: NextRequest) {
 }
 
 export const config = {
-  // Every page but the sign-in page, the public API docs, the API, Next's own files and static assets.
-  matcher: ['/((?!api/|login|docs|_next/|favicon\\.ico|.*\\.(?:svg|png|ico|txt)$).*)'],
+  // Every page and dashboard route; not the API (lib/http/api-route.ts sets its headers), Next's own files or
+  // static assets. Prefetches skip it: they render nothing a nonce is needed for.
+  matcher: [
+    {
+      source: '/((?!api/|_next/static|_next/image|favicon\\.ico|.*\\.(?:svg|png|ico|txt)$).*)',
+      missing: [{ type: 'header', key: 'next-router-prefetch' }],
+    },
+  ],
 };

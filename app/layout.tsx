@@ -1,4 +1,5 @@
 import type { Metadata } from 'next';
+import { connection } from 'next/server';
 import type { ReactNode } from 'react';
 import './globals.css';
 
@@ -7,7 +8,10 @@ export const metadata: Metadata = {
   description: 'Revenue reporting for web-game publishers',
 };
 
-export default function RootLayout({ children }: { children: ReactNode }) {
+export default async function RootLayout({ children }: { children: ReactNode }) {
+  // Every page is rendered per request, 404s included: Next.js can only put a response's CSP nonce
+  // (proxy.ts) on the scripts of a page it renders for that response.
+  await connection();
   return (
     <html lang="en">
       <body>{children}</body>

@@ -7,6 +7,7 @@ import { readJsonBody } from './body';
 import { CSV_TYPE, JSON_TYPES, negotiateMediaType } from './negotiate';
 import { badRequest, notFound, ValidationError } from '@/lib/errors';
 import { MALFORMED_PATH_HEADER } from './malformed-path';
+import { API_SECURITY_HEADERS } from './security-headers';
 import { ProblemError, problemOf } from './problem';
 import { addressPolicy, applyRateLimit, keyPolicy } from './rate-limit';
 import { problemResponse } from './problem-response';
@@ -178,7 +179,7 @@ async function admitTo<P, I>(
 /** Runs `work` with a request id and response headers; anything it throws becomes a problem response. */
 async function respond(request: Request, work: (headers: Headers) => Promise<Response>): Promise<Response> {
   const requestId = randomUUID();
-  const headers = new Headers({ 'X-Request-Id': requestId, 'Cache-Control': 'no-store' });
+  const headers = new Headers({ 'X-Request-Id': requestId, ...API_SECURITY_HEADERS });
   try {
     return await work(headers);
   } catch (err) {

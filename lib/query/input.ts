@@ -25,6 +25,10 @@ import {
 import type { QueryParams } from './params';
 import { parseSiteIds } from './site-ids';
 
+// In the browser (the dashboard's URL state), zod would probe for eval to compile its object parsers, and the
+// pages' CSP (proxy.ts) forbids eval: every page would report a violation. The server keeps the compiled path.
+if (typeof window !== 'undefined') z.config({ jitless: true });
+
 /** Runs a grammar parser inside zod; its errors become issues that keep their parameter's name. */
 function viaGrammar<I, O>(parse: (raw: I) => O) {
   return (raw: unknown, ctx: z.RefinementCtx): O | undefined => {
