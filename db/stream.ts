@@ -25,7 +25,7 @@ export type RunStream = (query: SQL, options: StreamOptions) => AsyncIterable<St
 const dialect = new PgDialect();
 
 /**
- * The pool's statement_timeout (15 s, db/client.ts) would cut a large export, and a cursor's statement lasts
+ * The pool's statement_timeout (2 s, db/client.ts) would cut a large export, and a cursor's statement lasts
  * until its last row is read, i.e. as long as the client takes to download. Ten minutes is ample for the
  * largest account (14.6 M rows) over a slow link, yet an abandoned export cannot hold a connection for ever.
  */

@@ -63,7 +63,8 @@ export async function withDatabase<T>(
   work: (database: Database) => Promise<T>,
   options: { seedIfEmpty?: boolean } = {},
 ): Promise<T> {
-  const database = await openConfiguredDatabase(options);
+  // Commands are not requests: a seed or a large delete may run for minutes (0: no statement timeout).
+  const database = await openConfiguredDatabase({ ...options, statementTimeoutMs: 0 });
   setDatabase(database);
   try {
     return await work(database);

@@ -1,6 +1,14 @@
 import type { ReactNode } from 'react';
+import { MAX_CONCURRENT_REPORTS_PER_KEY, REQUEST_STATEMENT_TIMEOUT_MS } from '@/lib/limits';
 import { Card } from '@/components/ui/card';
-import { MAX_FILTER_TERMS, MAX_RANGE_DAYS, PAGE_SIZE_MAX, DEFAULT_PAGE_SIZE, SEARCH_MAX_LENGTH } from '@/lib/query';
+import {
+  MAX_FILTER_LIST_VALUES,
+  MAX_FILTER_TERMS,
+  MAX_RANGE_DAYS,
+  PAGE_SIZE_MAX,
+  DEFAULT_PAGE_SIZE,
+  SEARCH_MAX_LENGTH,
+} from '@/lib/query';
 import { keyLimit } from '@/lib/ratelimit';
 import { MAX_ACTIVE_KEYS } from '@/lib/services/api-keys';
 import { Code } from './operation-card';
@@ -56,8 +64,9 @@ export function Guide({ origin }: { origin: string }) {
           per-row feed, a site by name.
           <C>Filter</C> is terms <C>field op value</C> with <C>== != &gt; &gt;= &lt; &lt;= =@</C> (contains) <C>!@</C>;{' '}
           <C>,</C> is OR and binds tighter than <C>;</C>, AND (<C>a,b;c</C> is a OR b, and c), at most{' '}
-          {MAX_FILTER_TERMS} terms. <C>FilterList[country]=US,CA</C> keeps rows whose field is any of the values.
-          Parameter names match in any letter case; an unknown parameter is a <C>400</C> that names it.
+          {MAX_FILTER_TERMS} terms. <C>FilterList[country]=US,CA</C> keeps rows whose field is any of the values (at
+          most {MAX_FILTER_LIST_VALUES} values in all). Parameter names match in any letter case; an unknown parameter
+          is a <C>400</C> that names it.
         </p>
         <Code label="Filter example">{`curl -H "X-Api-Key: $API_KEY" \\\n  "${origin}/api/v1/reports/by-country?sortBy=revenueAmount&sortDirection=desc&Filter=cpm%3E2%3Bcountry!%3DUS"`}</Code>
       </Topic>
@@ -73,7 +82,10 @@ export function Guide({ origin }: { origin: string }) {
         <p>
           Each key may make {keyLimit()} requests per clock minute; every answer carries <C>X-RateLimit-Limit</C> and
           <C>X-RateLimit-Remaining</C>, and a <C>429</C> says in <C>Retry-After</C> how many seconds to wait. Requests
-          without a valid key spend a smaller budget of the client address.
+          without a valid key spend a smaller budget of the client address. A key may have{' '}
+          {MAX_CONCURRENT_REPORTS_PER_KEY} report requests running at once; one more is a <C>429</C> with{' '}
+          <C>Retry-After: 1</C>. A query that runs longer than {REQUEST_STATEMENT_TIMEOUT_MS / 1000} s is stopped and
+          answered <C>503</C>: ask for less (fewer or narrower <C>Filter</C> terms, fewer sites, a shorter range).
         </p>
       </Topic>
       <Topic id="legacy" title="Moving off the legacy feed">

@@ -8,6 +8,7 @@ import { CSV_TYPE, JSON_TYPES, negotiateMediaType } from './negotiate';
 import { badRequest, notFound, ValidationError } from '@/lib/errors';
 import { MALFORMED_PATH_HEADER } from './malformed-path';
 import { API_SECURITY_HEADERS } from './security-headers';
+import { claimReportSlot, releasingAfter } from './report-slots';
 import { ProblemError, problemOf } from './problem';
 import { addressPolicy, applyRateLimit, keyPolicy } from './rate-limit';
 import { problemResponse } from './problem-response';
@@ -55,6 +56,8 @@ interface EndpointOptions<I> {
    * Accept allows any. For endpoints whose handler returns a StreamedBody in `type` (the bulk export).
    */
   offers?: readonly string[];
+  /** A report: a key may run only a few at once (lib/http/report-slots.ts). */
+  report?: boolean;
 }
 
 export interface KeyedEndpoint<P, I = undefined> extends EndpointOptions<I> {
@@ -164,16 +167,16 @@ async function admitTo<P, I>(
   request: Request,
   searchParams: URLSearchParams,
   headers: Headers,
-): Promise<(ctx: BaseContext<P, I>) => Promise<unknown>> {
+): Promise<{ handle: (ctx: BaseContext<P, I>) => Promise<unknown>; keyId?: string }> {
   if (endpoint.public) {
     // Keys are not even read (no database): the address's budget is what bounds a public endpoint.
     await applyRateLimit(addressPolicy(request), headers);
-    return (ctx) => endpoint.handler({ ...ctx, principal: null });
+    return { handle: (ctx) => endpoint.handler({ ...ctx, principal: null }) };
   }
   const caller = await admit(request, searchParams, !!endpoint.keyInQuery, headers);
   if (!caller.principal) throw caller.rejection;
   const { principal } = caller;
-  return (ctx) => endpoint.handler({ ...ctx, principal });
+  return { handle: (ctx) => endpoint.handler({ ...ctx, principal }), keyId: principal.keyId };
 }
 
 /** Runs `work` with a request id and response headers; anything it throws becomes a problem response. */
@@ -199,21 +202,33 @@ function serve<P, I>(endpoint: Endpoint<P, I>, request: Request, context: RouteC
   return respond(request, async (headers) => {
     for (const [name, value] of Object.entries(endpoint.headers ?? {})) headers.set(name, value);
     const { searchParams } = new URL(request.url);
-    const handle = await admitTo(endpoint, request, searchParams, headers);
+    const { handle, keyId } = await admitTo(endpoint, request, searchParams, headers);
     const query = QueryParams.from(searchParams);
     const offered = endpoint.offers ?? (endpoint.csvColumns ? [...JSON_TYPES, CSV_TYPE] : JSON_TYPES);
     const type = negotiateMediaType(request.headers.get('accept'), offered);
     const input = inputOf(endpoint, query);
     const params = (await context.params) as P;
-    const result = await handle({
-      request,
-      input,
-      params,
-      type,
-      readBody: (schema) => readJsonBody(request, schema),
-    });
-    if (result instanceof StreamedBody) return await streamResponse(result, type, headers);
-    return renderBody(result, type, endpoint.csvColumns, headers);
+    const release = endpoint.report && keyId ? claimReportSlot(keyId) : () => {};
+    let streaming = false;
+    try {
+      const result = await handle({
+        request,
+        input,
+        params,
+        type,
+        readBody: (schema) => readJsonBody(request, schema),
+      });
+      if (result instanceof StreamedBody) {
+        // The export holds its slot until its last row is sent (or the client goes).
+        const streamed = new StreamedBody(releasingAfter(result.chunks, release), result.filename);
+        const response = await streamResponse(streamed, type, headers);
+        streaming = true;
+        return response;
+      }
+      return renderBody(result, type, endpoint.csvColumns, headers);
+    } finally {
+      if (!streaming) release();
+    }
   });
 }
 

@@ -1,7 +1,8 @@
 import { describeError } from './describe-error';
 import { AppError } from '@/lib/errors';
 import { ProblemError, problemOf, retryAfterHeader } from './problem';
-import { isDatabaseUnavailable } from './unavailable';
+import { REQUEST_STATEMENT_TIMEOUT_MS } from '@/lib/limits';
+import { isDatabaseUnavailable, isStatementTimeout } from './unavailable';
 
 /**
  * Any error as an RFC 9457 problem+json response. ProblemErrors say what the client did wrong; a database
@@ -14,6 +15,14 @@ export function problemResponse(err: unknown, request: Request, headers: Headers
     problem = err;
   } else if (err instanceof AppError) {
     problem = problemOf(err);
+  } else if (isStatementTimeout(err)) {
+    console.warn(`[api] ${requestId} stopped at the statement timeout: ${describeError(err)}`);
+    problem = new ProblemError({
+      status: 503,
+      title: 'Service Unavailable',
+      detail: `The query ran longer than the ${REQUEST_STATEMENT_TIMEOUT_MS / 1000} s a request may use and was stopped; ask for less (fewer or narrower Filter terms, fewer sites, a shorter range) or retry later.`,
+      headers: retryAfterHeader(5),
+    });
   } else if (isDatabaseUnavailable(err)) {
     console.error(`[api] ${requestId} database unavailable: ${describeError(err)}`);
     problem = new ProblemError({

@@ -32,3 +32,11 @@ export function isDatabaseUnavailable(err: unknown): boolean {
   }
   return false;
 }
+
+/** True when PostgreSQL stopped the statement at the request's statement_timeout (or it was cancelled). */
+export function isStatementTimeout(err: unknown): boolean {
+  for (let e: unknown = err, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    if ((e as { code?: unknown }).code === '57014') return true;
+  }
+  return false;
+}

@@ -58,11 +58,18 @@ export function filterToSql(expr: FilterExpr, columns: Record<string, SQLWrapper
   const groups = expr
     .filter((group) => group.length > 0)
     .map((group) => {
-      const terms = group.map((term) => {
+      const columnOf = (term: FilterTerm) => {
         const column = columns[term.field];
         if (!column) throw new Error(`filterToSql: no column mapped for field "${term.field}"`);
-        return termToSql(term, column);
-      });
+        return column;
+      };
+      // A list of values for one field (FilterList) is one IN, which PostgreSQL looks up in a hash per row.
+      if (group.length > 1 && group.every((t) => t.op === '==' && t.field === group[0].field)) {
+        const column = columnOf(group[0]);
+        const col = group[0].type === 'string' ? sql`lower((${column})::text)` : sql`(${column})`;
+        return sql`(${col} in (${sql.join(group.map(bound), sql`, `)}))`;
+      }
+      const terms = group.map((term) => termToSql(term, columnOf(term)));
       return sql`(${sql.join(terms, sql` or `)})`;
     });
   return groups.length > 0 ? sql`(${sql.join(groups, sql` and `)})` : undefined;

@@ -27,8 +27,12 @@ export interface FilterTerm {
 /** AND of ORs: [[a, b], [c]] means (a OR b) AND c. Empty means no filtering. */
 export type FilterExpr = FilterTerm[][];
 
-/** Bounds the size of the SQL a single request can make us build. */
-export const MAX_FILTER_TERMS = 256;
+/**
+ * Bound what one request can ask the database to evaluate per row: a Filter's terms (each a comparison,
+ * some a division), and a FilterList's values (one hashed lookup per field, however many values).
+ */
+export const MAX_FILTER_TERMS = 32;
+export const MAX_FILTER_LIST_VALUES = 256;
 
 // Two-character operators first, so ">=" is never read as ">" followed by a value "=...".
 const OPS: readonly FilterOp[] = ['==', '!=', '>=', '<=', '=@', '!@', '>', '<'];
@@ -205,8 +209,8 @@ export function parseFilterList(
     }
   }
   if (errors.length > 0) throw new ValidationError(errors);
-  if (expr.reduce((n, g) => n + g.length, 0) > MAX_FILTER_TERMS) {
-    throw fail('FilterList', `has more than ${MAX_FILTER_TERMS} values in all`);
+  if (expr.reduce((n, g) => n + g.length, 0) > MAX_FILTER_LIST_VALUES) {
+    throw fail('FilterList', `has more than ${MAX_FILTER_LIST_VALUES} values in all`);
   }
   return expr;
 }

@@ -17,6 +17,7 @@ export { isUuid } from './site-ids';
 export {
   parseFilter,
   parseFilterList,
+  MAX_FILTER_LIST_VALUES,
   MAX_FILTER_TERMS,
   type FilterExpr,
   type FilterTerm,

@@ -10,7 +10,7 @@ import { fieldErrorsOf } from '@/lib/zod-issues';
 import { collect, throwIfAny } from './collect';
 import { MAX_RANGE_DAYS, parseDay, resolveRange, todayUtc, type DaySelection } from './dates';
 import { fieldNames, type FieldDef } from './fields';
-import { MAX_FILTER_TERMS, parseFilter, parseFilterList, type FilterExpr } from './filter';
+import { MAX_FILTER_LIST_VALUES, MAX_FILTER_TERMS, parseFilter, parseFilterList, type FilterExpr } from './filter';
 import { parseSearch, SEARCH_MAX_LENGTH } from './search';
 import {
   DEFAULT_PAGE_SIZE,
@@ -96,8 +96,7 @@ const sortingParams = (fields: readonly FieldDef[]) => ({
       ),
     )
     .meta({
-      description:
-        'FilterList[field]=v1,v2 (or FilterList.field): the field equals any of the values; entries AND with Filter.',
+      description: `FilterList[field]=v1,v2 (or FilterList.field): the field equals any of the values; entries AND with Filter; at most ${MAX_FILTER_LIST_VALUES} values in all.`,
       style: 'deepObject',
       explode: true,
     }),

@@ -32,7 +32,7 @@ export async function loadDataset(email: string): Promise<Dataset | null> {
     .where(eq(sites.userId, user.id))
     .orderBy(sites.createdAt, sites.id)
     .limit(90);
-  // Counting 14.6 M rows can outlast the connection's 15 s statement_timeout on a slow disk.
+  // Counting 14.6 M rows can outlast the connection's 2 s statement_timeout on a slow disk.
   const revenueRows = await db.transaction(async (tx) => {
     await tx.execute(sql`set local statement_timeout = 0`);
     const [{ n }] = await tx.select({ n: count() }).from(revenueDaily).where(eq(revenueDaily.userId, user.id));

@@ -48,7 +48,7 @@ export async function load({ url, headers, connections, amount, seconds }: LoadO
   const started = performance.now();
   let last = started;
   // sampleInt 100: autocannon only notices a finished run at its sampling ticks (default every second).
-  // timeout 30 s: above the server's 15 s statement_timeout, so a slow query shows as its 503, not as ours.
+  // timeout 30 s: above the server's 2 s statement_timeout, so a slow query shows as its 503, not as ours.
   const instance = autocannon({ url, headers, connections, amount, duration: seconds, timeout: 30, sampleInt: 100 });
   current = instance;
   instance.on('response', (_client: unknown, status: number, _bytes: number, ms: number) => {

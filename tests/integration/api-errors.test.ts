@@ -1,8 +1,9 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { describe, expect, it, vi } from 'vitest';
 import { type Database, type Db, openPostgres, setDatabase } from '@/db/client';
 import { apiKeys } from '@/db/schema';
 import { DEMO_IDS } from '@/db/seed-data';
+import { REQUEST_STATEMENT_TIMEOUT_MS } from '@/lib/limits';
 import { type ApiResult, callApi, get } from '../support/api';
 import { openTestDatabase, useTestDatabase } from '../support/db';
 import { demoKey, otherLastChar } from '../support/keys';
@@ -203,5 +204,51 @@ describe('database outages', () => {
       expect(body.detail).toContain(res.headers.get('x-request-id'));
       expect(body.detail).not.toContain('syntax');
     });
+  });
+
+  it('answer 503 saying to ask for less when a query is stopped at the statement timeout', async () => {
+    const { raw } = await demoKey();
+    const timedOut = Object.assign(new Error('canceling statement due to statement timeout'), { code: '57014' });
+    await withDatabase(failingDatabase(timedOut), async () => {
+      const res = await get('/api/v1/reports/totals', { key: raw });
+      const body = expectProblem(res, 503, '/api/v1/reports/totals');
+      expect(res.headers.get('retry-after')).toBe('5');
+      expect(body.detail).toBe(
+        `The query ran longer than the ${REQUEST_STATEMENT_TIMEOUT_MS / 1000} s a request may use and was stopped; ask for less (fewer or narrower Filter terms, fewer sites, a shorter range) or retry later.`,
+      );
+    });
+  });
+
+  // PGlite runs no statement timeout (one connection, in process); PostgreSQL (CI's second pass) does.
+  it.runIf(process.env.TEST_DATABASE_URL)('on PostgreSQL, every request statement is stopped after 2 s', async () => {
+    const url = process.env.TEST_DATABASE_URL!;
+    const pool = await openPostgres(url, { max: 1 });
+    const [{ statement_timeout }] = (await pool.db.execute(sql`show statement_timeout`)) as unknown as [
+      { statement_timeout: string },
+    ];
+    expect(statement_timeout).toBe(`${REQUEST_STATEMENT_TIMEOUT_MS / 1000}s`);
+    await pool.close();
+    // The driver's real error for a statement stopped at its timeout is the 503 above: a report that waits
+    // for revenue tables another session holds locked runs into a short timeout for sure.
+    const { raw } = await demoKey();
+    const locker = await openPostgres(url, { max: 1, statementTimeoutMs: 0 });
+    const impatient = await openPostgres(url, { max: 2, statementTimeoutMs: 300 });
+    let unlock = () => {};
+    const released = new Promise<void>((resolve) => (unlock = resolve));
+    let locked = () => {};
+    const isLocked = new Promise<void>((resolve) => (locked = resolve));
+    const holding = locker.db.transaction(async (tx) => {
+      await tx.execute(sql`lock table revenue_daily, revenue_rollup in access exclusive mode`);
+      locked();
+      await released;
+    });
+    await isLocked;
+    await withDatabase(impatient, async () => {
+      const res = await get('/api/v1/reports/totals', { key: raw });
+      expect(expectProblem(res, 503, '/api/v1/reports/totals').detail).toContain('ask for less');
+    });
+    unlock();
+    await holding;
+    await Promise.all([impatient.close(), locker.close()]);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { parseFilter, parseFilterList, MAX_FILTER_TERMS, type FieldDef } from '@/lib/query';
+import { parseFilter, parseFilterList, MAX_FILTER_LIST_VALUES, MAX_FILTER_TERMS, type FieldDef } from '@/lib/query';
 import { errorsOf, readRows } from './helpers';
 
 const fields: FieldDef[] = [
@@ -219,9 +219,17 @@ describe('parseFilterList', () => {
     ]);
   });
 
-  it('caps the total number of values', () => {
-    const value = Array.from({ length: MAX_FILTER_TERMS + 1 }, (_, i) => String(i)).join(',');
-    expect(errorsOf(() => parseFilterList([{ key: 'revenueAmount', value }], fields))[0].parameter).toBe('FilterList');
+  it('caps the total number of values, across fields', () => {
+    const values = (n: number) => Array.from({ length: n }, (_, i) => String(i)).join(',');
+    const half = MAX_FILTER_LIST_VALUES / 2;
+    const entries = (extra: number) => [
+      { key: 'revenueAmount', value: values(half) },
+      { key: 'gameName', value: values(half + extra) },
+    ];
+    expect(parseFilterList(entries(0), fields).flat()).toHaveLength(MAX_FILTER_LIST_VALUES);
+    expect(errorsOf(() => parseFilterList(entries(1), fields))).toEqual([
+      { parameter: 'FilterList', detail: `has more than ${MAX_FILTER_LIST_VALUES} values in all` },
+    ]);
   });
 });
 
