@@ -1,23 +1,36 @@
 import { NextResponse, type NextRequest } from 'next/server';
 import { SESSION_COOKIE } from '@/lib/auth/cookie';
+import { databaseMisconfiguration } from '@/lib/deployment';
 import { newNonce, pageSecurityHeaders } from '@/lib/http/security-headers';
 
 /** Pages anyone may see; every other page needs a session. */
-const PUBLIC_PAGES = /^\/(?:login|docs|malformed-path)(?:\/|$)/;
+const PUBLIC_PAGES = /^\/(?:login|docs|malformed-path|unavailable)(?:\/|$)/;
 
 /**
- * Every page's security headers, with a fresh CSP nonce that Next.js reads from the request and puts on its
+ * A deployment without a database (lib/deployment.ts) shows every page as the app's own 503 page. Then
+ * every page's security headers, with a fresh CSP nonce that Next.js reads from the request and puts on its
  * scripts. And a quick turn-away for dashboard pages without a session cookie, before any rendering: it only
  * checks that the cookie exists; every page still verifies the session itself (lib/auth/session.ts requireUser).
  */
 export function proxy(request: NextRequest) {
   const nonce = newNonce();
   const security = pageSecurityHeaders(nonce, { dev: process.env.NODE_ENV === 'development' });
-  const response = mayEnter(request)
-    ? NextResponse.next({ request: { headers: withNonce(request.headers, nonce, security) } })
-    : redirectToSignIn(request);
+  const forward = { request: { headers: withNonce(request.headers, nonce, security) } };
+  const response = databaseMisconfiguration()
+    ? NextResponse.rewrite(unavailablePage(request), { ...forward, status: 503 })
+    : mayEnter(request)
+      ? NextResponse.next(forward)
+      : redirectToSignIn(request);
   for (const [name, value] of Object.entries(security)) response.headers.set(name, value);
   return response;
+}
+
+/** This server's /unavailable page; nextUrl, not request.url, whose host may not be the one it listens on. */
+function unavailablePage(request: NextRequest) {
+  const target = request.nextUrl.clone();
+  target.pathname = '/unavailable';
+  target.search = '';
+  return target;
 }
 
 function mayEnter(request: NextRequest): boolean {

@@ -7,7 +7,9 @@ import { acquireEmbeddedLock } from './embedded-lock';
 import { REQUEST_STATEMENT_TIMEOUT_MS } from '@/lib/limits';
 import { pgliteBulk, postgresBulk, type RunBulk } from './bulk';
 import { pgliteStream, postgresStream, type RunStream } from './stream';
+import { databaseMisconfiguration } from '@/lib/deployment';
 import { env } from '@/lib/env';
+import { AppError } from '@/lib/errors';
 
 export type { RunStream } from './stream';
 
@@ -101,6 +103,8 @@ export async function openConfiguredDatabase(
     await migrate(database);
     return database;
   }
+  const misconfigured = databaseMisconfiguration();
+  if (misconfigured) throw new AppError('unavailable', misconfigured);
   const release = acquireEmbeddedLock(PGLITE_DIR);
   try {
     const database = await openPglite(PGLITE_DIR);

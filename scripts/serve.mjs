@@ -34,7 +34,9 @@ const port = Number(values.port ?? process.env.PORT ?? 3000);
 const hostname = values.hostname ?? process.env.HOSTNAME ?? '0.0.0.0';
 process.env.NODE_ENV = 'production';
 
-const app = next({ dev: false, dir: path.resolve(import.meta.dirname, '..'), hostname, port });
+// Next.js's own notion of its origin: proxy.ts's request URLs use localhost, and a rewrite to another origin
+// would be proxied over HTTP instead of served in process.
+const app = next({ dev: false, dir: path.resolve(import.meta.dirname, '..'), hostname: 'localhost', port });
 const handle = app.getRequestHandler();
 await app.prepare();
 

@@ -57,5 +57,14 @@ export const STATUS_OF: Record<ErrorCode, { status: number; title: string }> = {
 /** The problem an error of the application answers with. */
 export function problemOf(err: AppError): ProblemError {
   const { status, title } = STATUS_OF[err.code];
-  return new ProblemError({ status, title, detail: err.detail, errors: err.errors, extensions: err.extensions });
+  // Unavailable is not the caller's fault: say when to try again, as for a database outage.
+  const headers = err.code === 'unavailable' ? retryAfterHeader(5) : {};
+  return new ProblemError({
+    status,
+    title,
+    detail: err.detail,
+    errors: err.errors,
+    extensions: err.extensions,
+    headers,
+  });
 }

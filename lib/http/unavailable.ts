@@ -1,4 +1,5 @@
 import { EmbeddedDatabaseBusyError } from '@/db/embedded-lock';
+import { AppError } from '@/lib/errors';
 
 // Connection-level failures (node and postgres.js codes) and PostgreSQL's "server going away / overloaded /
 // statement timeout" SQLSTATEs: the request was fine, the database was not there for it.
@@ -24,6 +25,7 @@ const UNAVAILABLE_CODES = new Set([
 export function isDatabaseUnavailable(err: unknown): boolean {
   for (let e: unknown = err, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
     if (e instanceof EmbeddedDatabaseBusyError) return true;
+    if (e instanceof AppError && e.code === 'unavailable') return true;
     // PGlite after close() (shutting down, or a failed start): no code, only this message.
     if (e instanceof Error && /PGlite is closed/i.test(e.message)) return true;
     const code = (e as { code?: unknown }).code;
