@@ -1,5 +1,3 @@
-import { DrizzleQueryError } from 'drizzle-orm';
-
 /**
  * An error as one log line (or a stack), without what must never reach a log: drizzle puts a failed query's
  * parameters into its error message, and those can be an API key's hash, a session token's hash or a
@@ -9,7 +7,7 @@ export function describeError(err: unknown, withStack = false): string {
   const parts: string[] = [];
   let e: unknown = err;
   for (let depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
-    if (e instanceof DrizzleQueryError) {
+    if (isQueryError(e)) {
       parts.push(`query failed: ${e.query.replace(/\s+/g, ' ').slice(0, 500)}`);
       continue;
     }
@@ -28,4 +26,16 @@ export function describeError(err: unknown, withStack = false): string {
     break;
   }
   return parts.join(' ← caused by ');
+}
+
+/**
+ * drizzle's DrizzleQueryError, recognised by its shape: a bundled server may hold two copies of drizzle-orm,
+ * and then `instanceof` fails and the message, parameters included, would be logged.
+ */
+function isQueryError(e: unknown): e is Error & { query: string; params: unknown[] } {
+  return (
+    e instanceof Error &&
+    typeof (e as { query?: unknown }).query === 'string' &&
+    Array.isArray((e as { params?: unknown }).params)
+  );
 }
