@@ -5,11 +5,12 @@
 export async function register() {
   if (process.env.NEXT_RUNTIME !== 'nodejs') return;
   const { getDatabase } = await import('./db/client');
+  const { log } = await import('./lib/log');
   try {
     const database = await getDatabase();
-    console.log(`[db] ready (${database.kind === 'pglite' ? 'embedded PGlite' : 'PostgreSQL'})`);
+    log.info({ database: database.kind === 'pglite' ? 'embedded PGlite' : 'PostgreSQL' }, 'database ready');
   } catch (err) {
     // The server still starts; requests retry opening the database and answer with a clear error.
-    console.error('[db] could not open the database:', (err as Error).message);
+    log.error({ err }, 'could not open the database');
   }
 }

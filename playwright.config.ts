@@ -19,6 +19,7 @@ export default defineConfig({
   outputDir: 'test-results',
   fullyParallel: false,
   workers: 1,
+  globalTeardown: './e2e/support/scan-server-log.ts',
   retries: 0,
   reporter: [['list'], ['html', { open: 'never', outputFolder: 'playwright-report' }]],
   use: {
@@ -45,7 +46,8 @@ export default defineConfig({
     },
   ],
   webServer: {
-    command: `rm -rf .data/e2e && node scripts/start.mjs --port ${port}`,
+    // Everything it prints is also kept, for the secrets scan after the run (e2e/support/scan-server-log.ts).
+    command: `rm -rf .data/e2e && mkdir -p .data/e2e && node scripts/start.mjs --port ${port} 2>&1 | tee .data/e2e/server.log`,
     url: `http://127.0.0.1:${port}/`,
     timeout: 300_000,
     reuseExistingServer: false,

@@ -1,27 +1,32 @@
 import { NextResponse, type NextRequest } from 'next/server';
 import { SESSION_COOKIE } from '@/lib/auth/cookie';
+import { databaseAnswers } from '@/lib/services/health';
 import { databaseMisconfiguration } from '@/lib/deployment';
 import { newNonce, pageSecurityHeaders } from '@/lib/http/security-headers';
 
 /** Pages anyone may see; every other page needs a session. */
 const PUBLIC_PAGES = /^\/(?:login|docs|malformed-path|unavailable)(?:\/|$)/;
+/** Pages that never touch the database. */
+const WITHOUT_DATABASE = /^\/(?:docs|malformed-path|unavailable)(?:\/|$)/;
 
 /**
- * A deployment without a database (lib/deployment.ts) shows every page as the app's own 503 page. Then
+ * A deployment without a database (lib/deployment.ts), or whose database does not answer right now
+ * (lib/services/health.ts), shows every page as the app's own 503 page. Then
  * every page's security headers, with a fresh CSP nonce that Next.js reads from the request and puts on its
  * scripts. And a quick turn-away for dashboard pages without a session cookie, before any rendering: it only
  * checks that the cookie exists; every page still verifies the session itself (lib/auth/session.ts requireUser).
  */
-export function proxy(request: NextRequest) {
+export async function proxy(request: NextRequest) {
   const nonce = newNonce();
   const security = pageSecurityHeaders(nonce, { dev: process.env.NODE_ENV === 'development' });
   const forward = { request: { headers: withNonce(request.headers, nonce, security) } };
-  const response = databaseMisconfiguration()
+  const response = (await databaseMissing(request))
     ? NextResponse.rewrite(unavailablePage(request), { ...forward, status: 503 })
     : mayEnter(request)
       ? NextResponse.next(forward)
       : redirectToSignIn(request);
   for (const [name, value] of Object.entries(security)) response.headers.set(name, value);
+  if (response.status === 503) response.headers.set('Retry-After', '5');
   return response;
 }
 
@@ -31,6 +36,11 @@ function unavailablePage(request: NextRequest) {
   target.pathname = '/unavailable';
   target.search = '';
   return target;
+}
+
+async function databaseMissing(request: NextRequest): Promise<boolean> {
+  if (databaseMisconfiguration()) return true;
+  return !WITHOUT_DATABASE.test(request.nextUrl.pathname) && !(await databaseAnswers());
 }
 
 function mayEnter(request: NextRequest): boolean {

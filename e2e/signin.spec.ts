@@ -1,4 +1,5 @@
 import { type Browser, expect, type Page, test } from '@playwright/test';
+import { secretsIn } from '../tests/support/secrets';
 import { signIn, USERS } from './support/dashboard';
 import { makeTempDir, startServer, type ServerProcess } from './support/servers';
 
@@ -93,5 +94,7 @@ test('Sign out everywhere ends the account’s sessions in every browser', async
   expect((await phone.context.cookies()).find((c) => c.name === 'portal_session')?.value).toBe(phoneCookie);
   await phone.page.goto(`${server.url}/keys`);
   await expect(phone.page).toHaveURL(/\/login/);
+  // Nothing of those sessions reached the server's log.
+  expect(secretsIn(server.output(), [phoneCookie ?? ''])).toEqual([]);
   await Promise.all([laptop.context.close(), phone.context.close()]);
 });

@@ -10,5 +10,15 @@
  */
 export const REQUEST_STATEMENT_TIMEOUT_MS = 2_000;
 
+/**
+ * How long the API waits for a request's answer (the database above all) before it answers 503 itself: a
+ * database that stops answering (a network partition, a frozen host) gives no error, so without this a request
+ * would wait for minutes. Just under the statement timeout: a query that is merely slow is answered the same.
+ */
+export const REQUEST_DEADLINE_MS = 1_800;
+
+/** The bulk ingestion's deadline instead: its body alone (16 MiB) may take a slow client longer to send. */
+export const INGEST_REQUEST_DEADLINE_MS = 60_000;
+
 /** Report requests one API key may have running at once; one more is answered 429 at once. */
 export const MAX_CONCURRENT_REPORTS_PER_KEY = 2;

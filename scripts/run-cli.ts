@@ -1,9 +1,9 @@
 import { EmbeddedDatabaseBusyError } from '@/db/embedded-lock';
-import { describeError } from '@/lib/http/describe-error';
 import { type Command, CommandError, UsageError } from './cli-kit';
 import { apikeyCommand } from './commands/apikey';
 import { importCommand } from './commands/import';
 import { seedCommand } from './commands/seed';
+import { log } from '@/lib/log';
 
 /**
  * The operator CLI behind `tsx scripts/cli.ts <command> [options]`. To add a command, write it in
@@ -69,7 +69,7 @@ export async function runCli(argv: string[]): Promise<number> {
       return 1;
     }
     // A bug: keep the stack, but never a failed query's parameters (they can hold key or password hashes).
-    console.error(`${name} failed: ${describeError(err, true)}`);
+    log.error({ command: name, err }, 'command failed');
     return 1;
   }
 }

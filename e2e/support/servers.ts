@@ -53,7 +53,7 @@ export function makeTempDir(label: string): string {
 export type DatabaseEnv = { PGLITE_DIR: string } | { DATABASE_URL: string };
 
 /** Runs `tsx scripts/cli.ts …` on that database and returns its standard output. */
-async function runCli(args: string[], database: DatabaseEnv): Promise<string> {
+export async function runCli(args: string[], database: DatabaseEnv): Promise<string> {
   const tsx = path.join(ROOT, 'node_modules', '.bin', 'tsx');
   const { stdout } = await run(tsx, ['scripts/cli.ts', ...args], {
     cwd: ROOT,

@@ -25,6 +25,7 @@ import {
 } from '@/lib/services/reports';
 import { byCountryQuery, countryRowsExportQuery, countryRowsQuery } from '@/lib/services/report-fields';
 import { INGEST_MAX_BYTES, ingestQuery, ingestRevenue } from '@/lib/services/revenue-ingest';
+import { INGEST_REQUEST_DEADLINE_MS } from '@/lib/limits';
 import { listSites } from '@/lib/services/sites';
 import { bodyFormat, INGEST_BODY_TYPES } from './ingest-body';
 import * as schemas from './schemas';
@@ -270,6 +271,7 @@ export const ENDPOINTS: ApiEndpoint[] = [
     response: { status: 200, description: 'What the import did', schema: schemas.ImportSummary },
     errors: [400, 403, 413, 415],
     run: {
+      deadlineMs: INGEST_REQUEST_DEADLINE_MS,
       handler: ({ principal, request, input }) =>
         ingestRevenue(principal, {
           format: bodyFormat(request.headers.get('content-type')),

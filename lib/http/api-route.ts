@@ -5,7 +5,9 @@ import { authenticateApiKey, touchApiKey } from '@/lib/services/api-key-auth';
 import type { Principal } from '@/lib/services/principal';
 import { readJsonBody } from './body';
 import { CSV_TYPE, JSON_TYPES, negotiateMediaType } from './negotiate';
-import { badRequest, notFound, ValidationError } from '@/lib/errors';
+import { AppError, badRequest, notFound, ValidationError } from '@/lib/errors';
+import { REQUEST_DEADLINE_MS } from '@/lib/limits';
+import { withinDeadline } from '@/lib/deadline';
 import { MALFORMED_PATH_HEADER } from './malformed-path';
 import { API_SECURITY_HEADERS } from './security-headers';
 import { claimReportSlot, releasingAfter } from './report-slots';
@@ -14,6 +16,7 @@ import { addressPolicy, applyRateLimit, keyPolicy } from './rate-limit';
 import { problemResponse } from './problem-response';
 import { runAfterResponse } from './background';
 import { renderBody, StreamedBody, streamResponse } from './render';
+import { log } from '@/lib/log';
 
 /**
  * The one wrapper every API route goes through:
@@ -58,6 +61,8 @@ interface EndpointOptions<I> {
   offers?: readonly string[];
   /** A report: a key may run only a few at once (lib/http/report-slots.ts). */
   report?: boolean;
+  /** How long the request may take before it is answered 503 (lib/limits.ts); REQUEST_DEADLINE_MS by default. */
+  deadlineMs?: number;
 }
 
 export interface KeyedEndpoint<P, I = undefined> extends EndpointOptions<I> {
@@ -144,8 +149,11 @@ async function admit(request: Request, searchParams: URLSearchParams, keyInQuery
   try {
     caller = await identify(request, searchParams, keyInQuery);
   } catch (err) {
-    // The key could not be checked (database down): still spend and report the address's budget.
-    await applyRateLimit(addressPolicy(request), headers);
+    // The key could not be checked (database down): still spend and report the address's budget, but answer
+    // with the outage itself: a spent budget is not what the caller needs to hear, and nothing was checked.
+    await applyRateLimit(addressPolicy(request), headers).catch((limited) => {
+      if (!(limited instanceof ProblemError)) throw limited;
+    });
     throw err;
   }
   if (!caller.principal) {
@@ -179,12 +187,28 @@ async function admitTo<P, I>(
   return { handle: (ctx) => endpoint.handler({ ...ctx, principal }), keyId: principal.keyId };
 }
 
-/** Runs `work` with a request id and response headers; anything it throws becomes a problem response. */
-async function respond(request: Request, work: (headers: Headers) => Promise<Response>): Promise<Response> {
+/**
+ * Runs `work` with a request id and response headers; anything it throws becomes a problem response, and so
+ * does no answer within the deadline (a database that stopped answering).
+ */
+async function respond(
+  request: Request,
+  work: (headers: Headers) => Promise<Response>,
+  deadlineMs = REQUEST_DEADLINE_MS,
+): Promise<Response> {
   const requestId = randomUUID();
   const headers = new Headers({ 'X-Request-Id': requestId, ...API_SECURITY_HEADERS });
+  const late = () => {
+    log.warn({ requestId, deadlineMs }, 'no answer within the deadline');
+    return new AppError(
+      'unavailable',
+      `No answer within ${deadlineMs / 1000} s: the reporting database is unavailable or overloaded, or this ` +
+        'request asks for more than one request may; retry shortly, or ask for less (a shorter range, fewer ' +
+        'sites or Filter terms).',
+    );
+  };
   try {
-    return await work(headers);
+    return await withinDeadline(work(headers), deadlineMs, late, (response) => void response.body?.cancel());
   } catch (err) {
     return problemResponse(err, request, headers, requestId);
   }
@@ -199,37 +223,41 @@ function inputOf<I>(endpoint: Endpoint<unknown, I>, query: QueryParams): I {
 }
 
 function serve<P, I>(endpoint: Endpoint<P, I>, request: Request, context: RouteContext): Promise<Response> {
-  return respond(request, async (headers) => {
-    for (const [name, value] of Object.entries(endpoint.headers ?? {})) headers.set(name, value);
-    const { searchParams } = new URL(request.url);
-    const { handle, keyId } = await admitTo(endpoint, request, searchParams, headers);
-    const query = QueryParams.from(searchParams);
-    const offered = endpoint.offers ?? (endpoint.csvColumns ? [...JSON_TYPES, CSV_TYPE] : JSON_TYPES);
-    const type = negotiateMediaType(request.headers.get('accept'), offered);
-    const input = inputOf(endpoint, query);
-    const params = (await context.params) as P;
-    const release = endpoint.report && keyId ? claimReportSlot(keyId) : () => {};
-    let streaming = false;
-    try {
-      const result = await handle({
-        request,
-        input,
-        params,
-        type,
-        readBody: (schema) => readJsonBody(request, schema),
-      });
-      if (result instanceof StreamedBody) {
-        // The export holds its slot until its last row is sent (or the client goes).
-        const streamed = new StreamedBody(releasingAfter(result.chunks, release), result.filename);
-        const response = await streamResponse(streamed, type, headers);
-        streaming = true;
-        return response;
+  return respond(
+    request,
+    async (headers) => {
+      for (const [name, value] of Object.entries(endpoint.headers ?? {})) headers.set(name, value);
+      const { searchParams } = new URL(request.url);
+      const { handle, keyId } = await admitTo(endpoint, request, searchParams, headers);
+      const query = QueryParams.from(searchParams);
+      const offered = endpoint.offers ?? (endpoint.csvColumns ? [...JSON_TYPES, CSV_TYPE] : JSON_TYPES);
+      const type = negotiateMediaType(request.headers.get('accept'), offered);
+      const input = inputOf(endpoint, query);
+      const params = (await context.params) as P;
+      const release = endpoint.report && keyId ? claimReportSlot(keyId) : () => {};
+      let streaming = false;
+      try {
+        const result = await handle({
+          request,
+          input,
+          params,
+          type,
+          readBody: (schema) => readJsonBody(request, schema),
+        });
+        if (result instanceof StreamedBody) {
+          // The export holds its slot until its last row is sent (or the client goes).
+          const streamed = new StreamedBody(releasingAfter(result.chunks, release), result.filename);
+          const response = await streamResponse(streamed, type, headers);
+          streaming = true;
+          return response;
+        }
+        return renderBody(result, type, endpoint.csvColumns, headers);
+      } finally {
+        if (!streaming) release();
       }
-      return renderBody(result, type, endpoint.csvColumns, headers);
-    } finally {
-      if (!streaming) release();
-    }
-  });
+    },
+    endpoint.deadlineMs,
+  );
 }
 
 /**

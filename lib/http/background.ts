@@ -1,11 +1,11 @@
 import { after } from 'next/server';
-import { describeError } from './describe-error';
+import { log } from '@/lib/log';
 
 const detached = new Set<Promise<void>>();
 
 /** Work that must not delay the response; outside a Next.js request (tests, scripts) it runs detached. */
 export function runAfterResponse(task: () => Promise<void>) {
-  const guarded = () => task().catch((err) => console.error('[api] background task failed:', describeError(err)));
+  const guarded = () => task().catch((err) => log.error({ err }, 'background task failed'));
   try {
     after(guarded);
   } catch {

@@ -1,3 +1,5 @@
+import { isQueryError } from '@/lib/query-errors';
+
 /**
  * An error as one log line (or a stack), without what must never reach a log: drizzle puts a failed query's
  * parameters into its error message, and those can be an API key's hash, a session token's hash or a
@@ -26,16 +28,4 @@ export function describeError(err: unknown, withStack = false): string {
     break;
   }
   return parts.join(' ← caused by ');
-}
-
-/**
- * drizzle's DrizzleQueryError, recognised by its shape: a bundled server may hold two copies of drizzle-orm,
- * and then `instanceof` fails and the message, parameters included, would be logged.
- */
-function isQueryError(e: unknown): e is Error & { query: string; params: unknown[] } {
-  return (
-    e instanceof Error &&
-    typeof (e as { query?: unknown }).query === 'string' &&
-    Array.isArray((e as { params?: unknown }).params)
-  );
 }

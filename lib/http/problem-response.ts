@@ -1,8 +1,8 @@
-import { describeError } from './describe-error';
 import { AppError } from '@/lib/errors';
 import { ProblemError, problemOf, retryAfterHeader } from './problem';
 import { REQUEST_STATEMENT_TIMEOUT_MS } from '@/lib/limits';
 import { isDatabaseUnavailable, isStatementTimeout } from './unavailable';
+import { log } from '@/lib/log';
 
 /**
  * Any error as an RFC 9457 problem+json response. ProblemErrors say what the client did wrong; a database
@@ -16,7 +16,7 @@ export function problemResponse(err: unknown, request: Request, headers: Headers
   } else if (err instanceof AppError) {
     problem = problemOf(err);
   } else if (isStatementTimeout(err)) {
-    console.warn(`[api] ${requestId} stopped at the statement timeout: ${describeError(err)}`);
+    log.warn({ requestId, err }, 'stopped at the statement timeout');
     problem = new ProblemError({
       status: 503,
       title: 'Service Unavailable',
@@ -24,7 +24,7 @@ export function problemResponse(err: unknown, request: Request, headers: Headers
       headers: retryAfterHeader(5),
     });
   } else if (isDatabaseUnavailable(err)) {
-    console.error(`[api] ${requestId} database unavailable: ${describeError(err)}`);
+    log.error({ requestId, err }, 'database unavailable');
     problem = new ProblemError({
       status: 503,
       title: 'Service Unavailable',
@@ -34,9 +34,7 @@ export function problemResponse(err: unknown, request: Request, headers: Headers
   } else {
     // Never expected: logged with the request id (never the query string, which may hold a key).
     // Nor the SQL parameters of a failed query, which may hold a key's hash: see describeError.
-    console.error(
-      `[api] ${requestId} ${request.method} ${new URL(request.url).pathname} failed: ${describeError(err, true)}`,
-    );
+    log.error({ requestId, method: request.method, path: new URL(request.url).pathname, err }, 'request failed');
     problem = new ProblemError({
       status: 500,
       title: 'Internal Server Error',

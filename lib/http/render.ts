@@ -1,6 +1,6 @@
 import { csvTable } from '@/lib/csv';
-import { describeError } from './describe-error';
 import { CSV_TYPE } from './negotiate';
+import { log } from '@/lib/log';
 
 interface PagedBody {
   data: Record<string, unknown>[];
@@ -68,7 +68,7 @@ export async function streamResponse(body: StreamedBody, type: string, headers: 
         else controller.enqueue(encoder.encode(value));
       } catch (err) {
         if (cancelled) return;
-        console.error(`[api] ${requestId} streamed response failed: ${describeError(err, true)}`);
+        log.error({ requestId, err }, 'streamed response failed');
         controller.error(err);
       }
     },

@@ -2,6 +2,7 @@ import { Ratelimit } from '@upstash/ratelimit';
 import { Redis } from '@upstash/redis';
 import type { RateLimitResult, RateLimitStore } from './index';
 import { createMemoryStore } from './memory';
+import { log } from '@/lib/log';
 
 export interface UpstashStoreOptions {
   url: string;
@@ -93,7 +94,7 @@ export function createUpstashStore(options: UpstashStoreOptions): RateLimitStore
   const timeoutMs = options.timeoutMs ?? 1000;
   const now = options.now ?? Date.now;
   const fallback = options.fallback ?? createMemoryStore(now);
-  const warn = options.warn ?? ((message: string) => console.warn(message));
+  const warn = options.warn ?? ((message: string) => log.warn(message));
   const redis = new Redis({
     url: options.url,
     token: options.token,

@@ -1,5 +1,6 @@
 import { and, eq, isNull, lt, or, sql } from 'drizzle-orm';
 import { getDb } from '@/db/client';
+import { hidingParameters } from '@/lib/query-errors';
 import { apiKeys, users } from '@/db/schema';
 import { hashApiKey, isWellFormedApiKey } from '@/lib/auth/api-key';
 import type { Principal } from './principal';
@@ -17,20 +18,22 @@ export async function authenticateApiKey(
 ): Promise<{ principal: Principal; lastUsedAt: Date | null } | null> {
   if (!isWellFormedApiKey(raw)) return null;
   const db = await getDb();
-  const [key] = await db
-    .select({
-      id: apiKeys.id,
-      userId: apiKeys.userId,
-      siteIds: apiKeys.siteIds,
-      expiresAt: apiKeys.expiresAt,
-      revokedAt: apiKeys.revokedAt,
-      lastUsedAt: apiKeys.lastUsedAt,
-      role: users.role,
-    })
-    .from(apiKeys)
-    .innerJoin(users, eq(users.id, apiKeys.userId))
-    .where(eq(apiKeys.keyHash, hashApiKey(raw)))
-    .limit(1);
+  const [key] = await hidingParameters(
+    db
+      .select({
+        id: apiKeys.id,
+        userId: apiKeys.userId,
+        siteIds: apiKeys.siteIds,
+        expiresAt: apiKeys.expiresAt,
+        revokedAt: apiKeys.revokedAt,
+        lastUsedAt: apiKeys.lastUsedAt,
+        role: users.role,
+      })
+      .from(apiKeys)
+      .innerJoin(users, eq(users.id, apiKeys.userId))
+      .where(eq(apiKeys.keyHash, hashApiKey(raw)))
+      .limit(1),
+  );
   if (!key || key.revokedAt || (key.expiresAt && key.expiresAt.getTime() <= now.getTime())) return null;
   const principal: Principal = {
     userId: key.userId,

@@ -1,3 +1,4 @@
+import { hidingParameters } from '@/lib/query-errors';
 import { and, count, desc, eq, gt, inArray, isNull, or, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { getDb } from '@/db/client';
@@ -110,18 +111,20 @@ async function insertKey(ownerId: string, createdBy: string, input: CreateApiKey
         `The account already has ${MAX_ACTIVE_KEYS} active API keys, the most it may hold; revoke one first.`,
       );
     }
-    const [inserted] = await tx
-      .insert(apiKeys)
-      .values({
-        userId: ownerId,
-        label: input.label || null,
-        keyPrefix: key.prefix,
-        keyHash: key.hash,
-        siteIds: siteIds.length > 0 ? siteIds : null,
-        expiresAt,
-        createdBy,
-      })
-      .returning();
+    const [inserted] = await hidingParameters(
+      tx
+        .insert(apiKeys)
+        .values({
+          userId: ownerId,
+          label: input.label || null,
+          keyPrefix: key.prefix,
+          keyHash: key.hash,
+          siteIds: siteIds.length > 0 ? siteIds : null,
+          expiresAt,
+          createdBy,
+        })
+        .returning(),
+    );
     return inserted;
   });
   return { key: toResponse(row, now), apiKey: key.raw };

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { hash, verify } from '@node-rs/argon2';
 import { and, eq, gt, lt } from 'drizzle-orm';
 import { getDb } from '@/db/client';
+import { hidingParameters } from '@/lib/query-errors';
 import { sessions, users } from '@/db/schema';
 import { sha256Hex } from '@/lib/crypto';
 import { getRateLimitStore, secondsUntilReset } from '@/lib/ratelimit';
@@ -66,7 +67,7 @@ export async function signIn(email: string, password: string, clientAddress: str
   await store.reset(pair, perAccountAndAddress, windowMs);
   const token = randomBytes(32).toString('base64url');
   const expiresAt = new Date(Date.now() + SESSION_DAYS * DAY_MS);
-  await db.insert(sessions).values({ tokenHash: hashToken(token), userId: user.id, expiresAt });
+  await hidingParameters(db.insert(sessions).values({ tokenHash: hashToken(token), userId: user.id, expiresAt }));
   // Housekeeping on the sign-in path, which is rare: drop this user's expired sessions.
   await db.delete(sessions).where(and(eq(sessions.userId, user.id), lt(sessions.expiresAt, new Date())));
   return { ok: true, token, expiresAt };
@@ -76,12 +77,14 @@ export async function signIn(email: string, password: string, clientAddress: str
 export async function userForSession(token: string): Promise<SessionUser | null> {
   if (!token) return null;
   const db = await getDb();
-  const [row] = await db
-    .select({ id: users.id, role: users.role, name: users.name, email: users.email })
-    .from(sessions)
-    .innerJoin(users, eq(users.id, sessions.userId))
-    .where(and(eq(sessions.tokenHash, hashToken(token)), gt(sessions.expiresAt, new Date())))
-    .limit(1);
+  const [row] = await hidingParameters(
+    db
+      .select({ id: users.id, role: users.role, name: users.name, email: users.email })
+      .from(sessions)
+      .innerJoin(users, eq(users.id, sessions.userId))
+      .where(and(eq(sessions.tokenHash, hashToken(token)), gt(sessions.expiresAt, new Date())))
+      .limit(1),
+  );
   if (!row) return null;
   return {
     principal: { userId: row.id, role: row.role, siteScope: null, via: 'session' },
@@ -100,5 +103,5 @@ export async function signOutEverywhere(principal: Principal): Promise<void> {
 export async function signOut(token: string): Promise<void> {
   if (!token) return;
   const db = await getDb();
-  await db.delete(sessions).where(eq(sessions.tokenHash, hashToken(token)));
+  await hidingParameters(db.delete(sessions).where(eq(sessions.tokenHash, hashToken(token))));
 }

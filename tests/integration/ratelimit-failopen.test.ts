@@ -13,6 +13,7 @@ import {
   deleteRedisKeys,
 } from '../support/upstash-emulator';
 import { closedPortUrl, freshWindow, limitHeaders, REDIS_URL } from './ratelimit-helpers';
+import { loggedLines } from '../support/logs';
 
 // Issue 3 point 6 through the API: Upstash unreachable, hanging or failing → the request is served within
 // ~1 s, headers still say 120, a warning at most once a minute, never a 500; counting resumes in Redis after.
@@ -27,7 +28,10 @@ afterEach(() => {
   warn.mockRestore();
   setRateLimitStore(undefined);
 });
-const ourWarnings = () => warn.mock.calls.map(([m]) => String(m)).filter((m) => m.startsWith('[ratelimit]'));
+const ourWarnings = () =>
+  loggedLines(warn)
+    .map((line) => line.msg)
+    .filter((m) => m.startsWith('[ratelimit]'));
 
 async function freshKey() {
   const user = await createPublisher(t.db);

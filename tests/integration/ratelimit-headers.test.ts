@@ -10,6 +10,7 @@ import { createPublisher, createSite } from '../support/factories';
 import { issueKey, otherLastChar } from '../support/keys';
 import { expectProblem } from './api-helpers';
 import { closedPortUrl, expectLimitHeaders, limitHeaders, manualClock } from './ratelimit-helpers';
+import { loggedLines } from '../support/logs';
 
 // Issue 3 point 1: X-RateLimit-Limit (always 120) and X-RateLimit-Remaining on every API response,
 // whichever status, with the in-process store and with an Upstash store that cannot be reached.
@@ -226,7 +227,7 @@ describe('X-RateLimit-* headers on every API response', () => {
       setRateLimitStore(store);
       const k = await checkEveryKind();
       await checkRefusals(store, k);
-      const ours = warn.mock.calls.filter(([m]) => String(m).startsWith('[ratelimit]'));
+      const ours = loggedLines(warn).filter((line) => line.msg.startsWith('[ratelimit]'));
       expect(ours).toHaveLength(1);
     });
   });

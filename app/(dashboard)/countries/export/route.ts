@@ -4,6 +4,7 @@ import { isFilterProblem } from '@/lib/dashboard/filters';
 import { readSiteDay, readView } from '@/lib/dashboard/url';
 import { ValidationError } from '@/lib/errors';
 import { STATUS_OF } from '@/lib/http/problem';
+import { isDatabaseUnavailable } from '@/lib/http/unavailable';
 import { PAGE_SIZE_MAX } from '@/lib/query';
 import { byCountryQuery } from '@/lib/services/report-fields';
 import { BY_COUNTRY_COLUMNS, getRevenueByCountry, resolveReportRange } from '@/lib/services/reports';
@@ -13,10 +14,10 @@ import { BY_COUNTRY_COLUMNS, getRevenueByCountry, resolveReportRange } from '@/l
  * not an API key). There is at most one row per country, so one page of the largest size holds them all.
  */
 export async function GET(request: Request) {
-  const user = await currentUser();
-  if (!user) return new Response('Sign in to download reports.', { status: 401 });
   const { searchParams } = new URL(request.url);
   try {
+    const user = await currentUser();
+    if (!user) return new Response('Sign in to download reports.', { status: 401 });
     const given = readSiteDay(searchParams);
     if (given instanceof ValidationError) throw given;
     const range = await resolveReportRange(user.principal, given);
@@ -38,6 +39,13 @@ export async function GET(request: Request) {
       return new Response(`${detail}\n`, {
         status: STATUS_OF[err.code].status,
         headers: { 'Content-Type': 'text/plain; charset=utf-8' },
+      });
+    }
+    // The database went away after proxy.ts found it answering: say so, as every page would.
+    if (isDatabaseUnavailable(err)) {
+      return new Response('The reporting database cannot be reached right now. Try again in a moment.\n', {
+        status: 503,
+        headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Retry-After': '5' },
       });
     }
     throw err;
