@@ -219,7 +219,7 @@ async function main(): Promise<number> {
       try {
         const server = await startServer({
           port,
-          databaseUrl,
+          database: { DATABASE_URL: databaseUrl },
           rateLimitPerMinute: RATE_LIMIT,
           interrupted: () => interrupted,
         });

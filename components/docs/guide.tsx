@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { MAX_CONCURRENT_REPORTS_PER_KEY, REQUEST_STATEMENT_TIMEOUT_MS } from '@/lib/limits';
+import { MAX_CONCURRENT_REPORTS_PER_KEY, REQUEST_DEADLINE_MS, REQUEST_STATEMENT_TIMEOUT_MS } from '@/lib/limits';
 import { Card } from '@/components/ui/card';
 import {
   MAX_FILTER_LIST_VALUES,
@@ -85,7 +85,9 @@ export function Guide({ origin }: { origin: string }) {
           without a valid key spend a smaller budget of the client address. A key may have{' '}
           {MAX_CONCURRENT_REPORTS_PER_KEY} report requests running at once; one more is a <C>429</C> with{' '}
           <C>Retry-After: 1</C>. A query that runs longer than {REQUEST_STATEMENT_TIMEOUT_MS / 1000} s is stopped and
-          answered <C>503</C>: ask for less (fewer or narrower <C>Filter</C> terms, fewer sites, a shorter range).
+          answered <C>503</C>: ask for less (fewer or narrower <C>Filter</C> terms, fewer sites, a shorter range). Every
+          request is answered within {REQUEST_DEADLINE_MS / 1000} s: when the database is unavailable, a <C>503</C> with{' '}
+          <C>Retry-After</C>.
         </p>
       </Topic>
       <Topic id="legacy" title="Moving off the legacy feed">

@@ -3,7 +3,7 @@
  * GET /api/v1/openapi.json and rendered at /docs.
  */
 import { z } from 'zod';
-import { MAX_CONCURRENT_REPORTS_PER_KEY, REQUEST_STATEMENT_TIMEOUT_MS } from '@/lib/limits';
+import { MAX_CONCURRENT_REPORTS_PER_KEY, REQUEST_DEADLINE_MS, REQUEST_STATEMENT_TIMEOUT_MS } from '@/lib/limits';
 import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiResponsesObject } from 'zod-openapi';
 import { keyLimit } from '@/lib/ratelimit';
 import { STATUS_OF } from '@/lib/http/problem';
@@ -33,7 +33,7 @@ const ERROR_MEANING: Record<number, string> = {
   415: 'Unsupported Content-Type',
   429: `Rate limit reached, or the key already has ${MAX_CONCURRENT_REPORTS_PER_KEY} reports running: see Retry-After`,
   500: 'Unexpected error: quote the requestId',
-  503: `The database is unavailable, or the query ran past the ${REQUEST_STATEMENT_TIMEOUT_MS / 1000} s a request may use: see Retry-After`,
+  503: `The database is unavailable or did not answer within ${REQUEST_DEADLINE_MS / 1000} s, or the query ran past the ${REQUEST_STATEMENT_TIMEOUT_MS / 1000} s a statement may use: see Retry-After`,
 };
 
 function errorResponse(status: number) {

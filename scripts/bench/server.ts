@@ -6,6 +6,8 @@ import { root } from '../production-build.mjs';
 
 export interface BenchServer {
   origin: string;
+  /** Everything the server printed so far. */
+  output(): string;
   stop(): Promise<void>;
 }
 
@@ -21,20 +23,22 @@ export async function freePort(): Promise<number> {
 const ECHOED_LINES = 40;
 
 /**
- * `node scripts/serve.mjs` (what `npm start` runs) on 127.0.0.1:port against `databaseUrl`, resolved once
+ * `node scripts/serve.mjs` (what `npm start` runs) on 127.0.0.1:port against `database`, resolved once
  * /api/v1/health answers. Its output is echoed with a prefix, up to a cap: under load an error can repeat
  * on every request.
  */
 export async function startServer(options: {
   port: number;
-  databaseUrl: string;
+  /** PostgreSQL, or an embedded database's folder. */
+  database: { DATABASE_URL: string } | { PGLITE_DIR: string };
   rateLimitPerMinute: number;
   interrupted: () => boolean;
 }): Promise<BenchServer> {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     NODE_ENV: 'production',
-    DATABASE_URL: options.databaseUrl,
+    DATABASE_URL: '',
+    ...options.database,
     RATE_LIMIT_PER_MINUTE: String(options.rateLimitPerMinute),
     ADDRESS_RATE_LIMIT_PER_MINUTE: String(options.rateLimitPerMinute),
   };
@@ -46,8 +50,15 @@ export async function startServer(options: {
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   echo(child);
-  const server: BenchServer = { origin: `http://127.0.0.1:${options.port}`, stop: () => stopChild(child) };
+  const server: BenchServer = {
+    origin: `http://127.0.0.1:${options.port}`,
+    output: () => output,
+    stop: () => stopChild(child),
+  };
   try {
     await waitUntilHealthy(child, server.origin, options.interrupted);
   } catch (err) {

@@ -1,0 +1,189 @@
+import type { Page, Request } from '@playwright/test';
+import { DEMO_IDS } from '../db/seed-data';
+import {
+  apiGet,
+  createKeyAs,
+  createKeyInUi,
+  type DemoUser,
+  expect,
+  keyRow,
+  test,
+  uniqueLabel,
+  waitForHydration,
+} from './support/dashboard';
+
+/**
+ * Issue 9, point 8, for the dashboard: {signed out, publisher, other publisher, admin} × every page, the
+ * route handler and every server action, with the answer each must get. "Other publisher" is the rival
+ * account acting on the demo account's sites and keys: by the URL, or by a server action whose payload is
+ * rewritten on its way (a server action is a public endpoint). The sign-in, sign-out and "sign out
+ * everywhere" actions act only on the caller's own session: e2e/dashboard-auth.spec.ts and e2e/signin.spec.ts.
+ * The API's matrix is tests/integration/authorization-api.test.ts.
+ */
+type Visitor = 'signedOut' | 'publisher' | 'otherPublisher' | 'admin';
+const ACCOUNT: Record<Visitor, DemoUser | null> = {
+  signedOut: null,
+  publisher: 'demo',
+  otherPublisher: 'rival',
+  admin: 'admin',
+};
+const VISITORS = Object.keys(ACCOUNT) as Visitor[];
+const DEMO_SITE = DEMO_IDS.sites.skyHopper;
+
+/** What a visitor sees at a URL: the page (by its heading), the sign-in page, or the page's own refusal. */
+type Outcome = { heading: string } | 'sign in' | 'not allowed';
+const PAGES: { path: string; expected: Record<Visitor, Outcome> }[] = [
+  ...(
+    [
+      ['/', 'Overview'],
+      ['/countries', 'Countries'],
+      ['/sites', 'Sites'],
+      ['/keys', 'API keys'],
+    ] as const
+  ).map(([path, heading]) => ({
+    path,
+    expected: {
+      signedOut: 'sign in',
+      publisher: { heading },
+      otherPublisher: { heading },
+      admin: { heading },
+    } as const,
+  })),
+  // Another account's site in the URL: refused, without saying whether it exists.
+  ...['/', '/countries'].map((path) => ({
+    path: `${path}?sites=${DEMO_SITE}`,
+    expected: {
+      signedOut: 'sign in',
+      publisher: { heading: path === '/' ? 'Overview' : 'Countries' },
+      otherPublisher: 'not allowed',
+      admin: 'not allowed',
+    } as const,
+  })),
+  {
+    path: '/docs',
+    expected: {
+      signedOut: { heading: 'API docs' },
+      publisher: { heading: 'API docs' },
+      otherPublisher: { heading: 'API docs' },
+      admin: { heading: 'API docs' },
+    },
+  },
+];
+
+test.describe('every page × every visitor', () => {
+  for (const { path, expected } of PAGES) {
+    test(path, async ({ openAs }) => {
+      for (const visitor of VISITORS) {
+        const page = await openAs(ACCOUNT[visitor]);
+        const response = await page.goto(path);
+        const outcome = expected[visitor];
+        if (outcome === 'sign in') {
+          await expect(page, visitor).toHaveURL(/\/login(\?next=|$)/);
+          await expect(page.getByRole('heading', { name: 'Sign in to your account' })).toBeVisible();
+        } else if (outcome === 'not allowed') {
+          expect(response!.status(), visitor).toBe(200);
+          await expect(
+            page.getByRole('alert').filter({ hasText: 'These filters can’t be shown' }),
+            visitor,
+          ).toBeVisible();
+          await expect(page.getByText('Sky Hopper'), visitor).toHaveCount(0);
+        } else {
+          expect(response!.status(), visitor).toBe(200);
+          await expect(page.getByRole('heading', { level: 1, name: outcome.heading }), visitor).toBeVisible();
+        }
+      }
+    });
+  }
+});
+
+test('the CSV export (route handler) × every visitor, for its own sites and another account’s', async ({ openAs }) => {
+  const expected: Record<Visitor, [own: number, demoSite: number]> = {
+    signedOut: [307, 307],
+    publisher: [200, 200],
+    otherPublisher: [200, 403],
+    admin: [200, 403],
+  };
+  for (const visitor of VISITORS) {
+    const { request } = (await openAs(ACCOUNT[visitor])).context();
+    const own = await request.get('/countries/export', { maxRedirects: 0 });
+    const demo = await request.get(`/countries/export?sites=${DEMO_SITE}`, { maxRedirects: 0 });
+    expect([own.status(), demo.status()], visitor).toEqual(expected[visitor]);
+    if (visitor === 'signedOut') expect(own.headers().location).toMatch(/\/login\?next=/);
+    if (demo.status() === 403) expect(await demo.text()).not.toContain('Sky Hopper');
+  }
+});
+
+/** Rewrites the next server action sent from `page` with `rewrite` (its arguments, as sent). */
+async function rewriteNextAction(page: Page, rewrite: (args: unknown[]) => unknown[]) {
+  const sent: Request[] = [];
+  await page.route('**/keys', async (route) => {
+    const request = route.request();
+    if (request.method() !== 'POST' || !request.headers()['next-action'] || sent.length > 0) return route.continue();
+    sent.push(request);
+    await route.continue({ postData: JSON.stringify(rewrite(JSON.parse(request.postData() ?? '[]'))) });
+  });
+  return sent;
+}
+
+test.describe('server actions', () => {
+  test('revoke: another publisher cannot revoke a key of this account, nor can a signed-out caller', async ({
+    browser,
+    openAs,
+  }) => {
+    const demoKey = await createKeyAs(browser, 'demo');
+    const list = await apiGet<{ id: string; label: string; isActive: boolean }[]>(
+      (await openAs('demo')).context().request,
+      demoKey.key,
+      '/api/v1/api-keys',
+    );
+    const demoKeyId = list.body.find((k) => k.label === demoKey.label)!.id;
+
+    // The rival revokes a key of its own, with the demo key's id put in its place.
+    const rival = await openAs('rival');
+    const own = await createKeyInUi(rival);
+    await waitForHydration(rival);
+    const sent = await rewriteNextAction(rival, () => [demoKeyId]);
+    await keyRow(rival, own.label)
+      .getByRole('button', { name: `Revoke ${own.label}` })
+      .click();
+    await rival.getByRole('alertdialog').getByRole('button', { name: 'Revoke key' }).click();
+    await expect(rival.getByRole('status').filter({ hasText: /no API key/i })).toBeAttached();
+    expect(sent).toHaveLength(1);
+
+    // The same call, replayed without a session, is sent to sign in.
+    const signedOut = (await openAs(null)).context().request;
+    const replay = await signedOut.post('/keys', {
+      headers: { 'Next-Action': sent[0].headers()['next-action'], 'Content-Type': 'text/plain;charset=UTF-8' },
+      data: JSON.stringify([demoKeyId]),
+      maxRedirects: 0,
+    });
+    expect(replay.status()).toBe(307);
+
+    // The demo key still works.
+    const still = await apiGet(signedOut, demoKey.key, '/api/v1/sites');
+    expect(still.status).toBe(200);
+  });
+
+  test('create: a publisher cannot create a key for another account (an admin can: dashboard-keys.spec.ts)', async ({
+    openAs,
+  }) => {
+    const demo = await openAs('demo');
+    await demo.goto('/keys');
+    await waitForHydration(demo);
+    const sent = await rewriteNextAction(demo, ([fields]) => [
+      { ...(fields as object), forUserId: DEMO_IDS.users.rival },
+    ]);
+    const label = uniqueLabel('for rival');
+    await demo.getByRole('button', { name: 'Create key', exact: true }).click();
+    const dialog = demo.getByRole('dialog', { name: 'Create an API key' });
+    await dialog.getByLabel('Label').fill(label);
+    await dialog.getByRole('button', { name: 'Create key' }).click();
+    await expect(dialog.getByRole('alert')).toHaveText('Creating keys for another user needs an admin API key.');
+    await expect(demo.getByTestId('new-api-key')).toHaveCount(0);
+    expect(sent).toHaveLength(1);
+
+    const rival = await openAs('rival');
+    await rival.goto('/keys');
+    await expect(keyRow(rival, label)).toHaveCount(0);
+  });
+});

@@ -1,0 +1,200 @@
+import { eq } from 'drizzle-orm';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { apiKeys } from '@/db/schema';
+import { ENDPOINTS } from '@/lib/api/endpoints';
+import { generateApiKey } from '@/lib/auth/api-key';
+import { revokeApiKey } from '@/lib/services/api-keys';
+import { type ApiResult, callApi } from '../support/api';
+import { useTestDatabase } from '../support/db';
+import { createPublisher, createRevenue, createSite } from '../support/factories';
+import { adminKey, issueKey, sessionPrincipal } from '../support/keys';
+import { expectProblem } from './api-helpers';
+
+/**
+ * Issue 9, point 8, for the API: every operation of the endpoint table × every kind of caller, with the
+ * answer each must get. The owner's data belongs to a publisher made for this file; "other" is another
+ * publisher's account-level key, "admin" the demo admin's. A 2xx cell also checks that what came back is
+ * the caller's own. The dashboard's matrix is e2e/dashboard-authorization.spec.ts.
+ */
+const t = useTestDatabase();
+
+const CALLERS = ['none', 'unknown', 'revoked', 'expired', 'siteScoped', 'account', 'other', 'admin'] as const;
+type Caller = (typeof CALLERS)[number];
+
+interface World {
+  ownerId: string;
+  ownerEmail: string;
+  siteA: string;
+  siteB: string;
+  otherSite: string;
+  keys: Record<Caller, string | null>;
+}
+let w: World;
+
+beforeAll(async () => {
+  const owner = await createPublisher(t.db);
+  const other = await createPublisher(t.db);
+  const [siteA, siteB, otherSite] = await Promise.all([
+    createSite(t.db, owner.id),
+    createSite(t.db, owner.id),
+    createSite(t.db, other.id),
+  ]);
+  await createRevenue(t.db, siteA.id, [{ day: t.today, country: 'DE', impressions: 1000, adRequests: 1200 }]);
+  const revoked = await issueKey(owner.id);
+  await revokeApiKey(sessionPrincipal(owner.id), revoked.record.id);
+  const expired = await issueKey(owner.id);
+  await t.db
+    .update(apiKeys)
+    .set({ expiresAt: new Date(Date.now() - 1000) })
+    .where(eq(apiKeys.id, expired.record.id));
+  w = {
+    ownerId: owner.id,
+    ownerEmail: owner.email,
+    siteA: siteA.id,
+    siteB: siteB.id,
+    otherSite: otherSite.id,
+    keys: {
+      none: null,
+      unknown: generateApiKey().raw,
+      revoked: revoked.raw,
+      expired: expired.raw,
+      siteScoped: (await issueKey(owner.id, { siteIds: [siteA.id] })).raw,
+      account: (await issueKey(owner.id)).raw,
+      other: (await issueKey(other.id)).raw,
+      admin: (await adminKey()).raw,
+    },
+  };
+});
+
+type Cells = Record<Caller, number>;
+/** The four callers without a usable key get 401 from every keyed operation. */
+const keyed = (usable: Omit<Cells, 'none' | 'unknown' | 'revoked' | 'expired'>): Cells => ({
+  none: 401,
+  unknown: 401,
+  revoked: 401,
+  expired: 401,
+  ...usable,
+});
+const everyone = (status: number): Cells => Object.fromEntries(CALLERS.map((c) => [c, status])) as unknown as Cells;
+
+interface Operation {
+  /** The endpoint table's operationId. */
+  operationId: string;
+  request(): Promise<{ method: string; path: string; body?: unknown; headers?: Record<string, string> }>;
+  expected: Cells;
+  /** For a 2xx: what came back is the caller's own. */
+  check?(res: ApiResult, caller: Caller): void | Promise<void>;
+}
+
+const siteIdsOf = (res: ApiResult) => (res.json as { siteId: string }[]).map((s) => s.siteId).sort();
+const ownSites = (caller: Caller): string[] | null =>
+  caller === 'siteScoped' ? [w.siteA] : caller === 'account' ? [w.siteA, w.siteB].sort() : null;
+
+const OPERATIONS: Operation[] = [
+  {
+    operationId: 'getHealth',
+    request: async () => ({ method: 'GET', path: '/api/v1/health' }),
+    expected: everyone(200),
+  },
+  {
+    operationId: 'getOpenApiDocument',
+    request: async () => ({ method: 'GET', path: '/api/v1/openapi.json' }),
+    expected: everyone(200),
+  },
+  {
+    operationId: 'listSites',
+    request: async () => ({ method: 'GET', path: '/api/v1/sites' }),
+    expected: keyed({ siteScoped: 200, account: 200, other: 200, admin: 200 }),
+    check(res, caller) {
+      if (caller === 'other') expect(siteIdsOf(res)).toEqual([w.otherSite]);
+      else if (caller === 'admin') expect(siteIdsOf(res)).not.toContain(w.siteA);
+      else expect(siteIdsOf(res)).toEqual(ownSites(caller));
+    },
+  },
+  ...['getTotals', 'getRevenueByCountry'].map((operationId): Operation => ({
+    operationId,
+    request: async () => ({
+      method: 'GET',
+      path: `${operationId === 'getTotals' ? '/api/v1/reports/totals' : '/api/v1/reports/by-country'}?siteIds=${w.siteA}`,
+    }),
+    expected: keyed({ siteScoped: 200, account: 200, other: 403, admin: 403 }),
+  })),
+  ...[
+    ['getCountryRows', '/api/v1/reports/countries'],
+    ['exportCountryRows', '/api/v1/reports/countries/export'],
+  ].map(([operationId, path]): Operation => ({
+    operationId,
+    // A filter on a site, not a scope: another account's site matches none of the caller's rows.
+    request: async () => ({ method: 'GET', path: `${path}?Filter=gameId==${w.siteA}` }),
+    // The per-row feed is account-wide: closed to site-scoped keys.
+    expected: keyed({ siteScoped: 403, account: 200, other: 200, admin: 200 }),
+    check(res, caller) {
+      const rows = operationId === 'getCountryRows' ? res.json.data.length : res.text.trim().split('\n').length - 1;
+      if (caller === 'account') expect(rows).toBeGreaterThan(0);
+      else expect(rows).toBe(0);
+    },
+  })),
+  {
+    operationId: 'getLegacyCountryRows',
+    request: async () => ({ method: 'GET', path: '/api/v1/revenues/countries?pageSize=1' }),
+    expected: keyed({ siteScoped: 403, account: 200, other: 200, admin: 200 }),
+  },
+  {
+    operationId: 'listApiKeys',
+    request: async () => ({ method: 'GET', path: '/api/v1/api-keys' }),
+    expected: keyed({ siteScoped: 403, account: 200, other: 200, admin: 200 }),
+    async check(res, caller) {
+      const ownerKeys = await t.db.select({ id: apiKeys.id }).from(apiKeys).where(eq(apiKeys.userId, w.ownerId));
+      const owned = new Set(ownerKeys.map((k) => k.id));
+      const listed = (res.json as { id: string }[]).map((k) => k.id);
+      expect(listed.length).toBeGreaterThan(0);
+      expect(listed.every((id) => owned.has(id))).toBe(caller === 'account');
+      if (caller !== 'account') expect(listed.some((id) => owned.has(id))).toBe(false);
+    },
+  },
+  {
+    operationId: 'createApiKey',
+    request: async () => ({ method: 'POST', path: '/api/v1/api-keys', body: { label: 'matrix' } }),
+    expected: keyed({ siteScoped: 403, account: 200, other: 200, admin: 200 }),
+  },
+  {
+    operationId: 'revokeApiKey',
+    // A key of the owner's, new for each cell.
+    request: async () => ({ method: 'DELETE', path: `/api/v1/api-keys/${(await issueKey(w.ownerId)).record.id}` }),
+    expected: keyed({ siteScoped: 403, account: 200, other: 404, admin: 404 }),
+  },
+  {
+    operationId: 'createApiKeyForUser',
+    request: async () => ({ method: 'POST', path: `/api/v1/api-keys/for-user/${w.ownerId}`, body: { label: 'm' } }),
+    expected: keyed({ siteScoped: 403, account: 403, other: 403, admin: 200 }),
+  },
+  {
+    operationId: 'ingestRevenue',
+    request: async () => ({
+      method: 'POST',
+      path: '/api/v1/admin/revenue',
+      headers: { 'Content-Type': 'text/csv' },
+      body: `day,siteId,country,impressions,clicks,adRequests,revenue\n2026-01-01,${w.siteB},DE,10,1,20,0.05\n`,
+    }),
+    expected: keyed({ siteScoped: 403, account: 403, other: 403, admin: 200 }),
+  },
+];
+
+describe('authorization matrix: every API operation × every kind of caller', () => {
+  it('covers every operation of the endpoint table', () => {
+    expect(OPERATIONS.map((o) => o.operationId).sort()).toEqual(ENDPOINTS.map((e) => e.operationId).sort());
+  });
+
+  it.each(OPERATIONS.map((o) => [o.operationId, o] as const))('%s', async (_, operation) => {
+    const answers: Partial<Cells> = {};
+    for (const caller of CALLERS) {
+      const { method, path, body, headers } = await operation.request();
+      const key = w.keys[caller];
+      const res = await callApi(method, path, { key: key ?? undefined, body, headers });
+      answers[caller] = res.status;
+      if (res.status >= 400) expectProblem(res, res.status, path.split('?')[0]);
+      else await operation.check?.(res, caller);
+    }
+    expect(answers).toEqual(operation.expected);
+  });
+});

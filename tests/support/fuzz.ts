@@ -1,0 +1,230 @@
+import fc from 'fast-check';
+import { ENDPOINTS } from '../../lib/api/endpoints';
+
+/**
+ * Hostile requests for every endpoint and method, and the rules every answer must keep (issue 9, point 7):
+ * 2xx or a status the OpenAPI document lists for that operation (405 for a method the path does not have),
+ * every error a problem+json with the rate-limit headers, and every returned row in the caller's scope.
+ * Shared by the in-process property test (tests/integration/api-fuzz.test.ts) and `npm run fuzz`
+ * (scripts/fuzz.ts), which sends them to a production server.
+ */
+
+export interface FuzzCaller {
+  name: string;
+  /** What it sends as its key (null: nothing). */
+  key: string | null;
+  /** The sites its answers may show; rows of any other site are a leak. */
+  sites: readonly string[];
+}
+
+export interface FuzzRequest {
+  /** The endpoint table's operation whose path this is. */
+  operationId: string;
+  method: string;
+  path: string;
+  headers: Record<string, string>;
+  body?: string;
+  caller: FuzzCaller;
+}
+
+const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
+
+const HOSTILE_WORDS = [
+  ...['', ' ', '0', '-1', '1e309', 'NaN', 'null', 'true', '[]', '{}', ',', ',,', ';', '==', '=in=()', '*'],
+  ...['%', '%ZZ', '%00', '\u0000', '\uFFFF', '\uD800', '😀', 'Ω', '\r\n', '\t=1+1'],
+  ...["' or 1=1 --", '"; drop table sites; --', '../../etc/passwd', '<script>alert(1)</script>', '=cmd|"/c calc"!A1'],
+  ...['revenue', '-revenue', 'cpm', 'country', 'date', 'siteId', 'gameId', 'DE', 'de', 'ZZ', 'all'],
+  ...['2026-02-30', '9999-12-31', '0000-01-01', '2024-02-29', '1970-01-01T00:00:00Z', '2025-13-01', 'today'],
+  ...['cpm>=0;'.repeat(40), 'country==DE;cpm>1', 'revenueAmount>=0', 'gameId==x', 'a'.repeat(5000)],
+  '00000000-0000-0000-0000-000000000000',
+];
+
+/** A value a client could send: hostile words, random text of any alphabet, numbers, dates, ids. */
+export const hostileValue = (ids: readonly string[]) =>
+  fc.oneof(
+    fc.constantFrom(...HOSTILE_WORDS),
+    fc.constantFrom(...ids),
+    fc.string({ maxLength: 40 }),
+    fc.string({ unit: 'binary', maxLength: 20 }),
+    fc.integer().map(String),
+    fc.double().map(String),
+    fc.uuid(),
+    fc.date({ noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10)),
+    fc.array(fc.constantFrom(...ids), { maxLength: 4 }).map((list) => list.join(',')),
+  );
+
+/** Parameter names: each documented one in any letter case, the legacy apiKey, and anything else. */
+const parameterName = (known: readonly string[]) =>
+  fc.oneof(
+    { weight: 3, arbitrary: known.length > 0 ? fc.constantFrom(...known) : fc.constant('x') },
+    known.length > 0
+      ? fc.tuple(fc.constantFrom(...known), fc.boolean()).map(([n, upper]) => (upper ? n.toUpperCase() : n))
+      : fc.constant('x'),
+    fc.constantFrom('apiKey', 'APIKEY', 'page', 'pageSize', 'Filter', 'FilterList', 'Search', 'sortBy'),
+    fc.string({ minLength: 1, maxLength: 12 }),
+  );
+
+const ACCEPT = ['*/*', 'application/json', 'text/csv', 'application/x-ndjson', 'application/problem+json'];
+const CONTENT_TYPES = ['application/json', 'text/csv', 'application/x-ndjson', 'text/plain', 'multipart/form-data'];
+
+/** A request body: JSON of any shape, a valid-looking one, CSV or NDJSON rows with hostile cells, or junk. */
+const body = (ids: readonly string[]) =>
+  fc.oneof(
+    fc.json({ maxDepth: 3 }),
+    fc.string({ maxLength: 200 }),
+    fc
+      .record({ label: hostileValue(ids), siteIds: fc.option(fc.array(hostileValue(ids), { maxLength: 3 })) })
+      .map((value) => JSON.stringify(value)),
+    fc
+      .array(fc.array(hostileValue(ids), { minLength: 7, maxLength: 7 }), { maxLength: 4 })
+      .map(
+        (rows) =>
+          `day,siteId,country,impressions,clicks,adRequests,revenue\n${rows.map((r) => r.join(',')).join('\n')}\n`,
+      ),
+    fc.array(fc.json({ maxDepth: 2 }), { maxLength: 3 }).map((lines) => lines.join('\n')),
+  );
+
+function encodes(text: string): boolean {
+  try {
+    encodeURIComponent(text);
+    return true;
+  } catch {
+    return false; // a lone surrogate
+  }
+}
+
+/**
+ * Requests to one operation's path: mostly its own method (sometimes another), its path parameters from
+ * known and hostile ids, documented and unknown query parameters with hostile values (repeated sometimes),
+ * any Accept, a key in the header, as a Bearer token, or both.
+ */
+export function fuzzRequests(
+  operationId: string,
+  options: { callers: readonly FuzzCaller[]; ids: readonly string[]; parameters: readonly string[] },
+): fc.Arbitrary<FuzzRequest> {
+  const endpoint = ENDPOINTS.find((e) => e.operationId === operationId);
+  if (!endpoint) throw new Error(`no operation ${operationId}`);
+  const { callers, ids, parameters } = options;
+  // Not empty, "." or "..": those make another path (the catch-all's 404), not a value of this one; and
+  // text that percent-encodes (a lone surrogate cannot: the malformed-path tests send those bytes raw).
+  const pathValue = fc
+    .oneof(fc.constantFrom(...ids), hostileValue(ids))
+    .filter((v) => !['', '.', '..'].includes(v) && encodes(v));
+  return fc
+    .record({
+      method: fc.oneof({ weight: 4, arbitrary: fc.constant(endpoint.method) }, fc.constantFrom(...METHODS)),
+      pathValues: fc.array(pathValue, { minLength: 2, maxLength: 2 }),
+      query: fc.array(fc.tuple(parameterName(parameters), hostileValue(ids)), { maxLength: 4 }),
+      // Mostly what real clients send, so that most cases get past negotiation and authentication.
+      accept: fc.oneof(
+        { weight: 3, arbitrary: fc.constant(null) },
+        { weight: 2, arbitrary: fc.constantFrom(...ACCEPT) },
+        fc.string({ maxLength: 30 }),
+      ),
+      contentType: fc.option(fc.constantFrom(...CONTENT_TYPES)),
+      keyAs: fc.constantFrom('header', 'bearer', 'both'),
+      body: fc.option(body(ids)),
+      caller: fc.oneof(
+        { weight: 3, arbitrary: fc.constantFrom(...callers.filter((c) => c.sites.length > 0)) },
+        fc.constantFrom(...callers),
+      ),
+    })
+    .map(({ method, pathValues, query, accept, contentType, keyAs, body: sent, caller }) => {
+      let n = 0;
+      const path = endpoint.path.replace(/\{\w+\}/g, () => encodeURIComponent(pathValues[n++]));
+      const search = new URLSearchParams(query).toString();
+      const headers: Record<string, string> = {};
+      if (accept !== null) headers.Accept = accept.replace(/[^\x20-\x7e]/g, '');
+      if (contentType !== null) headers['Content-Type'] = contentType;
+      if (caller.key !== null && keyAs !== 'bearer') headers['X-Api-Key'] = caller.key;
+      if (caller.key !== null && keyAs !== 'header') headers.Authorization = `Bearer ${caller.key}`;
+      const withBody = sent !== null && method !== 'GET' && method !== 'OPTIONS';
+      return {
+        operationId,
+        method,
+        path: search ? `${path}?${search}` : path,
+        headers,
+        caller,
+        ...(withBody ? { body: sent } : {}),
+      };
+    });
+}
+
+export interface FuzzAnswer {
+  status: number;
+  headers: Headers;
+  text: string;
+}
+
+/** The statuses the OpenAPI document lists for an operation, by its method and templated path. */
+export type DocumentedStatuses = (method: string, templatedPath: string) => Set<number> | null;
+
+export function documentedStatuses(document: {
+  paths: Record<string, Record<string, { responses: Record<string, unknown> }>>;
+}): DocumentedStatuses {
+  return (method, templatedPath) => {
+    const operation = document.paths[templatedPath]?.[method.toLowerCase()];
+    return operation ? new Set(Object.keys(operation.responses).map(Number)) : null;
+  };
+}
+
+/** The documented query parameters of an operation. */
+export function documentedParameters(
+  document: { paths: Record<string, Record<string, { parameters?: { name: string; in: string }[] }>> },
+  operationId: string,
+): string[] {
+  const endpoint = ENDPOINTS.find((e) => e.operationId === operationId)!;
+  const operation = document.paths[endpoint.path]?.[endpoint.method.toLowerCase()];
+  return (operation?.parameters ?? []).filter((p) => p.in === 'query').map((p) => p.name);
+}
+
+/** What is wrong with an answer to `request`, if anything. */
+export function violations(request: FuzzRequest, answer: FuzzAnswer, documented: DocumentedStatuses): string[] {
+  const problems: string[] = [];
+  const endpoint = ENDPOINTS.find((e) => e.operationId === request.operationId)!;
+  const allowed =
+    request.method === 'OPTIONS'
+      ? new Set([204, 429, 503])
+      : (documented(request.method, endpoint.path) ?? new Set([405, 429, 503]));
+  const { status } = answer;
+  if (status >= 300 && !allowed.has(status)) problems.push(`status ${status} is not documented`);
+  const type = answer.headers.get('content-type') ?? '';
+  if (status >= 400) {
+    if (!type.startsWith('application/problem+json')) problems.push(`error with Content-Type ${type}`);
+    else {
+      const problem = JSON.parse(answer.text) as { status?: unknown; title?: unknown; detail?: unknown };
+      if (problem.status !== status || typeof problem.title !== 'string' || typeof problem.detail !== 'string') {
+        problems.push('error body is not a problem with status, title and detail');
+      }
+    }
+    if (!answer.headers.get('x-ratelimit-limit')) problems.push('error without X-RateLimit-Limit');
+  }
+  if (status < 300) problems.push(...outOfScope(request.caller, type, answer.text));
+  return problems;
+}
+
+/** Rows naming a site the caller may not read, in a JSON or CSV answer. */
+function outOfScope(caller: FuzzCaller, type: string, text: string): string[] {
+  const allowed = new Set(caller.sites);
+  const seen: string[] = [];
+  if (type.startsWith('text/csv')) {
+    const [header, ...rows] = text.trimEnd().split('\n');
+    const column = header?.split(',').findIndex((name) => name === 'siteId' || name === 'gameId') ?? -1;
+    if (column >= 0) for (const row of rows) seen.push(row.split(',')[column]);
+  } else if (/json/.test(type) && text) {
+    const values = type.includes('ndjson') ? text.split('\n').filter(Boolean) : [text];
+    const visit = (value: unknown): void => {
+      if (Array.isArray(value)) value.forEach(visit);
+      else if (value && typeof value === 'object') {
+        for (const [name, inner] of Object.entries(value)) {
+          if ((name === 'siteId' || name === 'gameId') && typeof inner === 'string') seen.push(inner);
+          else visit(inner);
+        }
+      }
+    };
+    values.forEach((line) => visit(JSON.parse(line)));
+  }
+  return [...new Set(seen.filter((site) => !allowed.has(site)))].map(
+    (site) => `row of site ${site} for ${caller.name}`,
+  );
+}
