@@ -6,6 +6,7 @@ import { createServer } from 'node:http';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import next from 'next';
+import pino from 'pino';
 
 const CLIENT_ADDRESS_HEADER = 'x-portal-client-address'; // lib/http/client-address.ts reads it
 const MALFORMED_PATH_HEADER = 'x-portal-malformed-path'; // lib/http/malformed-path.ts
@@ -45,8 +46,11 @@ const server = createServer((req, res) => {
   routeMalformedPath(req);
   handle(req, res);
 });
+// The app logs through lib/log.ts; this plain-JS entry point only says where it listens, in the same format.
+const log = pino({ base: { service: 'publisher-portal' } });
 server.listen(port, hostname, () => {
-  console.log(`Publisher Portal ready on http://${hostname === '0.0.0.0' ? 'localhost' : hostname}:${port}`);
+  const url = `http://${hostname === '0.0.0.0' ? 'localhost' : hostname}:${port}`;
+  log.info({ url }, `Publisher Portal ready on ${url}`);
 });
 
 for (const signal of ['SIGINT', 'SIGTERM']) {

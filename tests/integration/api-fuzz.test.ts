@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, type MockInstance, vi } from 'vitest';
 import { apiKeys } from '@/db/schema';
 import { ENDPOINTS } from '@/lib/api/endpoints';
 import { openApiDocument } from '@/lib/api/openapi';
@@ -18,6 +18,7 @@ import {
   violations,
 } from '../support/fuzz';
 import { adminKey, issueKey } from '../support/keys';
+import { secretsIn } from '../support/secrets';
 
 /**
  * Issue 9, point 7, in process: fast-check sends hostile requests to every operation (and other methods on
@@ -69,7 +70,23 @@ beforeAll(async () => {
   ids = [siteA.id, siteB.id, siteC.id, owner.id, other.id, revoked.record.id, ...spare.map((k) => k.record.id)];
 });
 
-afterAll(() => setEnv(undefined));
+let printed: MockInstance[] = [];
+beforeAll(() => {
+  printed = (['log', 'info', 'warn', 'error'] as const).map((m) => vi.spyOn(console, m).mockImplementation(() => {}));
+});
+
+afterAll(() => {
+  setEnv(undefined);
+  // Whatever the cases made the server log, no key or hash of theirs is in it (issue 9, point 4).
+  const output = printed.flatMap((spy) => spy.mock.calls.map((args) => args.map(String).join(' '))).join('\n');
+  for (const spy of printed) spy.mockRestore();
+  expect(
+    secretsIn(
+      output,
+      callers.flatMap((c) => (c.key ? [c.key] : [])),
+    ),
+  ).toEqual([]);
+});
 
 async function send(request: FuzzRequest) {
   const response = await fetchInProcess(
