@@ -131,7 +131,12 @@ export async function openConfiguredDatabase(
 
 // Next.js may evaluate this module in more than one bundle of the same process; the handle lives on
 // globalThis so that every bundle shares one connection (and PGlite is opened once).
-const slot = globalThis as unknown as { __portalDb?: Promise<Database> };
+const slot = globalThis as unknown as { __portalDb?: Promise<Database>; __portalDbKind?: Database['kind'] };
+
+/** Which kind of database requests use: the one installed, or else the one configured. */
+export function databaseKind(): Database['kind'] {
+  return slot.__portalDbKind ?? (env().DATABASE_URL ? 'postgres' : 'pglite');
+}
 
 export function getDatabase(): Promise<Database> {
   if (!slot.__portalDb) {
@@ -152,4 +157,5 @@ export async function getDb(): Promise<Db> {
 /** Tests and scripts install a database of their own (a PGlite copy of the test template, say). */
 export function setDatabase(database: Database | undefined) {
   slot.__portalDb = database ? Promise.resolve(database) : undefined;
+  slot.__portalDbKind = database?.kind;
 }

@@ -124,7 +124,7 @@ test.describe('a publisher', () => {
     await page.goto('/sites');
     const siteIdOf = async (name: string) =>
       new URL(
-        (await page.getByRole('link', { name: `View revenue of ${name}` }).getAttribute('href'))!,
+        (await page.getByTestId('site-row').getByRole('link', { name, exact: true }).getAttribute('href'))!,
         'http://x',
       ).searchParams.get('sites')!;
     const merge = await siteIdOf('Merge Kingdom');

@@ -14,6 +14,7 @@ export const REQUEST_STATEMENT_TIMEOUT_MS = 2_000;
  * How long the API waits for a request's answer (the database above all) before it answers 503 itself: a
  * database that stops answering (a network partition, a frozen host) gives no error, so without this a request
  * would wait for minutes. Just under the statement timeout: a query that is merely slow is answered the same.
+ * PostgreSQL only: the embedded database runs in the server's process (lib/services/health.ts).
  */
 export const REQUEST_DEADLINE_MS = 1_800;
 

@@ -7,10 +7,11 @@ import { FilterError } from '@/components/dashboard/filter-error';
 import { KpiCards } from '@/components/dashboard/kpi-cards';
 import { PageHeader } from '@/components/dashboard/page-header';
 import { TopCountriesTable } from '@/components/dashboard/top-countries-table';
+import { TopSitesTable } from '@/components/dashboard/top-sites-table';
 import { Card, Skeleton } from '@/components/ui/card';
 import { requireUser } from '@/lib/auth/session';
 import { orFilterProblem } from '@/lib/dashboard/filters';
-import { loadHeadline, loadTrends } from '@/lib/dashboard/overview';
+import { loadHeadline, loadTrends, TOP_SITES } from '@/lib/dashboard/overview';
 import { readSiteDay, viewHref, type SearchParams } from '@/lib/dashboard/url';
 import { formatDay } from '@/lib/format';
 import { AppError, ValidationError } from '@/lib/errors';
@@ -51,8 +52,9 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
           <Trends
             user={user}
             range={range}
-            countriesHref={viewHref('/countries', params, { from: range.fromDate, to: range.toDate })}
+            params={params}
             hasData={headline.totals.totalRequests > 0}
+            totalRevenue={headline.totals.totalRevenue}
           />
         </Suspense>
       </div>
@@ -60,9 +62,19 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
   );
 }
 
-async function Trends(props: { user: SessionUser; range: ReportRange; countriesHref: string; hasData: boolean }) {
-  const { user, range, countriesHref, hasData } = props;
+async function Trends(props: {
+  user: SessionUser;
+  range: ReportRange;
+  params: SearchParams;
+  hasData: boolean;
+  totalRevenue: number;
+}) {
+  const { user, range, params, hasData, totalRevenue } = props;
   const trends = await loadTrends(user, range);
+  const linkClass = 'text-sm font-medium text-accent-700 hover:underline dark:text-accent-300';
+  const topSites = trends.siteFigures
+    .slice(0, TOP_SITES)
+    .map((site) => ({ ...site, href: viewHref('/', params, { sites: site.siteId }) }));
   return (
     <>
       <Card className="p-4 md:p-6">
@@ -75,27 +87,38 @@ async function Trends(props: { user: SessionUser; range: ReportRange; countriesH
           </p>
         )}
       </Card>
-      <Card className="p-4 md:p-6">
-        <div className="mb-4 flex items-baseline justify-between gap-4">
-          <h2 className="text-base font-semibold">Top countries</h2>
-          <Link
-            href={countriesHref}
-            className="text-sm font-medium text-accent-700 hover:underline dark:text-accent-300"
-          >
-            All {trends.countryCount} countries →
-          </Link>
-        </div>
-        {trends.topCountries.length > 0 ? (
-          <div className="grid gap-6 lg:grid-cols-2">
-            <LazyCountryBars rows={trends.topCountries} />
-            <TopCountriesTable rows={trends.topCountries} />
+      <div className="grid gap-6 xl:grid-cols-[2fr_3fr]">
+        <Card className="p-4 md:p-6">
+          <div className="mb-4 flex items-baseline justify-between gap-4">
+            <h2 className="text-base font-semibold">Top sites</h2>
+            <Link href={viewHref('/sites', params, { from: range.fromDate, to: range.toDate })} className={linkClass}>
+              All {trends.siteFigures.length} sites →
+            </Link>
           </div>
-        ) : (
-          <p className="py-10 text-center text-sm text-zinc-600 dark:text-zinc-400">
-            No countries to show for this period.
-          </p>
-        )}
-      </Card>
+          <TopSitesTable rows={topSites} total={totalRevenue} />
+        </Card>
+        <Card className="p-4 md:p-6">
+          <div className="mb-4 flex items-baseline justify-between gap-4">
+            <h2 className="text-base font-semibold">Top countries</h2>
+            <Link
+              href={viewHref('/countries', params, { from: range.fromDate, to: range.toDate })}
+              className={linkClass}
+            >
+              All {trends.countryCount} countries →
+            </Link>
+          </div>
+          {trends.topCountries.length > 0 ? (
+            <div className="grid gap-6 lg:grid-cols-2">
+              <LazyCountryBars rows={trends.topCountries} />
+              <TopCountriesTable rows={trends.topCountries} />
+            </div>
+          ) : (
+            <p className="py-10 text-center text-sm text-zinc-600 dark:text-zinc-400">
+              No countries to show for this period.
+            </p>
+          )}
+        </Card>
+      </div>
     </>
   );
 }
@@ -108,10 +131,16 @@ function TrendsSkeleton() {
         <h2 className="mb-4 text-base font-semibold">Daily revenue</h2>
         <Skeleton className="h-72 w-full" />
       </Card>
-      <Card className="p-4 md:p-6">
-        <h2 className="mb-4 text-base font-semibold">Top countries</h2>
-        <Skeleton className="h-72 w-full" />
-      </Card>
+      <div className="grid gap-6 xl:grid-cols-[2fr_3fr]">
+        <Card className="p-4 md:p-6">
+          <h2 className="mb-4 text-base font-semibold">Top sites</h2>
+          <Skeleton className="h-72 w-full" />
+        </Card>
+        <Card className="p-4 md:p-6">
+          <h2 className="mb-4 text-base font-semibold">Top countries</h2>
+          <Skeleton className="h-72 w-full" />
+        </Card>
+      </div>
     </div>
   );
 }

@@ -8,6 +8,7 @@ import {
   type RevenueTotalResponse,
 } from '@/lib/services/reports';
 import type { SessionUser } from '@/lib/services/sessions';
+import { getRevenueBySite, type SiteRevenue } from '@/lib/services/site-revenue';
 import { listSites, type SiteResponse } from '@/lib/services/sites';
 import { previousPeriod } from './filters';
 
@@ -24,9 +25,12 @@ export interface OverviewTrends {
   previousDaily: DailyPoint[];
   topCountries: RevenueByCountryResponse[];
   countryCount: number;
+  /** Every readable site of the range, highest revenue first (the page shows the top ones). */
+  siteFigures: SiteRevenue[];
 }
 
 export const TOP_COUNTRIES = 10;
+export const TOP_SITES = 5;
 
 /** The top countries by revenue: the by-country report's defaults with its own sort and page size. */
 const topCountriesView = {
@@ -50,10 +54,17 @@ export async function loadHeadline(user: SessionUser, range: ReportRange): Promi
 /** The chart and top-countries data; the page streams it in after the cards. */
 export async function loadTrends(user: SessionUser, range: ReportRange): Promise<OverviewTrends> {
   const { principal } = user;
-  const [daily, previousDaily, countries] = await Promise.all([
+  const [daily, previousDaily, countries, sites] = await Promise.all([
     getDailyRevenue(principal, range),
     getDailyRevenue(principal, previousPeriod(range)),
     getRevenueByCountry(principal, { ...topCountriesView, ...range }),
+    getRevenueBySite(principal, range),
   ]);
-  return { daily, previousDaily, topCountries: countries.data, countryCount: countries.meta.totalRows };
+  return {
+    daily,
+    previousDaily,
+    topCountries: countries.data,
+    countryCount: countries.meta.totalRows,
+    siteFigures: sites,
+  };
 }

@@ -61,6 +61,10 @@ export function readView<T>(schema: QuerySchema<T>, searchParams: SearchParams |
 export const readSiteDay = (searchParams: SearchParams | URLSearchParams): SiteDayInput | ValidationError =>
   readView(totalsQuery, searchParams);
 
+/** The first value of a parameter, its name in any letter case; for a view's own settings (a client-side sort). */
+export const paramOf = (searchParams: SearchParams, name: string): string | undefined =>
+  pairsOf(searchParams).find(([key]) => key.toLowerCase() === name.toLowerCase())?.[1];
+
 /** `current` with some parameters changed: every letter-case spelling of a changed name is replaced; null removes it. */
 export function withChanges(current: string, changes: Record<string, string | null>): URLSearchParams {
   const params = new URLSearchParams(current);

@@ -79,6 +79,10 @@ describe('loadOverview for the demo account', () => {
 
     expect(overview.sites).toEqual(await listSites(demoUser.principal));
     expect(overview.sites.map((s) => s.siteId).sort()).toEqual([...DEMO_SITE_IDS].sort());
+    // The top sites add up to the cards too.
+    expect(overview.siteFigures.reduce((s, site) => s + micros(site.revenue), 0)).toBe(
+      micros(overview.totals.totalRevenue),
+    );
   });
 
   it('lists at most 10 top countries by revenue, descending, and counts all countries', async () => {
