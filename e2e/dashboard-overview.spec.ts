@@ -62,14 +62,26 @@ test('the KPI cards equal the API totals for the default range, formatted, with 
   await expect(page.getByTestId('kpi-fill-rate')).toHaveText(pct(totals.fillRate));
   expect(await page.getByTestId('kpi-revenue').textContent()).toMatch(/^\$\d{1,3}(,\d{3})+\.\d{2}$/);
 
-  // The change against the 30 days before, by the API's own figures for that period.
-  const previous = await apiTotals(request, key, { from: addDays(range.from, -30), to: addDays(range.from, -1) });
-  const change = (totals.totalRevenue - previous.totalRevenue) / previous.totalRevenue;
+  // The change against the 30 days before, named by their dates, like for like: today is still coming in,
+  // so the 29 complete days against the first 29 of those 30, by the API's own figures.
+  const complete = await apiTotals(request, key, { from: range.from, to: addDays(range.to, -1) });
+  const previous = await apiTotals(request, key, { from: addDays(range.from, -30), to: addDays(range.from, -2) });
+  const change = (complete.totalRevenue - previous.totalRevenue) / previous.totalRevenue;
   const revenueCard = page
     .locator('div')
     .filter({ has: page.getByTestId('kpi-revenue') })
     .last();
-  await expect(revenueCard).toContainText(`${change >= 0 ? '+' : '−'}${pct(Math.abs(change))} vs previous period`);
+  const day = (d: string, year: boolean) =>
+    new Date(`${d}T00:00:00Z`).toLocaleDateString('en-US', {
+      timeZone: 'UTC',
+      month: 'short',
+      day: 'numeric',
+      ...(year ? { year: 'numeric' } : {}),
+    });
+  const [from, to] = [addDays(range.from, -30), addDays(range.from, -1)];
+  const compared = `${day(from, from.slice(0, 4) !== to.slice(0, 4))} – ${day(to, true)}`;
+  await expect(revenueCard).toContainText(`${change >= 0 ? '+' : '−'}${pct(Math.abs(change))} vs ${compared}`);
+  await expect(page.getByText(/Changes leave out today, which is still coming in/)).toBeVisible();
 
   // The daily chart covers every day of the range; the top countries are the API's best ten
   // (it loads when it comes near the viewport; its text summary is there from the start).
@@ -151,6 +163,7 @@ test('the "Last 7 days" preset and a custom range are in the URL, equal the API 
   // A custom start day: the preset select says "Custom".
   const custom = { from: addDays(today, -13), to: today };
   await page.getByLabel('From', { exact: true }).fill(custom.from);
+  await page.getByLabel('From', { exact: true }).press('Enter');
   await expect(page).toHaveURL(new RegExp(`[?&]from=${custom.from}&to=${custom.to}`));
   await expect(page.getByLabel('Date range')).toHaveValue('custom');
   await expect.poll(() => kpiValues(page)).toEqual(await apiTotals(request, key, custom));

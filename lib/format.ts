@@ -40,3 +40,12 @@ export function formatDay(
 ) {
   return new Date(`${day}T00:00:00Z`).toLocaleDateString('en-US', { timeZone: 'UTC', ...options });
 }
+
+/** "Oct 1 – Oct 22" (with the years when they differ from each other). */
+export function formatRange(fromDate: string, toDate: string): string {
+  const sameYear = fromDate.slice(0, 4) === toDate.slice(0, 4);
+  const short = { month: 'short', day: 'numeric' } as const;
+  return fromDate === toDate
+    ? formatDay(fromDate)
+    : `${formatDay(fromDate, sameYear ? short : undefined)} – ${formatDay(toDate)}`;
+}

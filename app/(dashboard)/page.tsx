@@ -10,13 +10,14 @@ import { TopCountriesTable } from '@/components/dashboard/top-countries-table';
 import { TopSitesTable } from '@/components/dashboard/top-sites-table';
 import { Card, Skeleton } from '@/components/ui/card';
 import { requireUser } from '@/lib/auth/session';
-import { orFilterProblem } from '@/lib/dashboard/filters';
+import { comparisonRange, readCompare } from '@/lib/dashboard/comparison';
+import { orFilterProblem, readFilterBar } from '@/lib/dashboard/filters';
 import { loadHeadline, loadTrends, TOP_SITES } from '@/lib/dashboard/overview';
-import { readSiteDay, viewHref, type SearchParams } from '@/lib/dashboard/url';
-import { formatDay } from '@/lib/format';
-import { AppError, ValidationError } from '@/lib/errors';
+import { viewHref, type SearchParams } from '@/lib/dashboard/url';
+import { formatDay, formatRange } from '@/lib/format';
+import { AppError } from '@/lib/errors';
 import { todayUtc } from '@/lib/query';
-import { resolveReportRange, type ReportRange } from '@/lib/services/reports';
+import type { ReportRange } from '@/lib/services/reports';
 import type { SessionUser } from '@/lib/services/sessions';
 
 export const metadata: Metadata = { title: 'Overview · Publisher Portal' };
@@ -29,29 +30,33 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
   const user = await requireUser();
   const params = await searchParams;
   const today = todayUtc();
-  const given = readSiteDay(params);
-  const range =
-    given instanceof ValidationError ? given : await orFilterProblem(resolveReportRange(user.principal, given));
-  const headline = range instanceof AppError ? range : await orFilterProblem(loadHeadline(user, range));
-  if (range instanceof AppError || headline instanceof AppError) {
+  const bar = await readFilterBar(user.principal, params);
+  const { range } = bar;
+  const compare = readCompare(params);
+  const headline = bar.problem ?? (await orFilterProblem(loadHeadline(user, range, compare, today)));
+  if (headline instanceof AppError) {
     return (
       <>
-        <PageHeader title="Overview" />
-        <FilterError error={headline as AppError} resetHref="/" />
+        <PageHeader title="Overview">
+          <FilterBar range={range} allSites={bar.sites} today={today} compare={compare} />
+        </PageHeader>
+        <FilterError error={headline} resetHref="/" />
       </>
     );
   }
   return (
     <>
       <PageHeader title="Overview" description={`${formatDay(range.fromDate)} – ${formatDay(range.toDate)} · UTC`}>
-        <FilterBar range={range} allSites={headline.sites} today={today} />
+        <FilterBar range={range} allSites={headline.sites} today={today} compare={compare} />
       </PageHeader>
       <div className="space-y-6">
-        <KpiCards totals={headline.totals} previous={headline.previousTotals} />
+        <KpiCards totals={headline.totals} comparison={headline.comparison} />
         <Suspense fallback={<TrendsSkeleton />}>
           <Trends
             user={user}
             range={range}
+            compared={headline.comparison?.range ?? comparisonRange(range, compare)}
+            today={today}
             params={params}
             hasData={headline.totals.totalRequests > 0}
             totalRevenue={headline.totals.totalRevenue}
@@ -65,12 +70,14 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
 async function Trends(props: {
   user: SessionUser;
   range: ReportRange;
+  compared: ReportRange | null;
+  today: string;
   params: SearchParams;
   hasData: boolean;
   totalRevenue: number;
 }) {
-  const { user, range, params, hasData, totalRevenue } = props;
-  const trends = await loadTrends(user, range);
+  const { user, range, compared, today, params, hasData, totalRevenue } = props;
+  const trends = await loadTrends(user, range, compared);
   const linkClass = 'text-sm font-medium text-accent-700 hover:underline dark:text-accent-300';
   const topSites = trends.siteFigures
     .slice(0, TOP_SITES)
@@ -80,7 +87,12 @@ async function Trends(props: {
       <Card className="p-4 md:p-6">
         <h2 className="mb-4 text-base font-semibold">Daily revenue</h2>
         {hasData ? (
-          <LazyRevenueChart daily={trends.daily} previousDaily={trends.previousDaily} />
+          <LazyRevenueChart
+            daily={trends.daily}
+            previousDaily={trends.previousDaily}
+            comparedLabel={compared && formatRange(compared.fromDate, compared.toDate)}
+            today={today}
+          />
         ) : (
           <p className="py-16 text-center text-sm text-zinc-600 dark:text-zinc-400">
             No revenue in this period for the selected sites.

@@ -3,8 +3,8 @@
 import dynamic from 'next/dynamic';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { formatUsd } from '@/lib/format';
-import type { DailyPoint } from '@/lib/services/daily';
 import type { CountryBar } from './country-bars';
+import type { RevenueChartProps } from './revenue-chart';
 
 /**
  * The overview's charts, loaded late: recharts is most of the page's JavaScript, and the figures that matter
@@ -52,12 +52,15 @@ function WhenNearViewport({ children }: { children: ReactNode }) {
   );
 }
 
-export function LazyRevenueChart({ daily, previousDaily }: { daily: DailyPoint[]; previousDaily: DailyPoint[] }) {
-  const total = daily.reduce((sum, d) => sum + d.revenue, 0);
+export function LazyRevenueChart(props: RevenueChartProps) {
+  const total = props.daily.reduce((sum, d) => sum + d.revenue, 0);
   return (
-    <figure className="h-72 w-full" aria-label={`Daily revenue chart: ${formatUsd(total)} over ${daily.length} days`}>
+    <figure
+      className="h-72 w-full"
+      aria-label={`Daily revenue chart: ${formatUsd(total)} over ${props.daily.length} days`}
+    >
       <WhenNearViewport>
-        <RevenueChart daily={daily} previousDaily={previousDaily} />
+        <RevenueChart {...props} />
       </WhenNearViewport>
     </figure>
   );

@@ -1,19 +1,47 @@
 'use client';
 
-import { Area, AreaChart, CartesianGrid, Line, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import {
+  Area,
+  AreaChart,
+  CartesianGrid,
+  Legend,
+  Line,
+  ReferenceLine,
+  ResponsiveContainer,
+  Tooltip,
+  XAxis,
+  YAxis,
+} from 'recharts';
 import { formatDay, formatInt, formatPct, formatUsd, formatUsdCompact } from '@/lib/format';
 import type { DailyPoint } from '@/lib/services/daily';
 
 interface Row extends DailyPoint {
-  previous: number;
+  /** The compared period's day at the same position, and its revenue. */
+  previousDay?: string;
+  previous?: number;
+  incomplete: boolean;
 }
+
+export interface RevenueChartProps {
+  daily: DailyPoint[];
+  /** The compared period's days (empty for no comparison), drawn against the range's days in order. */
+  previousDaily: DailyPoint[];
+  /** The compared period's dates, for the legend; null for no comparison. */
+  comparedLabel: string | null;
+  /** Today (UTC): its point is still coming in and is marked so. */
+  today: string;
+}
+
+const longDay = (day: string) => formatDay(day, { weekday: 'short', month: 'short', day: 'numeric', year: 'numeric' });
 
 function DayTooltip({ active, payload }: { active?: boolean; payload?: { payload: Row }[] }) {
   const row = payload?.[0]?.payload;
   if (!active || !row) return null;
   const lines: [string, string][] = [
     ['Revenue', formatUsd(row.revenue)],
-    ['Previous period', formatUsd(row.previous)],
+    ...(row.previousDay && row.previous !== undefined
+      ? [[longDay(row.previousDay), formatUsd(row.previous)] as [string, string]]
+      : []),
     ['Impressions', formatInt(row.impressions)],
     ['Ad requests', formatInt(row.adRequests)],
     ['Clicks', formatInt(row.clicks)],
@@ -23,7 +51,8 @@ function DayTooltip({ active, payload }: { active?: boolean; payload?: { payload
   return (
     <div className="rounded-md border border-zinc-200 bg-white p-3 text-xs shadow-md dark:border-zinc-700 dark:bg-zinc-900">
       <p className="mb-1 font-medium">
-        {formatDay(row.day, { weekday: 'short', month: 'short', day: 'numeric', year: 'numeric' })}
+        {longDay(row.day)}
+        {row.incomplete && <span className="font-normal text-zinc-600 dark:text-zinc-400"> · incomplete</span>}
       </p>
       <dl className="grid grid-cols-[auto_auto] gap-x-4 gap-y-0.5">
         {lines.map(([label, value]) => (
@@ -38,11 +67,18 @@ function DayTooltip({ active, payload }: { active?: boolean; payload?: { payload
 }
 
 /**
- * Daily revenue as an area, the previous period of equal length as a dashed line, every day drawn. It fills
- * its box; components/charts/lazy-charts.tsx gives it one (and its accessible summary) and loads it late.
+ * Daily revenue as an area, the compared period as a dashed line named by its dates in the legend, every day
+ * drawn; today, still coming in, is marked. It fills its box; components/charts/lazy-charts.tsx gives it one
+ * (and its accessible summary) and loads it late.
  */
-export function RevenueChart({ daily, previousDaily }: { daily: DailyPoint[]; previousDaily: DailyPoint[] }) {
-  const rows: Row[] = daily.map((d, i) => ({ ...d, previous: previousDaily[i]?.revenue ?? 0 }));
+export function RevenueChart({ daily, previousDaily, comparedLabel, today }: RevenueChartProps) {
+  const rows: Row[] = daily.map((d, i) => ({
+    ...d,
+    previousDay: previousDaily[i]?.day,
+    previous: previousDaily[i]?.revenue,
+    incomplete: d.day === today,
+  }));
+  const showsToday = rows.at(-1)?.incomplete ?? false;
   return (
     <ResponsiveContainer width="100%" height="100%">
       <AreaChart data={rows} margin={{ top: 8, right: 8, bottom: 0, left: 0 }}>
@@ -69,16 +105,28 @@ export function RevenueChart({ daily, previousDaily }: { daily: DailyPoint[]; pr
           width={64}
         />
         <Tooltip content={<DayTooltip />} />
-        <Line
-          type="monotone"
-          dataKey="previous"
-          name="Previous period"
-          stroke="currentColor"
-          strokeOpacity={0.45}
-          strokeDasharray="4 4"
-          dot={false}
-          isAnimationActive={false}
-        />
+        <Legend verticalAlign="top" align="right" height={28} iconType="plainline" wrapperStyle={{ fontSize: 12 }} />
+        {showsToday && (
+          <ReferenceLine
+            x={today}
+            stroke="currentColor"
+            strokeOpacity={0.35}
+            strokeDasharray="2 3"
+            label={{ value: 'Today (incomplete)', position: 'insideTopRight', fontSize: 11, fill: 'currentColor' }}
+          />
+        )}
+        {comparedLabel && (
+          <Line
+            type="monotone"
+            dataKey="previous"
+            name={comparedLabel}
+            stroke="currentColor"
+            strokeOpacity={0.45}
+            strokeDasharray="4 4"
+            dot={false}
+            isAnimationActive={false}
+          />
+        )}
         <Area
           type="monotone"
           dataKey="revenue"

@@ -4,15 +4,13 @@ import { formatPct, relativeChange } from '@/lib/format';
 
 /**
  * Change against the comparison period: arrow, sign and words, so colour is never the only signal. `against`
- * names what it is compared with ("vs previous period"); a table column leaves it to its header.
+ * names the compared period by its dates ("vs Oct 1 – Oct 22, 2026"); a table column leaves it to its header.
  */
 export function Change({ current, previous, against }: { current: number; previous: number; against?: string }) {
   const change = relativeChange(current, previous);
   if (change === null) {
     return (
-      <span className="text-xs text-zinc-600 dark:text-zinc-400">
-        {against ? 'No data in the previous period' : 'New'}
-      </span>
+      <span className="text-xs text-zinc-600 dark:text-zinc-400">{against ? `No data for ${against}` : 'New'}</span>
     );
   }
   const flat = Math.abs(change) < 0.0005;
@@ -31,7 +29,7 @@ export function Change({ current, previous, against }: { current: number; previo
     >
       <Icon aria-hidden className="size-3.5" />
       {text}
-      {against && <span className="font-normal text-zinc-600 dark:text-zinc-400">&nbsp;{against}</span>}
+      {against && <span className="font-normal text-zinc-600 dark:text-zinc-400">&nbsp;vs {against}</span>}
     </span>
   );
 }

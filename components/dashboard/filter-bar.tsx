@@ -3,11 +3,13 @@
 import * as Popover from '@radix-ui/react-popover';
 import { ChevronDown } from 'lucide-react';
 import { usePathname, useRouter, useSearchParams } from 'next/navigation';
-import { useId, useOptimistic, useTransition } from 'react';
+import { useId, useOptimistic, useState, useTransition } from 'react';
 import { buttonClass } from '@/components/ui/button';
 import { inputClass } from '@/components/ui/field';
 import { matchPreset, PRESETS, presetRange, type PresetId } from '@/lib/dashboard/presets';
+import { COMPARE_MODES, type CompareMode } from '@/lib/dashboard/comparison';
 import { withChanges } from '@/lib/dashboard/url';
+import { daysBetweenInclusive, isDay, MAX_RANGE_DAYS } from '@/lib/query/dates';
 import type { ReportRange } from '@/lib/services/reports';
 
 export interface SiteOption {
@@ -19,7 +21,18 @@ export interface SiteOption {
  * Date range (presets or custom days) and a site multi-select. The state is the URL: every change replaces
  * `from`, `to` and `sites` and the server renders the page again, so a view can be shared and reloaded.
  */
-export function FilterBar({ range, allSites, today }: { range: ReportRange; allSites: SiteOption[]; today: string }) {
+export function FilterBar({
+  range,
+  allSites,
+  today,
+  compare,
+}: {
+  range: ReportRange;
+  allSites: SiteOption[];
+  today: string;
+  /** What the figures are compared with; pages without comparisons leave it out. */
+  compare?: CompareMode;
+}) {
   const { fromDate: from, toDate: to, siteIds: sites } = range;
   const router = useRouter();
   const pathname = usePathname();
@@ -83,33 +96,29 @@ export function FilterBar({ range, allSites, today }: { range: ReportRange; allS
           <option value="custom">Custom</option>
         </select>
       </div>
-      <div className="space-y-1">
-        <label htmlFor={`${id}-from`} className="block text-xs font-medium text-zinc-700 dark:text-zinc-300">
-          From
-        </label>
-        <input
-          id={`${id}-from`}
-          type="date"
-          className={inputClass}
-          value={shown.from}
-          max={shown.to}
-          onChange={(e) => e.target.value && navigate({ from: e.target.value })}
-        />
-      </div>
-      <div className="space-y-1">
-        <label htmlFor={`${id}-to`} className="block text-xs font-medium text-zinc-700 dark:text-zinc-300">
-          To
-        </label>
-        <input
-          id={`${id}-to`}
-          type="date"
-          className={inputClass}
-          value={shown.to}
-          min={shown.from}
-          max={today}
-          onChange={(e) => e.target.value && navigate({ to: e.target.value })}
-        />
-      </div>
+      <DayInput
+        key={`from-${shown.from}`}
+        label="From"
+        value={shown.from}
+        check={(day) => (day > shown.to ? 'Must be on or before To' : spanProblem(day, shown.to))}
+        max={shown.to}
+        onCommit={(from) => navigate({ from })}
+      />
+      <DayInput
+        key={`to-${shown.to}`}
+        label="To"
+        value={shown.to}
+        check={(day) =>
+          day < shown.from
+            ? 'Must be on or after From'
+            : day > today
+              ? 'Cannot be after today'
+              : spanProblem(shown.from, day)
+        }
+        min={shown.from}
+        max={today}
+        onCommit={(to) => navigate({ to })}
+      />
       <Popover.Root>
         <Popover.Trigger className={buttonClass('secondary', 'min-w-40 justify-between')}>
           <span>
@@ -167,9 +176,97 @@ export function FilterBar({ range, allSites, today }: { range: ReportRange; allS
           </Popover.Content>
         </Popover.Portal>
       </Popover.Root>
+      {compare && (
+        <div className="space-y-1">
+          <label htmlFor={`${id}-compare`} className="block text-xs font-medium text-zinc-700 dark:text-zinc-300">
+            Compare with
+          </label>
+          <select
+            id={`${id}-compare`}
+            className={inputClass}
+            value={compare}
+            onChange={(e) => {
+              const params = withChanges(searchParams.toString(), {
+                compare: e.target.value === 'previous' ? null : e.target.value,
+              });
+              startTransition(() => router.push(`${pathname}?${params}`, { scroll: false }));
+            }}
+          >
+            {COMPARE_MODES.map((m) => (
+              <option key={m.id} value={m.id}>
+                {m.label}
+              </option>
+            ))}
+          </select>
+        </div>
+      )}
       <span aria-live="polite" className="text-xs text-zinc-600 dark:text-zinc-400">
         {pending ? 'Updating…' : ''}
       </span>
+    </div>
+  );
+}
+
+const spanProblem = (from: string, to: string) =>
+  daysBetweenInclusive(from, to) > MAX_RANGE_DAYS ? `At most ${MAX_RANGE_DAYS} days` : null;
+
+/**
+ * A day field that changes the page only when the user is done: on Enter or leaving the field, and only
+ * with a whole, valid day (typing a year goes through "0002", "0020"…, which must not navigate). A bad
+ * day is explained beside the field, which keeps what was typed.
+ */
+function DayInput(props: {
+  label: string;
+  value: string;
+  min?: string;
+  max?: string;
+  check: (day: string) => string | null;
+  onCommit: (day: string) => void;
+}) {
+  const { label, value, min, max, check, onCommit } = props;
+  const id = useId();
+  const [draft, setDraft] = useState(value);
+  // Said once the user tries to use the day, not at every keystroke on the way to it.
+  const [tried, setTried] = useState(false);
+  const problem = !isDay(draft) ? 'Enter a whole date' : draft < '2000-01-01' ? 'Must be 2000 or later' : check(draft);
+  const shownProblem = tried ? problem : null;
+  const commit = () => {
+    setTried(true);
+    if (!problem && draft !== value) onCommit(draft);
+  };
+  return (
+    <div className="relative space-y-1">
+      <label htmlFor={id} className="block text-xs font-medium text-zinc-700 dark:text-zinc-300">
+        {label}
+      </label>
+      <input
+        id={id}
+        type="date"
+        className={inputClass}
+        value={draft}
+        min={min}
+        max={max}
+        aria-invalid={shownProblem ? true : undefined}
+        aria-describedby={shownProblem ? `${id}-problem` : undefined}
+        onChange={(e) => setDraft(e.target.value)}
+        onBlur={commit}
+        onKeyDown={(e) => {
+          if (e.key === 'Enter') commit();
+          if (e.key === 'Escape') {
+            setDraft(value);
+            setTried(false);
+          }
+        }}
+      />
+      {shownProblem && (
+        <p
+          id={`${id}-problem`}
+          role="alert"
+          className="absolute text-xs whitespace-nowrap text-red-700 dark:text-red-400"
+        >
+          {shownProblem}
+        </p>
+      )}
     </div>
   );
 }

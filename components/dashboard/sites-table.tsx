@@ -21,7 +21,8 @@ import type { SiteRevenue } from '@/lib/services/site-revenue';
 import { Change } from './change';
 
 export interface SiteRow extends SiteRevenue {
-  previousRevenue: number;
+  /** Revenue of the complete days and of the compared ones; null without a comparison. */
+  change: { current: number; previous: number } | null;
   /** The overview filtered to this site, with the range kept. */
   href: string;
 }
@@ -35,7 +36,8 @@ const STATUS: Record<NonNullable<SiteRevenue['status']>, { tone: BadgeTone; labe
 const features = tableFeatures({ rowSortingFeature, sortedRowModel: createSortedRowModel(), sortFns });
 const num = (format: (n: number) => string) => (info: { getValue: () => unknown }) => format(info.getValue() as number);
 // "New" (no revenue before) sorts above every growth rate.
-const changeOf = (row: SiteRow) => relativeChange(row.revenue, row.previousRevenue) ?? Number.POSITIVE_INFINITY;
+const changeOf = ({ change }: SiteRow) =>
+  change ? (relativeChange(change.current, change.previous) ?? Number.POSITIVE_INFINITY) : 0;
 
 const columns: ColumnDef<typeof features, SiteRow>[] = [
   {
@@ -65,7 +67,8 @@ const columns: ColumnDef<typeof features, SiteRow>[] = [
     id: 'change',
     accessorFn: changeOf,
     header: 'Change',
-    cell: ({ row: { original: site } }) => <Change current={site.revenue} previous={site.previousRevenue} />,
+    cell: ({ row: { original: site } }) =>
+      site.change ? <Change current={site.change.current} previous={site.change.previous} /> : '—',
     meta: { numeric: true },
   },
   { accessorKey: 'impressions', header: 'Impressions', cell: num(formatInt), meta: { numeric: true } },

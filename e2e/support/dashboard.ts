@@ -276,7 +276,8 @@ export async function renderCharts(page: Page) {
   await expect(figures.first()).toBeVisible();
   for (const figure of await figures.all()) {
     await figure.scrollIntoViewIfNeeded();
-    await expect(figure.locator('svg.recharts-surface')).toBeVisible();
+    // The chart's own surface, not a legend icon's.
+    await expect(figure.locator('.recharts-wrapper > svg.recharts-surface')).toBeVisible();
   }
   await page.evaluate(() => window.scrollTo(0, 0));
 }

@@ -10,12 +10,25 @@ import {
 import type { SessionUser } from '@/lib/services/sessions';
 import { getRevenueBySite, type SiteRevenue } from '@/lib/services/site-revenue';
 import { listSites, type SiteResponse } from '@/lib/services/sites';
-import { previousPeriod } from './filters';
+import { comparisonRange, completePart, type CompareMode } from './comparison';
 
-/** What the overview shows first: the KPI cards (this period and the one before) and the filter bar's sites. */
+/**
+ * The cards' change: the range's complete days against as many days of the compared period (today is still
+ * coming in, so a range ending today is measured without it).
+ */
+export interface Comparison {
+  /** The compared period as a whole: the chart's second line, and what the cards name. */
+  range: ReportRange;
+  current: RevenueTotalResponse;
+  previous: RevenueTotalResponse;
+  /** Today was left out of the change. */
+  excludesToday: boolean;
+}
+
+/** What the overview shows first: the KPI cards (with their change, if any) and the filter bar's sites. */
 export interface OverviewHeadline {
   totals: RevenueTotalResponse;
-  previousTotals: RevenueTotalResponse;
+  comparison: Comparison | null;
   sites: SiteResponse[];
 }
 
@@ -41,22 +54,37 @@ const topCountriesView = {
 } as const;
 
 /** The KPI figures, from the same service (and so the same numbers) as GET /api/v1/reports/totals. */
-export async function loadHeadline(user: SessionUser, range: ReportRange): Promise<OverviewHeadline> {
+export async function loadHeadline(
+  user: SessionUser,
+  range: ReportRange,
+  compare: CompareMode,
+  today: string,
+): Promise<OverviewHeadline> {
   const { principal } = user;
-  const [totals, previousTotals, sites] = await Promise.all([
+  const compared = comparisonRange(range, compare);
+  const like = compared && completePart(range, compared, today);
+  const excludesToday = !!like && like.range.toDate !== range.toDate;
+  const [totals, current, previous, sites] = await Promise.all([
     getTotals(principal, range),
-    getTotals(principal, previousPeriod(range)),
+    like && excludesToday ? getTotals(principal, like.range) : null,
+    like ? getTotals(principal, like.comparison) : null,
     listSites(principal),
   ]);
-  return { totals, previousTotals, sites };
+  const comparison =
+    compared && previous ? { range: compared, current: current ?? totals, previous, excludesToday } : null;
+  return { totals, comparison, sites };
 }
 
 /** The chart and top-countries data; the page streams it in after the cards. */
-export async function loadTrends(user: SessionUser, range: ReportRange): Promise<OverviewTrends> {
+export async function loadTrends(
+  user: SessionUser,
+  range: ReportRange,
+  compared: ReportRange | null,
+): Promise<OverviewTrends> {
   const { principal } = user;
   const [daily, previousDaily, countries, sites] = await Promise.all([
     getDailyRevenue(principal, range),
-    getDailyRevenue(principal, previousPeriod(range)),
+    compared ? getDailyRevenue(principal, compared) : [],
     getRevenueByCountry(principal, { ...topCountriesView, ...range }),
     getRevenueBySite(principal, range),
   ]);

@@ -2,11 +2,14 @@ import { addDays } from '@/lib/query/dates';
 
 /** The date-range presets of the filter bar, as inclusive UTC days relative to `today`. */
 export const PRESETS = [
+  { id: 'today', label: 'Today' },
+  { id: 'yesterday', label: 'Yesterday' },
   { id: '7d', label: 'Last 7 days' },
   { id: '30d', label: 'Last 30 days' },
   { id: '90d', label: 'Last 90 days' },
   { id: 'mtd', label: 'This month' },
   { id: 'lastmonth', label: 'Last month' },
+  { id: '12m', label: 'Last 12 months' },
   { id: 'ytd', label: 'Year to date' },
 ] as const;
 
@@ -15,6 +18,10 @@ export type PresetId = (typeof PRESETS)[number]['id'];
 export function presetRange(id: PresetId, today: string): { from: string; to: string } {
   const monthStart = `${today.slice(0, 8)}01`;
   switch (id) {
+    case 'today':
+      return { from: today, to: today };
+    case 'yesterday':
+      return { from: addDays(today, -1), to: addDays(today, -1) };
     case '7d':
       return { from: addDays(today, -6), to: today };
     case '30d':
@@ -26,6 +33,12 @@ export function presetRange(id: PresetId, today: string): { from: string; to: st
     case 'lastmonth': {
       const lastDay = addDays(monthStart, -1);
       return { from: `${lastDay.slice(0, 8)}01`, to: lastDay };
+    }
+    case '12m': {
+      // From the day after the same date a year ago (Feb 28 for Feb 29): twelve whole months up to today.
+      const year = String(Number(today.slice(0, 4)) - 1).padStart(4, '0');
+      const sameDay = today.endsWith('-02-29') ? `${year}-02-28` : `${year}${today.slice(4)}`;
+      return { from: addDays(sameDay, 1), to: today };
     }
     case 'ytd':
       return { from: `${today.slice(0, 4)}-01-01`, to: today };

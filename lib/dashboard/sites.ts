@@ -2,26 +2,46 @@ import type { ReportRange } from '@/lib/services/reports';
 import type { SessionUser } from '@/lib/services/sessions';
 import { getRevenueBySite, type SiteRevenue } from '@/lib/services/site-revenue';
 import { listSites, type SiteResponse } from '@/lib/services/sites';
-import { previousPeriod } from './filters';
+import { comparisonRange, completePart, type CompareMode } from './comparison';
 
 /** The columns of the Sites table one may sort by, by their URL names (`sortBy`). */
 export const SITE_SORTS = ['name', 'revenue', 'change', 'impressions', 'cpm', 'fillRate'] as const;
 export type SiteSort = (typeof SITE_SORTS)[number];
 
 export interface SiteBreakdown {
-  rows: (SiteRevenue & { previousRevenue: number })[];
+  rows: (SiteRevenue & { change: { current: number; previous: number } | null })[];
   /** Every site of the account, for the filter bar. */
   sites: SiteResponse[];
+  /** The compared period, if any. */
+  compared: ReportRange | null;
 }
 
-/** Each site's figures for the range, with its revenue in the period before for the change column. */
-export async function loadSiteBreakdown(user: SessionUser, range: ReportRange): Promise<SiteBreakdown> {
+/**
+ * Each site's figures for the range, with what its change column compares: its revenue over the range's
+ * complete days and over as many days of the compared period (none without a comparison).
+ */
+export async function loadSiteBreakdown(
+  user: SessionUser,
+  range: ReportRange,
+  compare: CompareMode,
+  today: string,
+): Promise<SiteBreakdown> {
   const { principal } = user;
-  const [current, previous, sites] = await Promise.all([
+  const compared = comparisonRange(range, compare);
+  const like = compared && completePart(range, compared, today);
+  const trimmed = !!like && like.range.toDate !== range.toDate;
+  const [current, completeDays, previous, sites] = await Promise.all([
     getRevenueBySite(principal, range),
-    getRevenueBySite(principal, previousPeriod(range)),
+    like && trimmed ? getRevenueBySite(principal, like.range) : null,
+    like ? getRevenueBySite(principal, like.comparison) : null,
     listSites(principal),
   ]);
-  const before = new Map(previous.map((site) => [site.siteId, site.revenue]));
-  return { rows: current.map((site) => ({ ...site, previousRevenue: before.get(site.siteId) ?? 0 })), sites };
+  const revenueOf = (list: SiteRevenue[] | null) => new Map((list ?? []).map((site) => [site.siteId, site.revenue]));
+  const now = revenueOf(completeDays ?? current);
+  const before = revenueOf(previous);
+  const rows = current.map((site) => ({
+    ...site,
+    change: previous ? { current: now.get(site.siteId) ?? 0, previous: before.get(site.siteId) ?? 0 } : null,
+  }));
+  return { rows, sites, compared };
 }

@@ -1,6 +1,6 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_IDS, DEMO_PASSWORD, DEMO_SITES } from '@/db/seed-data';
-import { previousPeriod } from '@/lib/dashboard/filters';
+import { comparisonRange, periodBefore } from '@/lib/dashboard/comparison';
 import { loadHeadline, loadTrends, TOP_COUNTRIES } from '@/lib/dashboard/overview';
 import { readSiteDay, readView, type SearchParams } from '@/lib/dashboard/url';
 import { AppError, ValidationError } from '@/lib/errors';
@@ -21,10 +21,17 @@ const micros = (usd: number) => Math.round(usd * 1e6);
 const DEMO_SITE_IDS = DEMO_SITES.filter((s) => s.userId === DEMO_IDS.users.demo).map((s) => s.id);
 const RIVAL_SITE_IDS = DEMO_SITES.filter((s) => s.userId === DEMO_IDS.users.rival).map((s) => s.id);
 
-/** The whole overview, as the page shows it: the cards' figures, then the trends streamed in below. */
+/**
+ * The whole overview, as the page shows it with the default comparison (the previous period): the cards'
+ * figures, then the trends streamed in below. `previousTotals` are the cards' compared figures.
+ */
 async function loadOverview(user: SessionUser, filters: ReportRange) {
-  const [headline, trends] = await Promise.all([loadHeadline(user, filters), loadTrends(user, filters)]);
-  return { ...headline, ...trends };
+  const compared = comparisonRange(filters, 'previous');
+  const [headline, trends] = await Promise.all([
+    loadHeadline(user, filters, 'previous', t.today),
+    loadTrends(user, filters, compared),
+  ]);
+  return { ...headline, ...trends, previousTotals: headline.comparison!.previous };
 }
 
 const demoUser: SessionUser = {
@@ -63,7 +70,21 @@ describe('loadOverview for the demo account', () => {
     expect(overview.totals).toEqual(
       await getTotals(demoUser.principal, { fromDate: null, toDate: null, siteIds: null }),
     );
-    expect(overview.previousTotals).toEqual(await getTotals(demoUser.principal, previousPeriod(filters)));
+    // Like for like: the range ends today, so the change compares its 29 complete days with the first 29
+    // days of the 30 before it.
+    const { comparison } = overview;
+    expect(comparison!.range).toEqual(periodBefore(filters));
+    expect(comparison!.excludesToday).toBe(true);
+    expect(comparison!.current).toEqual(
+      await getTotals(demoUser.principal, { ...filters, toDate: addDays(t.today, -1) }),
+    );
+    expect(overview.previousTotals).toEqual(
+      await getTotals(demoUser.principal, {
+        ...filters,
+        fromDate: addDays(filters.fromDate, -30),
+        toDate: addDays(filters.fromDate, -2),
+      }),
+    );
     expect(overview.totals.totalRevenue).toBeGreaterThan(0);
     expect(overview.previousTotals.totalRevenue).toBeGreaterThan(0);
 
@@ -75,7 +96,9 @@ describe('loadOverview for the demo account', () => {
     // The chart adds up to the KPI cards.
     expect(overview.daily.reduce((s, p) => s + micros(p.revenue), 0)).toBe(micros(overview.totals.totalRevenue));
     expect(overview.daily.reduce((s, p) => s + p.impressions, 0)).toBe(overview.totals.totalImpressions);
-    expect(overview.previousDaily.reduce((s, p) => s + p.adRequests, 0)).toBe(overview.previousTotals.totalRequests);
+    expect(overview.previousDaily.slice(0, 29).reduce((s, p) => s + p.adRequests, 0)).toBe(
+      overview.previousTotals.totalRequests,
+    );
 
     expect(overview.sites).toEqual(await listSites(demoUser.principal));
     expect(overview.sites.map((s) => s.siteId).sort()).toEqual([...DEMO_SITE_IDS].sort());

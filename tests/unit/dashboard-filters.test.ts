@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { previousPeriod } from '@/lib/dashboard/filters';
+import { periodBefore } from '@/lib/dashboard/comparison';
 import { readSiteDay, readView, type SearchParams } from '@/lib/dashboard/url';
 import { ValidationError } from '@/lib/errors';
 import { addDays, daysBetweenInclusive, MAX_RANGE_DAYS, QueryParams, readQuery, totalsQuery } from '@/lib/query';
@@ -146,9 +146,9 @@ describe('readSiteDay (the filter bar from the URL)', () => {
   });
 });
 
-describe('previousPeriod', () => {
+describe('periodBefore', () => {
   const prev = (from: string, to: string, sites: string[] | null = null) => {
-    const p = previousPeriod({ fromDate: from, toDate: to, siteIds: sites });
+    const p = periodBefore({ fromDate: from, toDate: to, siteIds: sites });
     return { from: p.fromDate, to: p.toDate, sites: p.siteIds };
   };
 

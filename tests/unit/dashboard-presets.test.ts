@@ -8,22 +8,28 @@ const ranges = (today: string) => Object.fromEntries(PRESETS.map((p) => [p.id, p
 describe('presetRange', () => {
   it("lists the issue's presets in order with their labels", () => {
     expect(PRESETS.map((p) => p.label)).toEqual([
+      'Today',
+      'Yesterday',
       'Last 7 days',
       'Last 30 days',
       'Last 90 days',
       'This month',
       'Last month',
+      'Last 12 months',
       'Year to date',
     ]);
   });
 
   it('gives inclusive UTC day ranges relative to today', () => {
     expect(ranges('2026-03-15')).toEqual({
+      today: { from: '2026-03-15', to: '2026-03-15' },
+      yesterday: { from: '2026-03-14', to: '2026-03-14' },
       '7d': { from: '2026-03-09', to: '2026-03-15' },
       '30d': { from: '2026-02-14', to: '2026-03-15' },
       '90d': { from: '2025-12-16', to: '2026-03-15' },
       mtd: { from: '2026-03-01', to: '2026-03-15' },
       lastmonth: { from: '2026-02-01', to: '2026-02-28' },
+      '12m': { from: '2025-03-16', to: '2026-03-15' },
       ytd: { from: '2026-01-01', to: '2026-03-15' },
     });
   });
@@ -34,6 +40,13 @@ describe('presetRange', () => {
       expect(daysBetweenInclusive(presetRange('30d', today).from, today)).toBe(30);
       expect(daysBetweenInclusive(presetRange('90d', today).from, today)).toBe(90);
     }
+  });
+
+  it('takes the last 12 months as 365 or 366 whole days up to today, and yesterday across a year', () => {
+    expect(presetRange('12m', '2024-02-29')).toEqual({ from: '2023-03-01', to: '2024-02-29' });
+    expect(presetRange('12m', '2025-03-01')).toEqual({ from: '2024-03-02', to: '2025-03-01' });
+    expect(daysBetweenInclusive(presetRange('12m', '2026-11-25').from, '2026-11-25')).toBe(365);
+    expect(presetRange('yesterday', '2026-01-01')).toEqual({ from: '2025-12-31', to: '2025-12-31' });
   });
 
   it('takes last month across the year boundary in January', () => {

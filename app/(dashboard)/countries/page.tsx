@@ -9,14 +9,13 @@ import { TableControls } from '@/components/dashboard/table-controls';
 import { buttonClass } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { requireUser } from '@/lib/auth/session';
-import { orFilterProblem } from '@/lib/dashboard/filters';
-import { queryStringOf, readSiteDay, readView, viewHref, type SearchParams } from '@/lib/dashboard/url';
+import { orFilterProblem, readFilterBar } from '@/lib/dashboard/filters';
+import { queryStringOf, readView, viewHref, type SearchParams } from '@/lib/dashboard/url';
 import { formatDay } from '@/lib/format';
 import { AppError, ValidationError } from '@/lib/errors';
 import { todayUtc } from '@/lib/query';
 import { byCountryQuery } from '@/lib/services/report-fields';
-import { getRevenueByCountry, resolveReportRange } from '@/lib/services/reports';
-import { listSites } from '@/lib/services/sites';
+import { getRevenueByCountry } from '@/lib/services/reports';
 
 export const metadata: Metadata = { title: 'Countries · Publisher Portal' };
 
@@ -24,15 +23,23 @@ export default async function CountriesPage({ searchParams }: { searchParams: Pr
   const { principal } = await requireUser();
   const params = await searchParams;
   const today = todayUtc();
-  const given = readSiteDay(params);
-  const range = given instanceof ValidationError ? given : await orFilterProblem(resolveReportRange(principal, given));
-  if (range instanceof AppError) return <FilterError error={range} resetHref="/countries" />;
+  const { range, problem, sites } = await readFilterBar(principal, params);
+  if (problem) {
+    return (
+      <>
+        <PageHeader title="Countries">
+          <FilterBar range={range} allSites={sites} today={today} />
+        </PageHeader>
+        <FilterError error={problem} resetHref="/countries" />
+      </>
+    );
+  }
   // The table's own parameters fail inside the card, beside controls that stay usable.
   const view = readView(byCountryQuery, params);
-  const [report, sites] = await Promise.all([
-    view instanceof ValidationError ? view : orFilterProblem(getRevenueByCountry(principal, { ...view, ...range })),
-    listSites(principal),
-  ]);
+  const report =
+    view instanceof ValidationError
+      ? view
+      : await orFilterProblem(getRevenueByCountry(principal, { ...view, ...range }));
   const single = (name: string) => (typeof params[name] === 'string' ? (params[name] as string) : '');
   const exportHref = `/countries/export?${queryStringOf(params)}`;
   return (

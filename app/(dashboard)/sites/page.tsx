@@ -5,13 +5,13 @@ import { PageHeader } from '@/components/dashboard/page-header';
 import { SitesTable } from '@/components/dashboard/sites-table';
 import { Card } from '@/components/ui/card';
 import { requireUser } from '@/lib/auth/session';
-import { orFilterProblem } from '@/lib/dashboard/filters';
+import { readCompare } from '@/lib/dashboard/comparison';
+import { orFilterProblem, readFilterBar } from '@/lib/dashboard/filters';
 import { loadSiteBreakdown, SITE_SORTS } from '@/lib/dashboard/sites';
-import { paramOf, readSiteDay, viewHref, type SearchParams } from '@/lib/dashboard/url';
-import { AppError, ValidationError } from '@/lib/errors';
-import { formatDay } from '@/lib/format';
+import { paramOf, viewHref, type SearchParams } from '@/lib/dashboard/url';
+import { AppError } from '@/lib/errors';
+import { formatDay, formatRange } from '@/lib/format';
 import { todayUtc } from '@/lib/query';
-import { resolveReportRange } from '@/lib/services/reports';
 
 export const metadata: Metadata = { title: 'Sites · Publisher Portal' };
 
@@ -19,15 +19,17 @@ export const metadata: Metadata = { title: 'Sites · Publisher Portal' };
 export default async function SitesPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const user = await requireUser();
   const params = await searchParams;
-  const given = readSiteDay(params);
-  const range =
-    given instanceof ValidationError ? given : await orFilterProblem(resolveReportRange(user.principal, given));
-  const breakdown = range instanceof AppError ? range : await orFilterProblem(loadSiteBreakdown(user, range));
-  if (range instanceof AppError || breakdown instanceof AppError) {
+  const { range, problem, sites } = await readFilterBar(user.principal, params);
+  const today = todayUtc();
+  const compare = readCompare(params);
+  const breakdown = problem ?? (await orFilterProblem(loadSiteBreakdown(user, range, compare, today)));
+  if (breakdown instanceof AppError) {
     return (
       <>
-        <PageHeader title="Sites" />
-        <FilterError error={breakdown as AppError} resetHref="/sites" />
+        <PageHeader title="Sites">
+          <FilterBar range={range} allSites={sites} today={today} compare={compare} />
+        </PageHeader>
+        <FilterError error={breakdown} resetHref="/sites" />
       </>
     );
   }
@@ -38,9 +40,15 @@ export default async function SitesPage({ searchParams }: { searchParams: Promis
     <>
       <PageHeader
         title="Sites"
-        description={`${formatDay(range.fromDate)} – ${formatDay(range.toDate)} · UTC · ${breakdown.sites.length} site${breakdown.sites.length === 1 ? '' : 's'} on this account`}
+        description={[
+          `${formatDay(range.fromDate)} – ${formatDay(range.toDate)} · UTC`,
+          `${breakdown.sites.length} site${breakdown.sites.length === 1 ? '' : 's'} on this account`,
+          breakdown.compared && `change vs ${formatRange(breakdown.compared.fromDate, breakdown.compared.toDate)}`,
+        ]
+          .filter(Boolean)
+          .join(' · ')}
       >
-        <FilterBar range={range} allSites={breakdown.sites} today={todayUtc()} />
+        <FilterBar range={range} allSites={breakdown.sites} today={today} compare={compare} />
       </PageHeader>
       <Card className="overflow-x-auto">
         {rows.length === 0 ? (

@@ -1,0 +1,88 @@
+import { addDays, daysBetweenInclusive } from '@/lib/query/dates';
+import type { SearchParams } from './url';
+import { paramOf } from './url';
+
+/**
+ * What a range is compared with (the cards' change, the chart's second line, the tables' change columns):
+ * the period before it, the same days a year earlier, or nothing. In the URL as `compare`.
+ */
+export const COMPARE_MODES = [
+  { id: 'previous', label: 'Previous period' },
+  { id: 'year', label: 'Same period last year' },
+  { id: 'none', label: 'No comparison' },
+] as const;
+export type CompareMode = (typeof COMPARE_MODES)[number]['id'];
+
+export interface DayRange {
+  fromDate: string;
+  toDate: string;
+}
+
+export function readCompare(params: SearchParams): CompareMode {
+  const given = paramOf(params, 'compare');
+  return COMPARE_MODES.find((m) => m.id === given)?.id ?? 'previous';
+}
+
+const lastDayOfMonth = (month: string) => addDays(`${nextMonth(month)}-01`, -1);
+function nextMonth(month: string): string {
+  const [y, m] = month.split('-').map(Number);
+  return m === 12
+    ? `${String(y + 1).padStart(4, '0')}-01`
+    : `${String(y).padStart(4, '0')}-${String(m + 1).padStart(2, '0')}`;
+}
+function previousMonth(month: string): string {
+  const [y, m] = month.split('-').map(Number);
+  return m === 1
+    ? `${String(y - 1).padStart(4, '0')}-12`
+    : `${String(y).padStart(4, '0')}-${String(m - 1).padStart(2, '0')}`;
+}
+
+/** The same day a year earlier; February 29 becomes February 28. */
+function yearBefore(day: string): string {
+  const year = String(Number(day.slice(0, 4)) - 1).padStart(4, '0');
+  return day.endsWith('-02-29') ? `${year}-02-28` : `${year}${day.slice(4)}`;
+}
+
+/**
+ * The period `range` is compared with, or null for none. "Previous" is the previous calendar month for a
+ * whole month, the same days of the previous month for a month to date (up to its last day), and otherwise
+ * (a single day included) the days of equal number just before.
+ */
+export function comparisonRange<R extends DayRange>(range: R, mode: CompareMode): R | null {
+  const { fromDate, toDate } = range;
+  if (mode === 'none') return null;
+  if (mode === 'year') return { ...range, fromDate: yearBefore(fromDate), toDate: yearBefore(toDate) };
+  const month = fromDate.slice(0, 7);
+  if (fromDate.endsWith('-01') && toDate.slice(0, 7) === month && toDate !== fromDate) {
+    const before = previousMonth(month);
+    const end = toDate === lastDayOfMonth(month) ? lastDayOfMonth(before) : `${before}-${toDate.slice(8)}`;
+    const clamped = end > lastDayOfMonth(before) ? lastDayOfMonth(before) : end;
+    return { ...range, fromDate: `${before}-01`, toDate: clamped };
+  }
+  return periodBefore(range);
+}
+
+/** The days of equal number just before `range`. */
+export function periodBefore<R extends DayRange>(range: R): R {
+  const days = daysBetweenInclusive(range.fromDate, range.toDate);
+  return { ...range, fromDate: addDays(range.fromDate, -days), toDate: addDays(range.fromDate, -1) };
+}
+
+/**
+ * Like for like: when a range ends today, today is still coming in, so its change is measured on the days
+ * before today against as many days of the comparison. Null when nothing complete is left (just today).
+ */
+export function completePart<R extends DayRange>(
+  range: R,
+  comparison: R,
+  today: string,
+): { range: R; comparison: R } | null {
+  if (range.toDate < today) return { range, comparison };
+  if (range.fromDate >= today) return null;
+  const days = daysBetweenInclusive(range.fromDate, addDays(today, -1));
+  const comparedDays = Math.min(days, daysBetweenInclusive(comparison.fromDate, comparison.toDate));
+  return {
+    range: { ...range, toDate: addDays(today, -1) },
+    comparison: { ...comparison, toDate: addDays(comparison.fromDate, comparedDays - 1) },
+  };
+}
