@@ -2,6 +2,7 @@
 
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
+import { WayOut } from '@/components/way-out';
 
 /**
  * What a page that failed to load shows (the database went away mid-render, say): what happened, a reference
@@ -22,11 +23,12 @@ export function PageError({ error, reset }: { error: Error & { digest?: string }
   );
 }
 
-/** The same, centred on a page of its own: for failures above the dashboard's shell. */
+/** The same, centred on a page of its own with the portal's pages: for failures above the dashboard's shell. */
 export function StandalonePageError(props: Parameters<typeof PageError>[0]) {
   return (
-    <main id="main" className="flex min-h-dvh items-center justify-center px-4 py-12">
+    <main id="main" className="flex min-h-dvh flex-col items-center justify-center gap-4 px-4 py-12">
       <PageError {...props} />
+      <WayOut />
     </main>
   );
 }

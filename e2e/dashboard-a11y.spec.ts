@@ -36,7 +36,7 @@ for (const scheme of ['light', 'dark'] as const) {
         await expectNoViolations(page, '/ with the site multi-select open');
       });
 
-      for (const path of ['/countries', '/sites', '/docs']) {
+      for (const path of ['/countries', '/sites', '/docs', '/no-such-page']) {
         test(path, async ({ page }) => {
           await page.goto(path);
           await waitForHydration(page);

@@ -9,7 +9,7 @@ import { viewHref } from '@/lib/dashboard/url';
 const ITEMS = [
   { href: '/', label: 'Overview', icon: LayoutDashboard, keepsFilters: true },
   { href: '/countries', label: 'Countries', icon: Globe2, keepsFilters: true },
-  { href: '/sites', label: 'Sites', icon: BarChart3, keepsFilters: false },
+  { href: '/sites', label: 'Sites', icon: BarChart3, keepsFilters: true },
   { href: '/keys', label: 'API keys', icon: KeyRound, keepsFilters: false },
   { href: '/docs', label: 'Docs', icon: BookOpen, keepsFilters: false },
 ];
