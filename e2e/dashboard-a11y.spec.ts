@@ -72,6 +72,7 @@ for (const scheme of ['light', 'dark'] as const) {
         await expectNoViolations(page, '/keys with the revoke confirmation open');
         await page.getByRole('alertdialog').getByRole('button', { name: 'Revoke key' }).click();
         await expect(page.getByRole('alertdialog')).toHaveCount(0);
+        await page.getByText(/^Revoked keys \(\d+\)$/).click();
         await expect(
           page
             .getByTestId('api-key-row')

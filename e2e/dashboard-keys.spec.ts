@@ -38,7 +38,7 @@ test.describe('a publisher', () => {
     await expect(dialog).toBeVisible();
     await expect(dialog.getByLabel('Label')).toBeVisible();
     await expect(dialog.getByRole('group', { name: /Sites/ })).toBeVisible();
-    await expect(dialog.getByLabel('Expires on')).toHaveValue('');
+    await expect(dialog.getByLabel('Expires', { exact: true })).toHaveValue('never');
     await dialog.getByLabel('Label').fill(label);
     await dialog.getByRole('button', { name: 'Create key' }).click();
 
@@ -94,6 +94,8 @@ test.describe('a publisher', () => {
     await revoke.click();
     confirm = page.getByRole('alertdialog', { name: `Revoke “${label}”?` });
     await confirm.getByRole('button', { name: 'Revoke key' }).click();
+    // Revoked keys leave the list for a folded section of their own.
+    await page.getByText(/^Revoked keys \(\d+\)$/).click();
     await expect(keyRow(page, label).getByText('Revoked')).toBeVisible();
     await expect(keyRow(page, label).getByRole('button', { name: /^Revoke/ })).toHaveCount(0);
     const refused = await apiGet<{ status: number }>(request, key, '/api/v1/sites');
@@ -145,6 +147,7 @@ test.describe('a publisher', () => {
     const dialog = page.getByRole('dialog', { name: 'Create an API key' });
     await dialog.getByLabel('Label').fill(uniqueLabel('expired'));
     // The date picker's minimum is today; typed past dates still reach the server, which refuses them.
+    await dialog.getByLabel('Expires', { exact: true }).selectOption({ label: 'On a date…' });
     await dialog.getByLabel('Expires on').evaluate((input: HTMLInputElement) => input.removeAttribute('min'));
     await dialog.getByLabel('Expires on').fill('2020-01-01');
     await dialog.getByRole('button', { name: 'Create key' }).click();
@@ -195,5 +198,52 @@ test.describe('an admin', () => {
     await rival.goto('/keys');
     await expect(keyRow(rival, label)).toBeVisible();
     await expect(keyRow(rival, label)).toContainText('All sites');
+  });
+});
+
+test.describe('the key list', () => {
+  test.use({ storageState: authFile('demo') });
+
+  test('expiry presets, what a site-scoped key cannot do, and revoked keys folded away', async ({ page }) => {
+    await page.goto('/keys');
+    await waitForHydration(page);
+    await page.getByRole('button', { name: 'Create key', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: 'Create an API key' });
+    await expect(dialog).toContainText('cannot list, create or revoke keys');
+    const label = uniqueLabel('30 days');
+    await dialog.getByLabel('Label').fill(label);
+    await dialog.getByLabel('Expires', { exact: true }).selectOption({ label: 'In 30 days' });
+    await dialog.getByRole('button', { name: 'Create key' }).click();
+    await expect(page.getByTestId('new-api-key')).toBeVisible();
+    await page.getByRole('button', { name: 'Done' }).click();
+
+    // The last day it works, 30 days from today (UTC).
+    const today = new Date().toISOString().slice(0, 10);
+    const lastDay = new Date(`${addDays(today, 30)}T00:00:00Z`).toLocaleDateString('en-US', {
+      timeZone: 'UTC',
+      month: 'short',
+      day: 'numeric',
+      year: 'numeric',
+    });
+    await expect(keyRow(page, label).locator('td').nth(5)).toHaveText(lastDay);
+
+    // Revoke is styled as destructive (red), and a revoked key leaves the list for the folded section.
+    const revoke = keyRow(page, label).getByRole('button', { name: `Revoke ${label}` });
+    const colors = await revoke.evaluate((el) => {
+      const red = document.createElement('span');
+      red.className = 'text-red-700';
+      document.body.append(red);
+      const result = { button: getComputedStyle(el).color, red: getComputedStyle(red).color };
+      red.remove();
+      return result;
+    });
+    expect(colors.button).toBe(colors.red);
+    await revoke.click();
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Revoke key' }).click();
+    const revoked = page.getByText(/^Revoked keys \(\d+\)$/);
+    await expect(revoked).toBeVisible();
+    await expect(keyRow(page, label)).toBeHidden();
+    await revoked.click();
+    await expect(keyRow(page, label).getByText('Revoked')).toBeVisible();
   });
 });

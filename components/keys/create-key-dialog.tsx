@@ -6,7 +6,18 @@ import { createKeyAction, type CreateKeyResult } from '@/app/(dashboard)/keys/ac
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogClose, DialogContent, DialogTrigger } from '@/components/ui/dialog';
 import { Field, inputClass } from '@/components/ui/field';
+import { addDays } from '@/lib/query/dates';
 import { NewKeyReveal } from './new-key-reveal';
+
+/** How long a new key works: the last day it works is that many days from today (UTC), or a chosen day. */
+const EXPIRY_CHOICES = [
+  { id: 'never', label: 'Never' },
+  { id: '30', label: 'In 30 days' },
+  { id: '90', label: 'In 90 days' },
+  { id: '365', label: 'In a year' },
+  { id: 'date', label: 'On a date…' },
+] as const;
+type ExpiryChoice = (typeof EXPIRY_CHOICES)[number]['id'];
 
 export interface Option {
   id: string;
@@ -28,6 +39,7 @@ export function CreateKeyDialog({
   today: string;
 }) {
   const [open, setOpen] = useState(false);
+  const [expiry, setExpiry] = useState<ExpiryChoice>('never');
   const [result, setResult] = useState<CreateKeyResult | null>(null);
   const [pending, startTransition] = useTransition();
   const id = useId();
@@ -109,6 +121,10 @@ export function CreateKeyDialog({
                     (optional; none selected means all sites)
                   </span>
                 </legend>
+                <p className="text-xs text-zinc-600 dark:text-zinc-400">
+                  A key limited to some sites reads their totals and reports by country, but not the per-row feed or its
+                  export, and it cannot list, create or revoke keys.
+                </p>
                 <div className="max-h-40 space-y-1 overflow-y-auto rounded-md border border-zinc-200 p-2 dark:border-zinc-700">
                   {sites.map((site) => (
                     <label key={site.id} className="flex items-center gap-2 text-sm">
@@ -119,15 +135,36 @@ export function CreateKeyDialog({
                 </div>
               </fieldset>
             )}
-            <Field
-              label="Expires on"
-              id={`${id}-expires`}
-              name="expiresOn"
-              type="date"
-              min={today}
-              aria-invalid={!!errors.expiresOn}
-              hint={errors.expiresOn ?? 'Optional. The key stops working after this day (UTC).'}
-            />
+            <div className="space-y-1.5">
+              <label htmlFor={`${id}-expiry`} className="block text-sm font-medium">
+                Expires
+              </label>
+              <select
+                id={`${id}-expiry`}
+                className={inputClass}
+                value={expiry}
+                onChange={(e) => setExpiry(e.target.value as ExpiryChoice)}
+              >
+                {EXPIRY_CHOICES.map((choice) => (
+                  <option key={choice.id} value={choice.id}>
+                    {choice.label}
+                  </option>
+                ))}
+              </select>
+            </div>
+            {expiry === 'date' ? (
+              <Field
+                label="Expires on"
+                id={`${id}-expires`}
+                name="expiresOn"
+                type="date"
+                min={today}
+                aria-invalid={!!errors.expiresOn}
+                hint={errors.expiresOn ?? 'The key stops working after this day (UTC).'}
+              />
+            ) : (
+              <input type="hidden" name="expiresOn" value={expiry === 'never' ? '' : addDays(today, Number(expiry))} />
+            )}
             {errors.form && (
               <p role="alert" className="text-sm text-red-700 dark:text-red-400">
                 {errors.form}

@@ -22,7 +22,7 @@ export function RevokeKeyButton({
     <>
       <AlertDialog.Root>
         <AlertDialog.Trigger asChild>
-          <Button variant="ghost" className="text-red-700 dark:text-red-400" disabled={pending}>
+          <Button variant="dangerGhost" disabled={pending}>
             Revoke<span className="sr-only"> {label ?? prefix}</span>
           </Button>
         </AlertDialog.Trigger>

@@ -7,6 +7,8 @@ const variants = {
     'border border-zinc-300 bg-white text-zinc-900 hover:bg-zinc-50 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100 dark:hover:bg-zinc-800',
   danger: 'bg-red-700 text-white hover:bg-red-800 disabled:bg-red-700/60',
   ghost: 'text-zinc-700 hover:bg-zinc-100 dark:text-zinc-300 dark:hover:bg-zinc-800',
+  /** A destructive action that is not the page's main one (Revoke in a table row). */
+  dangerGhost: 'text-red-700 hover:bg-red-50 dark:text-red-400 dark:hover:bg-red-500/10',
 } as const;
 
 export type ButtonVariant = keyof typeof variants;

@@ -147,7 +147,10 @@ export async function createKeyInUi(
   if (options.forPublisher) await dialog.getByLabel('Publisher').selectOption({ label: options.forPublisher });
   await dialog.getByLabel('Label').fill(label);
   for (const site of options.sites ?? []) await dialog.getByRole('checkbox', { name: site }).check();
-  if (options.expiresOn) await dialog.getByLabel('Expires on').fill(options.expiresOn);
+  if (options.expiresOn) {
+    await dialog.getByLabel('Expires', { exact: true }).selectOption({ label: 'On a date…' });
+    await dialog.getByLabel('Expires on').fill(options.expiresOn);
+  }
   await dialog.getByRole('button', { name: 'Create key' }).click();
   const reveal = page.getByTestId('new-api-key');
   await expect(reveal).toHaveText(/^rpk_[0-9A-Za-z]+$/);

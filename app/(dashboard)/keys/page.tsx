@@ -1,40 +1,15 @@
 import type { Metadata } from 'next';
 import { PageHeader } from '@/components/dashboard/page-header';
 import { CreateKeyDialog } from '@/components/keys/create-key-dialog';
-import { RevokeKeyButton } from '@/components/keys/revoke-key-button';
-import { Badge } from '@/components/ui/badge';
+import { KeysTable } from '@/components/keys/keys-table';
 import { Card } from '@/components/ui/card';
 import { requireUser } from '@/lib/auth/session';
-import { formatDay } from '@/lib/format';
 import { todayUtc } from '@/lib/query';
-import { listApiKeys, type ApiKeyResponse } from '@/lib/services/api-keys';
+import { listApiKeys } from '@/lib/services/api-keys';
 import { listSites } from '@/lib/services/sites';
 import { listPublishers } from '@/lib/services/users';
 
 export const metadata: Metadata = { title: 'API keys · Publisher Portal' };
-
-function status(key: ApiKeyResponse) {
-  if (key.revokedAt) return <Badge tone="red">Revoked</Badge>;
-  if (!key.isActive) return <Badge tone="gray">Expired</Badge>;
-  return <Badge tone="green">Active</Badge>;
-}
-
-const day = (iso: string | null, none: string) => (iso ? formatDay(iso.slice(0, 10)) : none);
-
-/**
- * The last day (UTC) a key works, as the create dialog asks for it ("stops working after this day"): the
- * dialog stores the start of the next day, so a key expiring at midnight shows the day before.
- */
-function expiry(iso: string | null) {
-  if (!iso) return 'Never';
-  const at = Date.parse(iso);
-  const lastDay = new Date(at % 86_400_000 === 0 ? at - 1 : at).toISOString().slice(0, 10);
-  return (
-    <time dateTime={iso} title={`Stops working at ${iso.slice(0, 16).replace('T', ' ')} UTC`}>
-      {formatDay(lastDay)}
-    </time>
-  );
-}
 
 export default async function KeysPage() {
   const { principal } = await requireUser();
@@ -44,6 +19,9 @@ export default async function KeysPage() {
     principal.role === 'admin' ? listPublishers(principal) : Promise.resolve(null),
   ]);
   const siteName = new Map(sites.map((s) => [s.siteId, s.name ?? s.siteId]));
+  // Revoked keys apart and folded away: they only matter when tracing what stopped working.
+  const usable = keys.filter((key) => !key.revokedAt);
+  const revoked = keys.filter((key) => key.revokedAt);
   const today = todayUtc();
   return (
     <>
@@ -64,48 +42,24 @@ export default async function KeysPage() {
       </PageHeader>
       {/* Focusable, so that a keyboard can scroll the table sideways on a narrow screen. */}
       <Card className="relative overflow-x-auto" tabIndex={0} role="region" aria-label="API keys of the account">
-        {keys.length === 0 ? (
+        {usable.length === 0 ? (
           <p className="p-10 text-center text-sm text-zinc-600 dark:text-zinc-400">
-            No API keys yet. Create one to use the API.
+            {revoked.length === 0 ? 'No API keys yet. Create one to use the API.' : 'No active API keys.'}
           </p>
         ) : (
-          <table className="w-full min-w-[56rem] text-sm">
-            <caption className="sr-only">API keys of the account</caption>
-            <thead className="bg-zinc-50 text-left text-xs text-zinc-600 dark:bg-zinc-900 dark:text-zinc-400">
-              <tr>
-                {['Label', 'Key', 'Scope', 'Created', 'Last used', 'Expires', 'Status'].map((h) => (
-                  <th key={h} scope="col" className="px-4 py-3 font-medium">
-                    {h}
-                  </th>
-                ))}
-                <th scope="col" className="px-4 py-3">
-                  <span className="sr-only">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-zinc-100 dark:divide-zinc-800">
-              {keys.map((key) => (
-                <tr key={key.id} data-testid="api-key-row">
-                  <td className="px-4 py-3 font-medium">
-                    {key.label ?? <span className="text-zinc-600 dark:text-zinc-400">No label</span>}
-                  </td>
-                  <td className="px-4 py-3 font-mono text-xs">{key.keyPrefix}…</td>
-                  <td className="px-4 py-3">
-                    {key.siteIds ? key.siteIds.map((id) => siteName.get(id) ?? id).join(', ') : 'All sites'}
-                  </td>
-                  <td className="px-4 py-3 whitespace-nowrap">{day(key.createdAt, '—')}</td>
-                  <td className="px-4 py-3 whitespace-nowrap">{day(key.lastUsedAt, 'Never')}</td>
-                  <td className="px-4 py-3 whitespace-nowrap">{expiry(key.expiresAt)}</td>
-                  <td className="px-4 py-3">{status(key)}</td>
-                  <td className="px-4 py-3 text-right">
-                    {!key.revokedAt && <RevokeKeyButton keyId={key.id} label={key.label} prefix={key.keyPrefix} />}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <KeysTable keys={usable} siteName={siteName} caption="API keys of the account" />
         )}
       </Card>
+      {revoked.length > 0 && (
+        <details className="group mt-6">
+          <summary className="cursor-pointer text-sm font-medium text-zinc-700 dark:text-zinc-300">
+            Revoked keys ({revoked.length})
+          </summary>
+          <Card className="relative mt-3 overflow-x-auto" tabIndex={0} role="region" aria-label="Revoked API keys">
+            <KeysTable keys={revoked} siteName={siteName} caption="Revoked API keys" />
+          </Card>
+        </details>
+      )}
     </>
   );
 }

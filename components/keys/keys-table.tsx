@@ -1,0 +1,69 @@
+import { RevokeKeyButton } from '@/components/keys/revoke-key-button';
+import { Badge } from '@/components/ui/badge';
+import { formatDay } from '@/lib/format';
+import type { ApiKeyResponse } from '@/lib/services/api-keys';
+
+function status(key: ApiKeyResponse) {
+  if (key.revokedAt) return <Badge tone="red">Revoked</Badge>;
+  if (!key.isActive) return <Badge tone="gray">Expired</Badge>;
+  return <Badge tone="green">Active</Badge>;
+}
+
+const day = (iso: string | null, none: string) => (iso ? formatDay(iso.slice(0, 10)) : none);
+
+/**
+ * The last day (UTC) a key works, as the create dialog asks for it ("stops working after this day"): the
+ * dialog stores the start of the next day, so a key expiring at midnight shows the day before.
+ */
+function expiry(iso: string | null) {
+  if (!iso) return 'Never';
+  const at = Date.parse(iso);
+  const lastDay = new Date(at % 86_400_000 === 0 ? at - 1 : at).toISOString().slice(0, 10);
+  return (
+    <time dateTime={iso} title={`Stops working at ${iso.slice(0, 16).replace('T', ' ')} UTC`}>
+      {formatDay(lastDay)}
+    </time>
+  );
+}
+
+/** Keys as rows: label, visible prefix, scope, dates, status, and Revoke while the key can still be used. */
+export function KeysTable(props: { keys: ApiKeyResponse[]; siteName: Map<string, string>; caption: string }) {
+  const { keys, siteName, caption } = props;
+  return (
+    <table className="w-full min-w-[56rem] text-sm">
+      <caption className="sr-only">{caption}</caption>
+      <thead className="bg-zinc-50 text-left text-xs text-zinc-600 dark:bg-zinc-900 dark:text-zinc-400">
+        <tr>
+          {['Label', 'Key', 'Scope', 'Created', 'Last used', 'Expires', 'Status'].map((h) => (
+            <th key={h} scope="col" className="px-4 py-3 font-medium">
+              {h}
+            </th>
+          ))}
+          <th scope="col" className="px-4 py-3">
+            <span className="sr-only">Actions</span>
+          </th>
+        </tr>
+      </thead>
+      <tbody className="divide-y divide-zinc-100 dark:divide-zinc-800">
+        {keys.map((key) => (
+          <tr key={key.id} data-testid="api-key-row">
+            <td className="px-4 py-3 font-medium">
+              {key.label ?? <span className="text-zinc-600 dark:text-zinc-400">No label</span>}
+            </td>
+            <td className="px-4 py-3 font-mono text-xs">{key.keyPrefix}…</td>
+            <td className="px-4 py-3">
+              {key.siteIds ? key.siteIds.map((id) => siteName.get(id) ?? id).join(', ') : 'All sites'}
+            </td>
+            <td className="px-4 py-3 whitespace-nowrap">{day(key.createdAt, '—')}</td>
+            <td className="px-4 py-3 whitespace-nowrap">{day(key.lastUsedAt, 'Never')}</td>
+            <td className="px-4 py-3 whitespace-nowrap">{expiry(key.expiresAt)}</td>
+            <td className="px-4 py-3">{status(key)}</td>
+            <td className="px-4 py-3 text-right">
+              {!key.revokedAt && <RevokeKeyButton keyId={key.id} label={key.label} prefix={key.keyPrefix} />}
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
