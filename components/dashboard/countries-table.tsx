@@ -1,13 +1,13 @@
 'use client';
 
 import { rowSortingFeature, tableFeatures, useTable, type ColumnDef, type SortingState } from '@tanstack/react-table';
-import { ArrowDown, ArrowUp, ChevronsUpDown } from 'lucide-react';
 import { usePathname, useRouter, useSearchParams } from 'next/navigation';
 import { useTransition } from 'react';
 import { countryName } from '@/lib/countries';
 import { withChanges } from '@/lib/dashboard/url';
 import { formatInt, formatPct, formatUsd } from '@/lib/format';
 import type { RevenueByCountryResponse } from '@/lib/services/reports';
+import { SortableHeaderCell } from './sortable-header';
 
 const features = tableFeatures({ rowSortingFeature });
 
@@ -84,23 +84,15 @@ export function CountriesTable({
               {group.headers.map((header) => {
                 const sorted = header.column.getIsSorted();
                 const numeric = (header.column.columnDef.meta as { numeric?: boolean } | undefined)?.numeric;
-                const Icon = sorted === 'asc' ? ArrowUp : sorted === 'desc' ? ArrowDown : ChevronsUpDown;
                 return (
-                  <th
+                  <SortableHeaderCell
                     key={header.id}
-                    scope="col"
-                    aria-sort={sorted === 'asc' ? 'ascending' : sorted === 'desc' ? 'descending' : 'none'}
-                    className={`px-4 py-3 font-medium ${numeric ? 'text-right' : 'text-left'}`}
+                    sorted={sorted}
+                    numeric={!!numeric}
+                    onToggle={header.column.getToggleSortingHandler()}
                   >
-                    <button
-                      type="button"
-                      onClick={header.column.getToggleSortingHandler()}
-                      className={`inline-flex items-center gap-1 rounded hover:text-zinc-900 dark:hover:text-zinc-100 ${numeric ? 'flex-row-reverse' : ''}`}
-                    >
-                      <table.FlexRender header={header} />
-                      <Icon aria-hidden className={`size-3.5 ${sorted ? '' : 'opacity-50'}`} />
-                    </button>
-                  </th>
+                    <table.FlexRender header={header} />
+                  </SortableHeaderCell>
                 );
               })}
             </tr>

@@ -9,7 +9,6 @@ import {
   createSortedRowModel,
   sortFns,
 } from '@tanstack/react-table';
-import { ArrowDown, ArrowUp, ChevronsUpDown } from 'lucide-react';
 import Link from 'next/link';
 import { useState } from 'react';
 import { Sparkline } from '@/components/charts/sparkline';
@@ -19,6 +18,7 @@ import { withChanges } from '@/lib/dashboard/url';
 import { formatInt, formatPct, formatUsd, relativeChange } from '@/lib/format';
 import type { SiteRevenue } from '@/lib/services/site-revenue';
 import { Change } from './change';
+import { SortableHeaderCell } from './sortable-header';
 
 export interface SiteRow extends SiteRevenue {
   /** Revenue of the complete days and of the compared ones; null without a comparison. */
@@ -127,23 +127,15 @@ export function SitesTable({ rows, sortBy, descending }: { rows: SiteRow[]; sort
                   </th>
                 );
               }
-              const Icon = sorted === 'asc' ? ArrowUp : sorted === 'desc' ? ArrowDown : ChevronsUpDown;
               return (
-                <th
+                <SortableHeaderCell
                   key={header.id}
-                  scope="col"
-                  aria-sort={sorted === 'asc' ? 'ascending' : sorted === 'desc' ? 'descending' : 'none'}
-                  className={`px-4 py-3 font-medium ${numeric ? 'text-right' : 'text-left'}`}
+                  sorted={sorted}
+                  numeric={numeric}
+                  onToggle={header.column.getToggleSortingHandler()}
                 >
-                  <button
-                    type="button"
-                    onClick={header.column.getToggleSortingHandler()}
-                    className={`inline-flex items-center gap-1 rounded hover:text-zinc-900 dark:hover:text-zinc-100 ${numeric ? 'flex-row-reverse' : ''}`}
-                  >
-                    <table.FlexRender header={header} />
-                    <Icon aria-hidden className={`size-3.5 ${sorted ? '' : 'opacity-50'}`} />
-                  </button>
-                </th>
+                  <table.FlexRender header={header} />
+                </SortableHeaderCell>
               );
             })}
           </tr>

@@ -10,7 +10,7 @@ import {
 import type { SessionUser } from '@/lib/services/sessions';
 import { getRevenueBySite, type SiteRevenue } from '@/lib/services/site-revenue';
 import { listSites, type SiteResponse } from '@/lib/services/sites';
-import { comparisonRange, completePart, type CompareMode } from './comparison';
+import { plannedComparison, type CompareMode } from './comparison';
 
 /**
  * The cards' change: the range's complete days against as many days of the compared period (today is still
@@ -61,9 +61,7 @@ export async function loadHeadline(
   today: string,
 ): Promise<OverviewHeadline> {
   const { principal } = user;
-  const compared = comparisonRange(range, compare);
-  const like = compared && completePart(range, compared, today);
-  const excludesToday = !!like && like.range.toDate !== range.toDate;
+  const { compared, like, excludesToday } = plannedComparison(range, compare, today);
   const [totals, current, previous, sites] = await Promise.all([
     getTotals(principal, range),
     like && excludesToday ? getTotals(principal, like.range) : null,

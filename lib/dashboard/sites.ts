@@ -2,7 +2,7 @@ import type { ReportRange } from '@/lib/services/reports';
 import type { SessionUser } from '@/lib/services/sessions';
 import { getRevenueBySite, type SiteRevenue } from '@/lib/services/site-revenue';
 import { listSites, type SiteResponse } from '@/lib/services/sites';
-import { comparisonRange, completePart, type CompareMode } from './comparison';
+import { plannedComparison, type CompareMode } from './comparison';
 
 /** The columns of the Sites table one may sort by, by their URL names (`sortBy`). */
 export const SITE_SORTS = ['name', 'revenue', 'change', 'impressions', 'cpm', 'fillRate'] as const;
@@ -27,12 +27,10 @@ export async function loadSiteBreakdown(
   today: string,
 ): Promise<SiteBreakdown> {
   const { principal } = user;
-  const compared = comparisonRange(range, compare);
-  const like = compared && completePart(range, compared, today);
-  const trimmed = !!like && like.range.toDate !== range.toDate;
+  const { compared, like, excludesToday } = plannedComparison(range, compare, today);
   const [current, completeDays, previous, sites] = await Promise.all([
     getRevenueBySite(principal, range),
-    like && trimmed ? getRevenueBySite(principal, like.range) : null,
+    like && excludesToday ? getRevenueBySite(principal, like.range) : null,
     like ? getRevenueBySite(principal, like.comparison) : null,
     listSites(principal),
   ]);
