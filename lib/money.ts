@@ -13,3 +13,33 @@ export const cpmOf = (revenueMicros: number, impressions: number) =>
 /** Impressions per ad request, 0..1; 0 when nothing was requested. */
 export const fillRateOf = (impressions: number, adRequests: number) =>
   adRequests === 0 ? 0 : impressions / adRequests;
+
+/** A report row's figures from its sums: the money in USD, the ratios computed from the sums. */
+export interface Metrics {
+  revenue: number;
+  impressions: number;
+  adRequests: number;
+  clicks: number;
+  cpm: number;
+  fillRate: number;
+}
+
+export interface Sums {
+  revenueMicros: number;
+  impressions: number;
+  adRequests: number;
+  clicks: number;
+}
+
+export const NO_SUMS: Sums = { revenueMicros: 0, impressions: 0, adRequests: 0, clicks: 0 };
+
+export function metricsOf({ revenueMicros, impressions, adRequests, clicks }: Sums): Metrics {
+  return {
+    revenue: usdFromMicros(revenueMicros),
+    impressions,
+    adRequests,
+    clicks,
+    cpm: cpmOf(revenueMicros, impressions),
+    fillRate: fillRateOf(impressions, adRequests),
+  };
+}

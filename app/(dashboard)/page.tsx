@@ -47,7 +47,7 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
   return (
     <>
       <PageHeader title="Overview" description={`${formatDay(range.fromDate)} – ${formatDay(range.toDate)} · UTC`}>
-        <FilterBar range={range} allSites={headline.sites} today={today} compare={compare} />
+        <FilterBar range={range} allSites={bar.sites} today={today} compare={compare} />
       </PageHeader>
       <div className="space-y-6">
         <KpiCards totals={headline.totals} comparison={headline.comparison} />

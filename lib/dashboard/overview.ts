@@ -9,7 +9,6 @@ import {
 } from '@/lib/services/reports';
 import type { SessionUser } from '@/lib/services/sessions';
 import { getRevenueBySite, type SiteRevenue } from '@/lib/services/site-revenue';
-import { listSites, type SiteResponse } from '@/lib/services/sites';
 import { plannedComparison, type CompareMode } from './comparison';
 
 /**
@@ -25,11 +24,10 @@ export interface Comparison {
   excludesToday: boolean;
 }
 
-/** What the overview shows first: the KPI cards (with their change, if any) and the filter bar's sites. */
+/** What the overview shows first: the KPI cards, with their change if any (the filter bar has its sites). */
 export interface OverviewHeadline {
   totals: RevenueTotalResponse;
   comparison: Comparison | null;
-  sites: SiteResponse[];
 }
 
 /** What follows below the cards: the daily series of both periods and the top countries. */
@@ -62,15 +60,14 @@ export async function loadHeadline(
 ): Promise<OverviewHeadline> {
   const { principal } = user;
   const { compared, like, excludesToday } = plannedComparison(range, compare, today);
-  const [totals, current, previous, sites] = await Promise.all([
+  const [totals, current, previous] = await Promise.all([
     getTotals(principal, range),
     like && excludesToday ? getTotals(principal, like.range) : null,
     like ? getTotals(principal, like.comparison) : null,
-    listSites(principal),
   ]);
   const comparison =
     compared && previous ? { range: compared, current: current ?? totals, previous, excludesToday } : null;
-  return { totals, comparison, sites };
+  return { totals, comparison };
 }
 
 /** The chart and top-countries data; the page streams it in after the cards. */

@@ -1,7 +1,6 @@
 import type { ReportRange } from '@/lib/services/reports';
 import type { SessionUser } from '@/lib/services/sessions';
 import { getRevenueBySite, type SiteRevenue } from '@/lib/services/site-revenue';
-import { listSites, type SiteResponse } from '@/lib/services/sites';
 import { plannedComparison, type CompareMode } from './comparison';
 
 /** The columns of the Sites table one may sort by, by their URL names (`sortBy`). */
@@ -10,8 +9,6 @@ export type SiteSort = (typeof SITE_SORTS)[number];
 
 export interface SiteBreakdown {
   rows: (SiteRevenue & { change: { current: number; previous: number } | null })[];
-  /** Every site of the account, for the filter bar. */
-  sites: SiteResponse[];
   /** The compared period, if any. */
   compared: ReportRange | null;
 }
@@ -28,11 +25,10 @@ export async function loadSiteBreakdown(
 ): Promise<SiteBreakdown> {
   const { principal } = user;
   const { compared, like, excludesToday } = plannedComparison(range, compare, today);
-  const [current, completeDays, previous, sites] = await Promise.all([
+  const [current, completeDays, previous] = await Promise.all([
     getRevenueBySite(principal, range),
     like && excludesToday ? getRevenueBySite(principal, like.range) : null,
     like ? getRevenueBySite(principal, like.comparison) : null,
-    listSites(principal),
   ]);
   const revenueOf = (list: SiteRevenue[] | null) => new Map((list ?? []).map((site) => [site.siteId, site.revenue]));
   const now = revenueOf(completeDays ?? current);
@@ -41,5 +37,5 @@ export async function loadSiteBreakdown(
     ...site,
     change: previous ? { current: now.get(site.siteId) ?? 0, previous: before.get(site.siteId) ?? 0 } : null,
   }));
-  return { rows, sites, compared };
+  return { rows, compared };
 }

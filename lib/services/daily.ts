@@ -1,19 +1,13 @@
 import { and, between, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { getDb } from '@/db/client';
 import { revenueRollup } from '@/db/schema';
-import { cpmOf, fillRateOf, usdFromMicros } from '@/lib/money';
+import { type Metrics, metricsOf, NO_SUMS, type Sums } from '@/lib/money';
 import { eachDay, type SiteDayInput } from '@/lib/query';
 import type { Principal } from './principal';
 import { reportScope } from './reports';
 
-export interface DailyPoint {
+export interface DailyPoint extends Metrics {
   day: string;
-  revenue: number;
-  impressions: number;
-  adRequests: number;
-  clicks: number;
-  cpm: number;
-  fillRate: number;
 }
 
 /**
@@ -24,7 +18,7 @@ export interface DailyPoint {
 export async function getDailyRevenue(principal: Principal, input: SiteDayInput): Promise<DailyPoint[]> {
   const { siteIds, otherSiteIds, fromDate, toDate } = await reportScope(principal, input);
   const allSites = otherSiteIds.length === 0;
-  const byDay = new Map<string, { revenueMicros: number; impressions: number; adRequests: number; clicks: number }>();
+  const byDay = new Map<string, Sums>();
   if (siteIds.length > 0) {
     const db = await getDb();
     const r = revenueRollup;
@@ -49,16 +43,5 @@ export async function getDailyRevenue(principal: Principal, input: SiteDayInput)
       .groupBy(r.period);
     for (const row of rows) byDay.set(row.day, row);
   }
-  return eachDay(fromDate, toDate).map((day) => {
-    const d = byDay.get(day) ?? { revenueMicros: 0, impressions: 0, adRequests: 0, clicks: 0 };
-    return {
-      day,
-      revenue: usdFromMicros(d.revenueMicros),
-      impressions: d.impressions,
-      adRequests: d.adRequests,
-      clicks: d.clicks,
-      cpm: cpmOf(d.revenueMicros, d.impressions),
-      fillRate: fillRateOf(d.impressions, d.adRequests),
-    };
-  });
+  return eachDay(fromDate, toDate).map((day) => ({ day, ...metricsOf(byDay.get(day) ?? NO_SUMS) }));
 }

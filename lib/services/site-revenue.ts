@@ -1,23 +1,17 @@
 import { and, between, eq, inArray, isNull, or, sql } from 'drizzle-orm';
 import { getDb } from '@/db/client';
 import { revenueRollup, sites } from '@/db/schema';
-import { cpmOf, fillRateOf, usdFromMicros } from '@/lib/money';
+import { type Metrics, metricsOf, NO_SUMS, usdFromMicros } from '@/lib/money';
 import { daysBetweenInclusive, eachDay, type SiteDayInput } from '@/lib/query';
 import type { Principal } from './principal';
 import { reportScope } from './reports';
 import { splitRange } from './revenue-source';
 
-export interface SiteRevenue {
+export interface SiteRevenue extends Metrics {
   siteId: string;
   name: string | null;
   url: string | null;
   status: 'live' | 'approved' | 'pending' | null;
-  revenue: number;
-  impressions: number;
-  adRequests: number;
-  clicks: number;
-  cpm: number;
-  fillRate: number;
   /** Revenue over the range in at most SERIES_POINTS buckets of whole days, oldest first: the sparkline. */
   series: number[];
 }
@@ -66,19 +60,11 @@ export async function getRevenueBySite(principal: Principal, input: SiteDayInput
   const series = seriesBySite(daily, fromDate, toDate);
   const byId = new Map(totals.map((t) => [t.siteId!, t]));
   return names
-    .map((site) => {
-      const t = byId.get(site.siteId) ?? { revenueMicros: 0, impressions: 0, adRequests: 0, clicks: 0 };
-      return {
-        ...site,
-        revenue: usdFromMicros(t.revenueMicros),
-        impressions: t.impressions,
-        adRequests: t.adRequests,
-        clicks: t.clicks,
-        cpm: cpmOf(t.revenueMicros, t.impressions),
-        fillRate: fillRateOf(t.impressions, t.adRequests),
-        series: series.get(site.siteId) ?? series.get('')!,
-      };
-    })
+    .map((site) => ({
+      ...site,
+      ...metricsOf(byId.get(site.siteId) ?? NO_SUMS),
+      series: series.get(site.siteId) ?? series.get('')!,
+    }))
     .sort((a, b) => b.revenue - a.revenue || (a.name ?? '').localeCompare(b.name ?? ''));
 }
 

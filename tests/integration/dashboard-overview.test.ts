@@ -1,6 +1,7 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_IDS, DEMO_PASSWORD, DEMO_SITES } from '@/db/seed-data';
 import { comparisonRange, periodBefore } from '@/lib/dashboard/comparison';
+import { readFilterBar } from '@/lib/dashboard/filters';
 import { loadHeadline, loadTrends, TOP_COUNTRIES } from '@/lib/dashboard/overview';
 import { readSiteDay, readView, type SearchParams } from '@/lib/dashboard/url';
 import { AppError, ValidationError } from '@/lib/errors';
@@ -27,11 +28,12 @@ const RIVAL_SITE_IDS = DEMO_SITES.filter((s) => s.userId === DEMO_IDS.users.riva
  */
 async function loadOverview(user: SessionUser, filters: ReportRange) {
   const compared = comparisonRange(filters, 'previous');
-  const [headline, trends] = await Promise.all([
+  const [headline, trends, bar] = await Promise.all([
     loadHeadline(user, filters, 'previous', t.today),
     loadTrends(user, filters, compared),
+    readFilterBar(user.principal, { from: filters.fromDate, to: filters.toDate }),
   ]);
-  return { ...headline, ...trends, previousTotals: headline.comparison!.previous };
+  return { ...headline, ...trends, sites: bar.sites, previousTotals: headline.comparison!.previous };
 }
 
 const demoUser: SessionUser = {

@@ -42,13 +42,13 @@ export default async function SitesPage({ searchParams }: { searchParams: Promis
         title="Sites"
         description={[
           `${formatDay(range.fromDate)} – ${formatDay(range.toDate)} · UTC`,
-          `${breakdown.sites.length} site${breakdown.sites.length === 1 ? '' : 's'} on this account`,
+          `${sites.length} site${sites.length === 1 ? '' : 's'} on this account`,
           breakdown.compared && `change vs ${formatRange(breakdown.compared.fromDate, breakdown.compared.toDate)}`,
         ]
           .filter(Boolean)
           .join(' · ')}
       >
-        <FilterBar range={range} allSites={breakdown.sites} today={today} compare={compare} />
+        <FilterBar range={range} allSites={sites} today={today} compare={compare} />
       </PageHeader>
       <Card className="overflow-x-auto">
         {rows.length === 0 ? (
