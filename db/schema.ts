@@ -115,7 +115,8 @@ export const revenueDaily = pgTable(
  *
  * NULL means "all": all of the account's sites, all countries (the unique key treats NULLs as equal).
  * `period` is the UTC day (grain d) or the first day of the UTC month (grain m); `rows` counts the daily
- * rows folded in, so a group without rows can be told from one whose rows are all zeros.
+ * rows folded in, so a group without rows can be told from one whose rows are all zeros; `updated_at` is
+ * when a write last changed the group's figures.
  * Never written by the application: statement-level triggers on revenue_daily keep it exact on every
  * INSERT, UPDATE, DELETE and TRUNCATE, in the writing transaction (db/migrations/0004_revenue_rollup.sql).
  */
@@ -134,6 +135,8 @@ export const revenueRollup = pgTable(
     adRequests: bigint('ad_requests', { mode: 'number' }).notNull().default(0),
     revenueMicros: bigint('revenue_micros', { mode: 'number' }).notNull().default(0),
     rows: bigint('rows', { mode: 'number' }).notNull().default(0),
+    // When a write last changed the group: the account's month rows tell when its figures last changed.
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
   (t) => [
     // Key order: one account and grain, then a contiguous run of periods per site (or for the whole account).

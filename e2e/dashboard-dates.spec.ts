@@ -80,7 +80,7 @@ test.describe('comparison', () => {
     // The demo data begins in November 2025: nothing to compare with, and the card says for which dates.
     await expect(cardOf(page)).toContainText('No data for Mar 1 – Mar 31, 2025');
     // The chart's legend names the compared dates too.
-    await expect(page.getByRole('figure', { name: /Daily revenue chart/ })).toContainText('Mar 1 – Mar 31, 2025');
+    await expect(page.getByRole('figure', { name: /Revenue per day, chart/ })).toContainText('Mar 1 – Mar 31, 2025');
     await page.getByLabel('Compare with').selectOption({ label: 'No comparison' });
     await expect(page).toHaveURL(/compare=none/);
     await expect(cardOf(page)).not.toContainText(/ vs |No data for/);

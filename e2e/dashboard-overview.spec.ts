@@ -57,9 +57,9 @@ test('the KPI cards equal the API totals for the default range, formatted, with 
   // Formatted: USD with cents and thousands separators, integers with separators, one-decimal percentages.
   await expect(page.getByTestId('kpi-revenue')).toHaveText(usd.format(totals.totalRevenue));
   await expect(page.getByTestId('kpi-impressions')).toHaveText(int.format(totals.totalImpressions));
-  await expect(page.getByTestId('kpi-requests')).toHaveText(int.format(totals.totalRequests));
-  await expect(page.getByTestId('kpi-ecpm')).toHaveText(usd.format(totals.averageCpm));
-  await expect(page.getByTestId('kpi-fill-rate')).toHaveText(pct(totals.fillRate));
+  await expect(page.getByTestId('kpi-adRequests')).toHaveText(int.format(totals.totalRequests));
+  await expect(page.getByTestId('kpi-cpm')).toHaveText(usd.format(totals.averageCpm));
+  await expect(page.getByTestId('kpi-fillRate')).toHaveText(pct(totals.fillRate));
   expect(await page.getByTestId('kpi-revenue').textContent()).toMatch(/^\$\d{1,3}(,\d{3})+\.\d{2}$/);
 
   // The change against the 30 days before, named by their dates, like for like: today is still coming in,
@@ -85,7 +85,7 @@ test('the KPI cards equal the API totals for the default range, formatted, with 
 
   // The daily chart covers every day of the range; the top countries are the API's best ten
   // (it loads when it comes near the viewport; its text summary is there from the start).
-  await expect(page.getByRole('figure', { name: /^Daily revenue chart: .* over 30 days$/ })).toBeVisible();
+  await expect(page.getByRole('figure', { name: /^Revenue per day, chart: .* over 30 days$/ })).toBeVisible();
   await renderCharts(page);
   const byCountry = await apiGet<{ data: { country: string; revenueAmount: number }[]; meta: { totalRows: number } }>(
     request,

@@ -49,3 +49,19 @@ export function formatRange(fromDate: string, toDate: string): string {
     ? formatDay(fromDate)
     : `${formatDay(fromDate, sameYear ? short : undefined)} – ${formatDay(toDate)}`;
 }
+
+const relativeFormat = new Intl.RelativeTimeFormat('en-US', { numeric: 'auto' });
+const AGO_UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
+  ['day', 86_400_000],
+  ['hour', 3_600_000],
+  ['minute', 60_000],
+];
+
+/** "5 minutes ago", "yesterday", "just now": how long before `now` a moment was, in its largest whole unit. */
+export function formatAgo(moment: Date, now: Date): string {
+  const elapsed = now.getTime() - moment.getTime();
+  for (const [unit, ms] of AGO_UNITS) {
+    if (elapsed >= ms) return relativeFormat.format(-Math.floor(elapsed / ms), unit);
+  }
+  return 'just now';
+}

@@ -1,19 +1,21 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { Suspense } from 'react';
-import { LazyCountryBars, LazyRevenueChart } from '@/components/charts/lazy-charts';
+import { LazyCountryBars } from '@/components/charts/lazy-charts';
 import { FilterBar } from '@/components/dashboard/filter-bar';
 import { FilterError } from '@/components/dashboard/filter-error';
 import { KpiCards } from '@/components/dashboard/kpi-cards';
 import { PageHeader } from '@/components/dashboard/page-header';
 import { TopCountriesTable } from '@/components/dashboard/top-countries-table';
 import { TopSitesTable } from '@/components/dashboard/top-sites-table';
+import { TrendCard } from '@/components/dashboard/trend-card';
 import { Card, Skeleton } from '@/components/ui/card';
 import { requireUser } from '@/lib/auth/session';
 import { comparisonRange, readCompare } from '@/lib/dashboard/comparison';
 import { orFilterProblem, readFilterBar } from '@/lib/dashboard/filters';
 import { loadHeadline, loadTrends, TOP_SITES } from '@/lib/dashboard/overview';
-import { viewHref, type SearchParams } from '@/lib/dashboard/url';
+import { metricById, type Metric } from '@/lib/dashboard/metrics';
+import { paramOf, viewHref, type SearchParams } from '@/lib/dashboard/url';
 import { formatDay, formatRange } from '@/lib/format';
 import { AppError } from '@/lib/errors';
 import { todayUtc } from '@/lib/query';
@@ -34,24 +36,29 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
   const { range } = bar;
   const compare = readCompare(params);
   const headline = bar.problem ?? (await orFilterProblem(loadHeadline(user, range, compare, today)));
+  const filterBar = (
+    <FilterBar range={range} allSites={bar.sites} firstDay={bar.span.firstDay} today={today} compare={compare} />
+  );
   if (headline instanceof AppError) {
     return (
       <>
-        <PageHeader title="Overview">
-          <FilterBar range={range} allSites={bar.sites} today={today} compare={compare} />
-        </PageHeader>
+        <PageHeader title="Overview">{filterBar}</PageHeader>
         <FilterError error={headline} resetHref="/" />
       </>
     );
   }
   return (
     <>
-      <PageHeader title="Overview" description={`${formatDay(range.fromDate)} – ${formatDay(range.toDate)} · UTC`}>
-        <FilterBar range={range} allSites={bar.sites} today={today} compare={compare} />
+      <PageHeader
+        title="Overview"
+        description={`${formatDay(range.fromDate)} – ${formatDay(range.toDate)} · UTC`}
+        updatedAt={bar.span.updatedAt}
+      >
+        {filterBar}
       </PageHeader>
       <div className="space-y-6">
         <KpiCards totals={headline.totals} comparison={headline.comparison} />
-        <Suspense fallback={<TrendsSkeleton />}>
+        <Suspense fallback={<TrendsSkeleton metric={metricById(paramOf(params, 'metric'))} />}>
           <Trends
             user={user}
             range={range}
@@ -84,21 +91,13 @@ async function Trends(props: {
     .map((site) => ({ ...site, href: viewHref('/', params, { sites: site.siteId }) }));
   return (
     <>
-      <Card className="p-4 md:p-6">
-        <h2 className="mb-4 text-base font-semibold">Daily revenue</h2>
-        {hasData ? (
-          <LazyRevenueChart
-            daily={trends.daily}
-            previousDaily={trends.previousDaily}
-            comparedLabel={compared && formatRange(compared.fromDate, compared.toDate)}
-            today={today}
-          />
-        ) : (
-          <p className="py-16 text-center text-sm text-zinc-600 dark:text-zinc-400">
-            No revenue in this period for the selected sites.
-          </p>
-        )}
-      </Card>
+      <TrendCard
+        daily={trends.daily}
+        previousDaily={trends.previousDaily}
+        comparedLabel={compared && formatRange(compared.fromDate, compared.toDate)}
+        today={today}
+        hasData={hasData}
+      />
       <div className="grid gap-6 xl:grid-cols-[2fr_3fr]">
         <Card className="p-4 md:p-6">
           <div className="mb-4 flex items-baseline justify-between gap-4">
@@ -136,11 +135,11 @@ async function Trends(props: {
 }
 
 /** The two cards below the KPIs at their usual size while their data loads. */
-function TrendsSkeleton() {
+function TrendsSkeleton({ metric }: { metric: Metric }) {
   return (
     <div role="status" aria-label="Loading charts" className="space-y-6">
       <Card className="p-4 md:p-6">
-        <h2 className="mb-4 text-base font-semibold">Daily revenue</h2>
+        <h2 className="mb-4 text-base font-semibold">{metric.label} per day</h2>
         <Skeleton className="h-72 w-full" />
       </Card>
       <div className="grid gap-6 xl:grid-cols-[2fr_3fr]">

@@ -2,9 +2,9 @@
 
 import dynamic from 'next/dynamic';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
-import { formatUsd } from '@/lib/format';
 import type { CountryBar } from './country-bars';
-import type { RevenueChartProps } from './revenue-chart';
+import type { TrendChartProps } from './trend-chart';
+import { metricById } from '@/lib/dashboard/metrics';
 
 /**
  * The overview's charts, loaded late: recharts is most of the page's JavaScript, and the figures that matter
@@ -17,7 +17,7 @@ function ChartSkeleton() {
   return <div aria-hidden className="h-full w-full animate-pulse rounded-md bg-zinc-100 dark:bg-zinc-800/60" />;
 }
 
-const RevenueChart = dynamic(() => import('./revenue-chart').then((m) => m.RevenueChart), {
+const TrendChart = dynamic(() => import('./trend-chart').then((m) => m.TrendChart), {
   ssr: false,
   loading: ChartSkeleton,
 });
@@ -52,15 +52,17 @@ function WhenNearViewport({ children }: { children: ReactNode }) {
   );
 }
 
-export function LazyRevenueChart(props: RevenueChartProps) {
-  const total = props.daily.reduce((sum, d) => sum + d.revenue, 0);
+/** The daily chart of one metric; its summary gives an additive metric's total, a ratio's range of values. */
+export function LazyTrendChart(props: TrendChartProps) {
+  const metric = metricById(props.metric);
+  const values = props.daily.map((d) => d[metric.id]);
+  const summary = metric.additive
+    ? `${metric.format(values.reduce((sum, v) => sum + v, 0))} over ${values.length} days`
+    : `from ${metric.format(Math.min(...values))} to ${metric.format(Math.max(...values))} a day over ${values.length} days`;
   return (
-    <figure
-      className="h-72 w-full"
-      aria-label={`Daily revenue chart: ${formatUsd(total)} over ${props.daily.length} days`}
-    >
+    <figure className="h-72 w-full" aria-label={`${metric.label} per day, chart: ${summary}`}>
       <WhenNearViewport>
-        <RevenueChart {...props} />
+        <TrendChart {...props} />
       </WhenNearViewport>
     </figure>
   );

@@ -25,11 +25,14 @@ export function FilterBar({
   range,
   allSites,
   today,
+  firstDay,
   compare,
 }: {
   range: ReportRange;
   allSites: SiteOption[];
   today: string;
+  /** The account's first day of data, where "All time" starts. */
+  firstDay: string | null;
   /** What the figures are compared with; pages without comparisons leave it out. */
   compare?: CompareMode;
 }) {
@@ -42,7 +45,7 @@ export function FilterBar({
   // back to the old values until then, and a second click would start from the old selection).
   const [shown, setShown] = useOptimistic({ from, to, sites });
   const id = useId();
-  const preset = matchPreset(shown.from, shown.to, today);
+  const preset = matchPreset(shown.from, shown.to, today, firstDay);
 
   const navigate = (changes: { from?: string; to?: string; sites?: string[] | null }) => {
     const next = { ...shown, ...changes };
@@ -85,7 +88,7 @@ export function FilterBar({
           className={inputClass}
           value={preset}
           onChange={(e) => {
-            if (e.target.value !== 'custom') navigate(presetRange(e.target.value as PresetId, today));
+            if (e.target.value !== 'custom') navigate(presetRange(e.target.value as PresetId, today, firstDay));
           }}
         >
           {PRESETS.map((p) => (

@@ -1,12 +1,19 @@
 import type { ReactNode } from 'react';
+import { formatAgo } from '@/lib/format';
 
+/**
+ * A page's title, what it shows (`description`) and its controls; with `updatedAt`, when the account's figures
+ * last changed, so a publisher knows how fresh today's numbers are.
+ */
 export function PageHeader({
   title,
   description,
+  updatedAt,
   children,
 }: {
   title: string;
   description?: ReactNode;
+  updatedAt?: Date | null;
   children?: ReactNode;
 }) {
   return (
@@ -14,6 +21,17 @@ export function PageHeader({
       <div>
         <h1 className="text-2xl font-semibold tracking-tight">{title}</h1>
         {description && <p className="mt-1 text-sm text-zinc-600 dark:text-zinc-400">{description}</p>}
+        {updatedAt && (
+          <p className="mt-0.5 text-xs text-zinc-600 dark:text-zinc-400" data-testid="data-updated">
+            Data updated{' '}
+            <time
+              dateTime={updatedAt.toISOString()}
+              title={`${updatedAt.toISOString().slice(0, 16).replace('T', ' ')} UTC`}
+            >
+              {formatAgo(updatedAt, new Date())}
+            </time>
+          </p>
+        )}
       </div>
       {children}
     </div>

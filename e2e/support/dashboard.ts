@@ -41,9 +41,9 @@ export const DASHBOARD_ROUTES = ['/', '/countries', '/sites', '/keys'] as const;
 const KPIS = {
   revenue: { testId: 'kpi-revenue', api: 'totalRevenue' },
   impressions: { testId: 'kpi-impressions', api: 'totalImpressions' },
-  requests: { testId: 'kpi-requests', api: 'totalRequests' },
-  ecpm: { testId: 'kpi-ecpm', api: 'averageCpm' },
-  fillRate: { testId: 'kpi-fill-rate', api: 'fillRate' },
+  requests: { testId: 'kpi-adRequests', api: 'totalRequests' },
+  ecpm: { testId: 'kpi-cpm', api: 'averageCpm' },
+  fillRate: { testId: 'kpi-fillRate', api: 'fillRate' },
 } as const;
 
 export interface Totals {

@@ -1,4 +1,5 @@
 import { AppError, ValidationError } from '@/lib/errors';
+import { getDataSpan, type DataSpan } from '@/lib/services/data-span';
 import type { Principal } from '@/lib/services/principal';
 import { resolveReportRange, type ReportRange } from '@/lib/services/reports';
 import { listSites, type SiteResponse } from '@/lib/services/sites';
@@ -19,16 +20,19 @@ export interface FilterBarState {
   /** Why the URL's range cannot be shown (shown beside the bar, whose controls stay usable). */
   problem: AppError | null;
   sites: SiteResponse[];
+  /** Where the account's data starts ("All time") and when it last changed. */
+  span: DataSpan;
 }
 
 /** The filter bar of a page: its range and sites from the URL, or the problem with them and a usable default. */
 export async function readFilterBar(principal: Principal, params: SearchParams): Promise<FilterBarState> {
   const given = readSiteDay(params);
-  const [resolved, sites] = await Promise.all([
+  const [resolved, sites, span] = await Promise.all([
     given instanceof ValidationError ? given : orFilterProblem(resolveReportRange(principal, given)),
     listSites(principal),
+    getDataSpan(principal),
   ]);
-  if (!(resolved instanceof AppError)) return { range: resolved, problem: null, sites };
+  if (!(resolved instanceof AppError)) return { range: resolved, problem: null, sites, span };
   const fallback = await resolveReportRange(principal, { fromDate: null, toDate: null, siteIds: null });
-  return { range: fallback, problem: resolved, sites };
+  return { range: fallback, problem: resolved, sites, span };
 }

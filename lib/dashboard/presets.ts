@@ -1,6 +1,9 @@
-import { addDays } from '@/lib/query/dates';
+import { addDays, MAX_RANGE_DAYS } from '@/lib/query/dates';
 
-/** The date-range presets of the filter bar, as inclusive UTC days relative to `today`. */
+/**
+ * The date-range presets of the filter bar, as inclusive UTC days relative to `today`; "All time" starts at
+ * the account's first day of data, or as far back as a range may reach (MAX_RANGE_DAYS).
+ */
 export const PRESETS = [
   { id: 'today', label: 'Today' },
   { id: 'yesterday', label: 'Yesterday' },
@@ -11,11 +14,12 @@ export const PRESETS = [
   { id: 'lastmonth', label: 'Last month' },
   { id: '12m', label: 'Last 12 months' },
   { id: 'ytd', label: 'Year to date' },
+  { id: 'all', label: 'All time' },
 ] as const;
 
 export type PresetId = (typeof PRESETS)[number]['id'];
 
-export function presetRange(id: PresetId, today: string): { from: string; to: string } {
+export function presetRange(id: PresetId, today: string, firstDay: string | null): { from: string; to: string } {
   const monthStart = `${today.slice(0, 8)}01`;
   switch (id) {
     case 'today':
@@ -42,14 +46,19 @@ export function presetRange(id: PresetId, today: string): { from: string; to: st
     }
     case 'ytd':
       return { from: `${today.slice(0, 4)}-01-01`, to: today };
+    case 'all': {
+      const earliest = addDays(today, -(MAX_RANGE_DAYS - 1));
+      const from = firstDay === null || firstDay > today ? today : firstDay < earliest ? earliest : firstDay;
+      return { from, to: today };
+    }
   }
 }
 
 /** Which preset a range is, if any ("custom" otherwise). */
-export function matchPreset(from: string, to: string, today: string): PresetId | 'custom' {
+export function matchPreset(from: string, to: string, today: string, firstDay: string | null): PresetId | 'custom' {
   return (
     PRESETS.find((p) => {
-      const range = presetRange(p.id, today);
+      const range = presetRange(p.id, today, firstDay);
       return range.from === from && range.to === to;
     })?.id ?? 'custom'
   );

@@ -62,7 +62,7 @@ export const readSiteDay = (searchParams: SearchParams | URLSearchParams): SiteD
   readView(totalsQuery, searchParams);
 
 /** The first value of a parameter, its name in any letter case; for a view's own settings (a client-side sort). */
-export const paramOf = (searchParams: SearchParams, name: string): string | undefined =>
+export const paramOf = (searchParams: SearchParams | URLSearchParams, name: string): string | undefined =>
   pairsOf(searchParams).find(([key]) => key.toLowerCase() === name.toLowerCase())?.[1];
 
 /** `current` with some parameters changed: every letter-case spelling of a changed name is replaced; null removes it. */

@@ -23,13 +23,12 @@ export default async function CountriesPage({ searchParams }: { searchParams: Pr
   const { principal } = await requireUser();
   const params = await searchParams;
   const today = todayUtc();
-  const { range, problem, sites } = await readFilterBar(principal, params);
+  const { range, problem, sites, span } = await readFilterBar(principal, params);
+  const filterBar = <FilterBar range={range} allSites={sites} firstDay={span.firstDay} today={today} />;
   if (problem) {
     return (
       <>
-        <PageHeader title="Countries">
-          <FilterBar range={range} allSites={sites} today={today} />
-        </PageHeader>
+        <PageHeader title="Countries">{filterBar}</PageHeader>
         <FilterError error={problem} resetHref="/countries" />
       </>
     );
@@ -47,8 +46,9 @@ export default async function CountriesPage({ searchParams }: { searchParams: Pr
       <PageHeader
         title="Countries"
         description={`Revenue by viewer country · ${formatDay(range.fromDate)} – ${formatDay(range.toDate)} · UTC`}
+        updatedAt={span.updatedAt}
       >
-        <FilterBar range={range} allSites={sites} today={today} />
+        {filterBar}
       </PageHeader>
       <Card>
         <div className="flex flex-wrap items-end justify-between gap-3 border-b border-zinc-200 p-4 dark:border-zinc-800">

@@ -19,16 +19,17 @@ export const metadata: Metadata = { title: 'Sites · Publisher Portal' };
 export default async function SitesPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const user = await requireUser();
   const params = await searchParams;
-  const { range, problem, sites } = await readFilterBar(user.principal, params);
+  const { range, problem, sites, span } = await readFilterBar(user.principal, params);
   const today = todayUtc();
   const compare = readCompare(params);
   const breakdown = problem ?? (await orFilterProblem(loadSiteBreakdown(user, range, compare, today)));
+  const filterBar = (
+    <FilterBar range={range} allSites={sites} firstDay={span.firstDay} today={today} compare={compare} />
+  );
   if (breakdown instanceof AppError) {
     return (
       <>
-        <PageHeader title="Sites">
-          <FilterBar range={range} allSites={sites} today={today} compare={compare} />
-        </PageHeader>
+        <PageHeader title="Sites">{filterBar}</PageHeader>
         <FilterError error={breakdown} resetHref="/sites" />
       </>
     );
@@ -47,8 +48,9 @@ export default async function SitesPage({ searchParams }: { searchParams: Promis
         ]
           .filter(Boolean)
           .join(' · ')}
+        updatedAt={span.updatedAt}
       >
-        <FilterBar range={range} allSites={sites} today={today} compare={compare} />
+        {filterBar}
       </PageHeader>
       <Card className="overflow-x-auto">
         {rows.length === 0 ? (

@@ -12,17 +12,20 @@ import {
   XAxis,
   YAxis,
 } from 'recharts';
-import { formatDay, formatInt, formatPct, formatUsd, formatUsdCompact } from '@/lib/format';
+import { METRICS, metricById, type MetricId } from '@/lib/dashboard/metrics';
+import { formatDay } from '@/lib/format';
 import type { DailyPoint } from '@/lib/services/daily';
 
 interface Row extends DailyPoint {
-  /** The compared period's day at the same position, and its revenue. */
+  /** The compared period's day at the same position, and its value of the metric. */
   previousDay?: string;
   previous?: number;
   incomplete: boolean;
 }
 
-export interface RevenueChartProps {
+export interface TrendChartProps {
+  /** What the chart draws: one of the dashboard's five metrics. */
+  metric: MetricId;
   daily: DailyPoint[];
   /** The compared period's days (empty for no comparison), drawn against the range's days in order. */
   previousDaily: DailyPoint[];
@@ -34,19 +37,18 @@ export interface RevenueChartProps {
 
 const longDay = (day: string) => formatDay(day, { weekday: 'short', month: 'short', day: 'numeric', year: 'numeric' });
 
-function DayTooltip({ active, payload }: { active?: boolean; payload?: { payload: Row }[] }) {
+/** The day's figures, the chart's metric first and beside it the compared day's. */
+function DayTooltip(props: { active?: boolean; payload?: { payload: Row }[]; metric: MetricId }) {
+  const { active, payload } = props;
   const row = payload?.[0]?.payload;
   if (!active || !row) return null;
+  const chosen = metricById(props.metric);
   const lines: [string, string][] = [
-    ['Revenue', formatUsd(row.revenue)],
+    [chosen.label, chosen.format(row[chosen.id])],
     ...(row.previousDay && row.previous !== undefined
-      ? [[longDay(row.previousDay), formatUsd(row.previous)] as [string, string]]
+      ? [[longDay(row.previousDay), chosen.format(row.previous)] as [string, string]]
       : []),
-    ['Impressions', formatInt(row.impressions)],
-    ['Ad requests', formatInt(row.adRequests)],
-    ['Clicks', formatInt(row.clicks)],
-    ['eCPM', formatUsd(row.cpm)],
-    ['Fill rate', formatPct(row.fillRate)],
+    ...METRICS.filter((m) => m.id !== chosen.id).map((m): [string, string] => [m.label, m.format(row[m.id])]),
   ];
   return (
     <div className="rounded-md border border-zinc-200 bg-white p-3 text-xs shadow-md dark:border-zinc-700 dark:bg-zinc-900">
@@ -67,15 +69,16 @@ function DayTooltip({ active, payload }: { active?: boolean; payload?: { payload
 }
 
 /**
- * Daily revenue as an area, the compared period as a dashed line named by its dates in the legend, every day
- * drawn; today, still coming in, is marked. It fills its box; components/charts/lazy-charts.tsx gives it one
- * (and its accessible summary) and loads it late.
+ * One metric per day as an area, the compared period as a dashed line named by its dates in the legend, every
+ * day drawn; today, still coming in, is marked. It fills its box; components/charts/lazy-charts.tsx gives it
+ * one (and its accessible summary) and loads it late.
  */
-export function RevenueChart({ daily, previousDaily, comparedLabel, today }: RevenueChartProps) {
+export function TrendChart({ metric, daily, previousDaily, comparedLabel, today }: TrendChartProps) {
+  const chosen = metricById(metric);
   const rows: Row[] = daily.map((d, i) => ({
     ...d,
     previousDay: previousDaily[i]?.day,
-    previous: previousDaily[i]?.revenue,
+    previous: previousDaily[i]?.[chosen.id],
     incomplete: d.day === today,
   }));
   const showsToday = rows.at(-1)?.incomplete ?? false;
@@ -98,13 +101,13 @@ export function RevenueChart({ daily, previousDaily, comparedLabel, today }: Rev
           minTickGap={24}
         />
         <YAxis
-          tickFormatter={(n: number) => formatUsdCompact(n)}
+          tickFormatter={(n: number) => chosen.axis(n)}
           tick={{ fontSize: 12, fill: 'currentColor' }}
           tickLine={false}
           axisLine={false}
           width={64}
         />
-        <Tooltip content={<DayTooltip />} />
+        <Tooltip content={<DayTooltip metric={chosen.id} />} />
         <Legend verticalAlign="top" align="right" height={28} iconType="plainline" wrapperStyle={{ fontSize: 12 }} />
         {showsToday && (
           <ReferenceLine
@@ -129,8 +132,8 @@ export function RevenueChart({ daily, previousDaily, comparedLabel, today }: Rev
         )}
         <Area
           type="monotone"
-          dataKey="revenue"
-          name="Revenue"
+          dataKey={chosen.id}
+          name={chosen.label}
           stroke="var(--color-accent-600)"
           strokeWidth={2}
           fill="url(#revenueFill)"

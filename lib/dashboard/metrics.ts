@@ -1,0 +1,36 @@
+import { formatCompact, formatInt, formatPct, formatUsd, formatUsdCompact } from '@/lib/format';
+import type { Metrics } from '@/lib/money';
+import type { RevenueTotalResponse } from '@/lib/services/reports';
+
+/**
+ * The five figures the dashboard shows for any set of rows (cards, chart, table columns), in one order, each
+ * with its display format and the shorter one of a chart axis. The chart's metric is `?metric=` in the URL.
+ */
+export const METRICS = [
+  { id: 'revenue', label: 'Revenue', format: formatUsd, axis: formatUsdCompact, additive: true },
+  { id: 'impressions', label: 'Impressions', format: formatInt, axis: formatCompact, additive: true },
+  { id: 'adRequests', label: 'Ad requests', format: formatInt, axis: formatCompact, additive: true },
+  { id: 'cpm', label: 'eCPM', format: formatUsd, axis: formatUsd, additive: false },
+  { id: 'fillRate', label: 'Fill rate', format: formatPct, axis: formatPct, additive: false },
+] as const satisfies readonly {
+  id: keyof Metrics;
+  label: string;
+  format: (n: number) => string;
+  axis: (n: number) => string;
+  /** A sum over days (a total means something); eCPM and fill rate are ratios of sums. */
+  additive: boolean;
+}[];
+
+export type Metric = (typeof METRICS)[number];
+export type MetricId = Metric['id'];
+
+export const metricById = (id: string | null | undefined): Metric => METRICS.find((m) => m.id === id) ?? METRICS[0];
+
+/** The totals report's figures under the dashboard's metric names. */
+export const metricsOfTotals = (t: RevenueTotalResponse): Record<MetricId, number> => ({
+  revenue: t.totalRevenue,
+  impressions: t.totalImpressions,
+  adRequests: t.totalRequests,
+  cpm: t.averageCpm,
+  fillRate: t.fillRate,
+});
