@@ -33,6 +33,14 @@ export interface Sums {
 
 export const NO_SUMS: Sums = { revenueMicros: 0, impressions: 0, adRequests: 0, clicks: 0 };
 
+/** Two groups' sums as one group's (integers: exact). */
+export const addSums = (a: Sums, b: Sums): Sums => ({
+  revenueMicros: a.revenueMicros + b.revenueMicros,
+  impressions: a.impressions + b.impressions,
+  adRequests: a.adRequests + b.adRequests,
+  clicks: a.clicks + b.clicks,
+});
+
 export function metricsOf({ revenueMicros, impressions, adRequests, clicks }: Sums): Metrics {
   return {
     revenue: usdFromMicros(revenueMicros),

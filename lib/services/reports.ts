@@ -60,17 +60,20 @@ export interface Paged<T> {
   meta: PageMeta;
 }
 
-export type ByCountryInput = SiteDayInput & PagedRowsInput;
+/** A report's sites and days; the dashboard's views may narrow it to one viewer country (not in the API). */
+export type ReportInput = SiteDayInput & { country?: string | null };
+
+export type ByCountryInput = ReportInput & PagedRowsInput;
 
 /**
  * The sites and days a report covers: the sites after scope checks (readableSites), and the range with the
  * account's default_range_days for the ends the request left out. The one place a default range is decided,
  * for the API and the dashboard alike.
  */
-export async function reportScope(principal: Principal, input: SiteDayInput) {
+export async function reportScope(principal: Principal, input: ReportInput) {
   const { siteIds, otherSiteIds, defaultRangeDays } = await readableSites(principal, input.siteIds);
   const range: DateRange = resolveRange(input, { defaultDays: defaultRangeDays, today: todayUtc() });
-  return { userId: principal.userId, siteIds, otherSiteIds, ...range };
+  return { userId: principal.userId, siteIds, otherSiteIds, ...range, country: input.country ?? null };
 }
 
 /** Sites and days with the range resolved, as a view shows them (the dashboard's filter bar). */
@@ -82,7 +85,7 @@ export async function resolveReportRange(principal: Principal, input: SiteDayInp
   return { siteIds: input.siteIds, fromDate, toDate };
 }
 
-export async function getTotals(principal: Principal, input: SiteDayInput): Promise<RevenueTotalResponse> {
+export async function getTotals(principal: Principal, input: ReportInput): Promise<RevenueTotalResponse> {
   const scope = await reportScope(principal, input);
   const db = await getDb();
   const [sums] = await db.select(aggregates).from(revenueSource(scope, { byCountry: false }));

@@ -46,6 +46,8 @@ export interface RevenueScope {
   otherSiteIds: readonly string[];
   fromDate: string;
   toDate: string;
+  /** One viewer country only (the dashboard's country filter); read by country then. */
+  country?: string | null;
 }
 
 /** Inclusive ranges of days; `months` runs from the first day of its first month to that of its last. */
@@ -102,23 +104,32 @@ function select(
     ${signed(rows)} as rows from ${table} where ${where}`;
 }
 
+/** Which countries a piece reads: the sum over all (null), each one (every), or just one. */
+type Countries = { only: string } | 'every' | null;
+
 /** Rollup rows of one grain: the whole account's (site_id null) or the sites', summed over all countries or not. */
-function rollupPiece(userId: string, part: Part, grain: 'd' | 'm', range: DayRange, byCountry: boolean): SQL {
+function rollupPiece(userId: string, part: Part, grain: 'd' | 'm', range: DayRange, countries: Countries): SQL {
   const r = revenueRollup;
   const where = and(
     eq(r.userId, userId),
     eq(r.grain, grain),
     part.siteIds === 'account' ? isNull(r.siteId) : inArray(r.siteId, [...part.siteIds]),
     between(r.period, range),
-    byCountry ? isNotNull(r.country) : isNull(r.country),
+    countries === null
+      ? isNull(r.country)
+      : countries === 'every'
+        ? isNotNull(r.country)
+        : eq(r.country, countries.only),
   );
-  return select(part, byCountry ? r.country : sql`null::char(2)`, r, where);
+  return select(part, countries ? r.country : sql`null::char(2)`, r, where);
 }
 
 /** The daily rows themselves: only for some sites by country, the one grain the rollup has no day level for. */
-function dailyPiece(part: Part & { siteIds: readonly string[] }, range: DayRange): SQL {
-  const where = and(inArray(revenueDaily.siteId, [...part.siteIds]), between(revenueDaily.day, range));
-  return select(part, revenueDaily.country, revenueDaily, where);
+function dailyPiece(part: Part & { siteIds: readonly string[] }, range: DayRange, countries: Countries): SQL {
+  const d = revenueDaily;
+  const only = countries !== null && countries !== 'every' ? eq(d.country, countries.only) : undefined;
+  const where = and(inArray(d.siteId, [...part.siteIds]), between(d.day, range), only);
+  return select(part, d.country, d, where);
 }
 
 /** The fewest sites to read: the account's own grains, less the other sites when they are the fewer. */
@@ -133,23 +144,26 @@ function partsOf(scope: RevenueScope): Part[] {
   return [{ siteIds: scope.siteIds, sign: 1 }];
 }
 
-/** `(… union all …) as revenue`: the scope's rows, by country or summed over countries, for a FROM clause. */
+/**
+ * `(… union all …) as revenue`: the scope's rows, by country or summed over countries, for a FROM clause. A
+ * scope of one country is read by country, that country's rows only.
+ */
 export function revenueSource(scope: RevenueScope, options: { byCountry: boolean }): SQL {
   if (scope.siteIds.length === 0) {
     return sql`(select null::char(2) as country, 0::bigint as impressions, 0::bigint as ad_requests,
       0::bigint as revenue_micros, 0::bigint as rows where false) as revenue`;
   }
-  const { byCountry } = options;
+  const countries: Countries = scope.country ? { only: scope.country } : options.byCountry ? 'every' : null;
   const { leadingDays, months, trailingDays } = splitRange(scope.fromDate, scope.toDate);
   const pieces = partsOf(scope).flatMap((part) => {
     const { siteIds, sign } = part;
     const days = (range: DayRange) =>
-      byCountry && siteIds !== 'account'
-        ? dailyPiece({ siteIds, sign }, range)
-        : rollupPiece(scope.userId, part, 'd', range, byCountry);
+      countries && siteIds !== 'account'
+        ? dailyPiece({ siteIds, sign }, range, countries)
+        : rollupPiece(scope.userId, part, 'd', range, countries);
     return [
       leadingDays && days(leadingDays),
-      months && rollupPiece(scope.userId, part, 'm', months, byCountry),
+      months && rollupPiece(scope.userId, part, 'm', months, countries),
       trailingDays && days(trailingDays),
     ].filter((p) => p !== undefined);
   });
