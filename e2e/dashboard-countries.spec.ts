@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { apiGet, authFile, createKeyAs, expect, parseShown, shownRange, test } from './support/dashboard';
+import { apiGet, authFile, createKeyAs, expect, shownRange, test } from './support/dashboard';
 
 /**
  * The Countries table (issue 4, point 3): server-side paging, sorting by a header click, Search and Filter,
@@ -41,20 +41,26 @@ const range = (page: Page) => page.getByRole('navigation', { name: 'Pages' }).lo
 async function shownCodes(page: Page): Promise<(string | null)[]> {
   return rows(page).evaluateAll((trs) =>
     trs.map((tr) => {
-      const code = tr.querySelector('td span span');
+      const code = tr.querySelector('td:first-child a > span');
       return code ? code.textContent!.trim() : null;
     }),
   );
 }
 
-/** The values of one column as numbers, in row order. */
+/** The columns: the country, then the five metrics in the cards' order. */
+const COLUMN = { revenue: 1, impressions: 2, adRequests: 3, cpm: 4, fillRate: 5 } as const;
+
+/** The exact values of one column (their data-value), in row order. */
 async function columnValues(page: Page, column: number): Promise<number[]> {
-  const texts = await rows(page).evaluateAll(
-    (trs, i) => trs.map((tr) => tr.querySelectorAll('td')[i].textContent!),
+  const values = await rows(page).evaluateAll(
+    (trs, i) => trs.map((tr) => tr.querySelectorAll('td')[i].querySelector('[data-value]')!.getAttribute('data-value')),
     column,
   );
-  return texts.map(parseShown);
+  return values.map(Number);
 }
+
+/** The API's order for the dashboard's default: the highest revenue first. */
+const BY_REVENUE = { sortBy: 'revenueAmount', sortDirection: 'desc' };
 
 async function byCountry(request: Parameters<typeof apiGet>[0], page: Page, extra: Record<string, string>) {
   const { from, to } = await shownRange(page);
@@ -67,7 +73,7 @@ async function byCountry(request: Parameters<typeof apiGet>[0], page: Page, extr
 test('paging is server-side: Next shows the following rows and the range of rows', async ({ page, request }) => {
   await page.goto('/countries');
   await expect(page.getByRole('heading', { name: 'Countries', level: 1 })).toBeVisible();
-  const all = await byCountry(request, page, { pageSize: '20' });
+  const all = await byCountry(request, page, { pageSize: '20', ...BY_REVENUE });
   const total = all.meta.totalRows;
   expect(total).toBeGreaterThan(40);
   await expect(range(page)).toHaveText(`1–20 of ${total}`);
@@ -83,7 +89,9 @@ test('paging is server-side: Next shows the following rows and the range of rows
   const second = await shownCodes(page);
   expect(second).toHaveLength(20);
   expect(second.filter((c) => first.includes(c))).toEqual([]);
-  expect(second).toEqual((await byCountry(request, page, { pageSize: '20', page: '2' })).data.map((r) => r.country));
+  expect(second).toEqual(
+    (await byCountry(request, page, { pageSize: '20', page: '2', ...BY_REVENUE })).data.map((r) => r.country),
+  );
 
   // The last page is partial and has no Next.
   await page.getByRole('link', { name: 'Next' }).click();
@@ -127,6 +135,7 @@ test('clicking a header sorts on the server: sortBy and sortDirection in the URL
   await page.goto('/countries?page=2');
   const ecpm = page.getByRole('columnheader', { name: 'eCPM' });
   await expect(ecpm).toHaveAttribute('aria-sort', 'none');
+  await expect(page.getByRole('columnheader', { name: 'Revenue' })).toHaveAttribute('aria-sort', 'descending');
 
   await ecpm.getByRole('button').click();
   await expect(page).toHaveURL(/[?&]sortBy=cpm&sortDirection=desc/);
@@ -134,7 +143,9 @@ test('clicking a header sorts on the server: sortBy and sortDirection in the URL
   expect(new URL(page.url()).searchParams.has('page')).toBe(false);
   await expect(ecpm).toHaveAttribute('aria-sort', 'descending');
   await expect(page.getByRole('columnheader', { name: 'Revenue' })).toHaveAttribute('aria-sort', 'none');
-  await expect.poll(() => columnValues(page, 2)).toEqual([...(await columnValues(page, 2))].sort((a, b) => b - a));
+  await expect
+    .poll(() => columnValues(page, COLUMN.cpm))
+    .toEqual([...(await columnValues(page, COLUMN.cpm))].sort((a, b) => b - a));
   const desc = await byCountry(request, page, { sortBy: 'cpm', sortDirection: 'desc', pageSize: '20' });
   expect(await shownCodes(page)).toEqual(desc.data.map((r) => r.country));
 
@@ -143,7 +154,7 @@ test('clicking a header sorts on the server: sortBy and sortDirection in the URL
   await expect(ecpm).toHaveAttribute('aria-sort', 'ascending');
   const asc = await byCountry(request, page, { sortBy: 'cpm', sortDirection: 'asc', pageSize: '20' });
   await expect.poll(() => shownCodes(page)).toEqual(asc.data.map((r) => r.country));
-  const values = await columnValues(page, 2);
+  const values = await columnValues(page, COLUMN.cpm);
   expect(values).toEqual([...values].sort((a, b) => a - b));
 
   // Another column; a reload keeps the order.
@@ -153,7 +164,7 @@ test('clicking a header sorts on the server: sortBy and sortDirection in the URL
   await expect(ecpm).toHaveAttribute('aria-sort', 'none');
   await page.reload();
   await expect(page.getByRole('columnheader', { name: 'Impressions' })).toHaveAttribute('aria-sort', 'descending');
-  const impressions = await columnValues(page, 3);
+  const impressions = await columnValues(page, COLUMN.impressions);
   expect(impressions).toEqual([...impressions].sort((a, b) => b - a));
   expect(await shownCodes(page)).toEqual(
     (await byCountry(request, page, { sortBy: 'impressions', sortDirection: 'desc', pageSize: '20' })).data.map(
@@ -184,8 +195,8 @@ test('Search and Filter go into the URL in the API grammar and narrow the rows l
   const filtered = await byCountry(request, page, { Filter: 'cpm>8;fillRate>=0.85' });
   expect(filtered.meta.totalRows).toBeGreaterThan(0);
   await expect(rows(page)).toHaveCount(Math.min(20, filtered.meta.totalRows));
-  for (const cpm of await columnValues(page, 2)) expect(cpm).toBeGreaterThan(8);
-  for (const fill of await columnValues(page, 5)) expect(fill).toBeGreaterThanOrEqual(0.85 - 0.0005);
+  for (const cpm of await columnValues(page, COLUMN.cpm)) expect(cpm).toBeGreaterThan(8);
+  for (const fill of await columnValues(page, COLUMN.fillRate)) expect(fill).toBeGreaterThanOrEqual(0.85);
   await page.reload();
   await expect(page.getByLabel('Filter', { exact: true })).toHaveValue('cpm>8;fillRate>=0.85');
 

@@ -103,7 +103,7 @@ async function Trends(props: {
           <div className="mb-4 flex items-baseline justify-between gap-4">
             <h2 className="text-base font-semibold">Top sites</h2>
             <Link href={viewHref('/sites', params, { from: range.fromDate, to: range.toDate })} className={linkClass}>
-              All {trends.siteFigures.length} sites →
+              All {trends.siteFigures.length} {trends.siteFigures.length === 1 ? 'site' : 'sites'} →
             </Link>
           </div>
           <TopSitesTable rows={topSites} total={totalRevenue} />
@@ -115,13 +115,18 @@ async function Trends(props: {
               href={viewHref('/countries', params, { from: range.fromDate, to: range.toDate })}
               className={linkClass}
             >
-              All {trends.countryCount} countries →
+              All {trends.countryCount} {trends.countryCount === 1 ? 'country' : 'countries'} →
             </Link>
           </div>
           {trends.topCountries.length > 0 ? (
             <div className="grid gap-6 lg:grid-cols-2">
               <LazyCountryBars rows={trends.topCountries} />
-              <TopCountriesTable rows={trends.topCountries} />
+              <TopCountriesTable
+                rows={trends.topCountries.map((row) => ({
+                  ...row,
+                  href: row.country && viewHref('/', params, { country: row.country }),
+                }))}
+              />
             </div>
           ) : (
             <p className="py-10 text-center text-sm text-zinc-600 dark:text-zinc-400">

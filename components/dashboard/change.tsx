@@ -19,7 +19,7 @@ export function Change({ current, previous, against }: { current: number; previo
   return (
     <span
       className={cn(
-        'inline-flex items-center gap-0.5 text-xs font-medium whitespace-nowrap',
+        'inline-flex flex-wrap items-center gap-x-0.5 text-xs font-medium whitespace-nowrap',
         flat
           ? 'text-zinc-600 dark:text-zinc-400'
           : change > 0
@@ -29,7 +29,7 @@ export function Change({ current, previous, against }: { current: number; previo
     >
       <Icon aria-hidden className="size-3.5" />
       {text}
-      {against && <span className="font-normal text-zinc-600 dark:text-zinc-400">&nbsp;vs {against}</span>}
+      {against && <span className="font-normal text-zinc-600 dark:text-zinc-400">&nbsp;vs&nbsp;{against}</span>}
     </span>
   );
 }

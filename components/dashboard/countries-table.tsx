@@ -1,58 +1,76 @@
 'use client';
 
 import { rowSortingFeature, tableFeatures, useTable, type ColumnDef, type SortingState } from '@tanstack/react-table';
+import Link from 'next/link';
 import { usePathname, useRouter, useSearchParams } from 'next/navigation';
 import { useTransition } from 'react';
 import { countryName } from '@/lib/countries';
+import type { CountryRow } from '@/lib/dashboard/countries';
+import { BY_COUNTRY_FIELD, METRICS, metricsOfCountryRow } from '@/lib/dashboard/metrics';
 import { withChanges } from '@/lib/dashboard/url';
-import { formatInt, formatPct, formatUsd } from '@/lib/format';
-import type { RevenueByCountryResponse } from '@/lib/services/reports';
+import { Change } from './change';
 import { SortableHeaderCell } from './sortable-header';
 
 const features = tableFeatures({ rowSortingFeature });
 
-const num = (format: (n: number) => string) => (info: { getValue: () => unknown }) => format(info.getValue() as number);
+export interface CountryTableRow extends CountryRow {
+  /** The whole dashboard narrowed to this country, the range and sites kept. */
+  href: string | null;
+}
 
-const columns: ColumnDef<typeof features, RevenueByCountryResponse>[] = [
+const columns: ColumnDef<typeof features, CountryTableRow>[] = [
   {
     accessorKey: 'country',
     header: 'Country',
-    cell: (info) => {
-      const code = info.getValue() as string | null;
-      return code ? (
-        <span>
-          {countryName(code) ?? code} <span className="text-xs text-zinc-600 dark:text-zinc-400">{code}</span>
-        </span>
-      ) : (
-        'Unknown'
+    cell: ({ row: { original: row } }) => {
+      if (!row.country || !row.href) return 'Unknown';
+      const name = countryName(row.country) ?? row.country;
+      return (
+        <Link href={row.href} className="font-medium text-accent-700 hover:underline dark:text-accent-300">
+          {name} <span className="text-xs font-normal text-zinc-600 dark:text-zinc-400">{row.country}</span>
+        </Link>
       );
     },
   },
-  { accessorKey: 'revenueAmount', header: 'Revenue', cell: num(formatUsd), meta: { numeric: true } },
-  { accessorKey: 'cpm', header: 'eCPM', cell: num(formatUsd), meta: { numeric: true } },
-  { accessorKey: 'impressions', header: 'Impressions', cell: num(formatInt), meta: { numeric: true } },
-  { accessorKey: 'adRequests', header: 'Ad requests', cell: num(formatInt), meta: { numeric: true } },
-  { accessorKey: 'fillRate', header: 'Fill rate', cell: num(formatPct), meta: { numeric: true } },
+  // One column per metric, sorted by the API's own field, with its change against the comparison below it.
+  ...METRICS.map((metric): ColumnDef<typeof features, CountryTableRow> => ({
+    id: BY_COUNTRY_FIELD[metric.id],
+    accessorFn: (row) => metricsOfCountryRow(row)[metric.id],
+    header: metric.label,
+    cell: ({ row: { original: row } }) => {
+      const value = metricsOfCountryRow(row)[metric.id];
+      return (
+        <span className="inline-flex flex-row-reverse items-baseline gap-2 md:flex-col md:items-end md:gap-0">
+          <span data-value={value}>{metric.format(value)}</span>
+          {row.change && <Change current={row.change.current[metric.id]} previous={row.change.previous[metric.id]} />}
+        </span>
+      );
+    },
+    meta: { numeric: true },
+  })),
 ];
+
+const isNumeric = (meta: unknown) => (meta as { numeric?: boolean } | undefined)?.numeric === true;
 
 /**
  * The by-country rows of one page. Sorting is server-side: a header click changes `sortBy`/`sortDirection`
- * in the URL (the API's own parameters) and the server renders the new page.
+ * in the URL (the API's own parameters) and the server renders the new page. Each country's name narrows the
+ * whole dashboard to it. On a phone the rows stack (`stack-table`, app/globals.css).
  */
 export function CountriesTable({
   rows,
   sortBy,
   sortDirection,
 }: {
-  rows: RevenueByCountryResponse[];
-  sortBy: string | null;
+  rows: CountryTableRow[];
+  sortBy: string;
   sortDirection: 'asc' | 'desc';
 }) {
   const router = useRouter();
   const pathname = usePathname();
   const searchParams = useSearchParams();
   const [pending, startTransition] = useTransition();
-  const sorting: SortingState = sortBy ? [{ id: sortBy, desc: sortDirection === 'desc' }] : [];
+  const sorting: SortingState = [{ id: sortBy, desc: sortDirection === 'desc' }];
 
   const table = useTable({
     features,
@@ -75,44 +93,42 @@ export function CountriesTable({
   });
 
   return (
-    <div className="relative max-h-[70vh] overflow-auto" aria-busy={pending}>
-      <table className="w-full min-w-[44rem] text-sm">
-        <caption className="sr-only">Revenue by country; column headers sort the table</caption>
-        <thead className="sticky top-0 z-10 bg-zinc-50 text-xs text-zinc-600 dark:bg-zinc-900 dark:text-zinc-400">
-          {table.getHeaderGroups().map((group) => (
-            <tr key={group.id}>
-              {group.headers.map((header) => {
-                const sorted = header.column.getIsSorted();
-                const numeric = (header.column.columnDef.meta as { numeric?: boolean } | undefined)?.numeric;
-                return (
-                  <SortableHeaderCell
-                    key={header.id}
-                    sorted={sorted}
-                    numeric={!!numeric}
-                    onToggle={header.column.getToggleSortingHandler()}
-                  >
-                    <table.FlexRender header={header} />
-                  </SortableHeaderCell>
-                );
-              })}
-            </tr>
-          ))}
-        </thead>
-        <tbody className="divide-y divide-zinc-100 dark:divide-zinc-800">
-          {table.getRowModel().rows.map((row) => (
-            <tr key={row.id} data-testid="country-row">
-              {row.getAllCells().map((cell) => (
+    <table className="stack-table w-full text-sm" aria-busy={pending}>
+      <caption className="sr-only">Revenue by country; column headers sort the table</caption>
+      <thead className="bg-zinc-50 text-xs text-zinc-600 dark:bg-zinc-900 dark:text-zinc-400">
+        {table.getHeaderGroups().map((group) => (
+          <tr key={group.id}>
+            {group.headers.map((header) => (
+              <SortableHeaderCell
+                key={header.id}
+                sorted={header.column.getIsSorted()}
+                numeric={isNumeric(header.column.columnDef.meta)}
+                onToggle={header.column.getToggleSortingHandler()}
+              >
+                <table.FlexRender header={header} />
+              </SortableHeaderCell>
+            ))}
+          </tr>
+        ))}
+      </thead>
+      <tbody className="divide-y divide-zinc-100 dark:divide-zinc-800">
+        {table.getRowModel().rows.map((row) => (
+          <tr key={row.id} data-testid="country-row" className="hover:bg-zinc-50 dark:hover:bg-zinc-800/40">
+            {row.getAllCells().map((cell) => {
+              const numeric = isNumeric(cell.column.columnDef.meta);
+              return (
                 <td
                   key={cell.id}
-                  className={`px-4 py-2.5 ${(cell.column.columnDef.meta as { numeric?: boolean } | undefined)?.numeric ? 'text-right' : ''}`}
+                  data-label={numeric ? (cell.column.columnDef.header as string) : undefined}
+                  className={`px-4 py-2.5 ${numeric ? 'text-right whitespace-nowrap' : ''}`}
                 >
                   <table.FlexRender cell={cell} />
                 </td>
-              ))}
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+              );
+            })}
+          </tr>
+        ))}
+      </tbody>
+    </table>
   );
 }

@@ -1,7 +1,7 @@
 'use client';
 
 import * as Popover from '@radix-ui/react-popover';
-import { ChevronDown } from 'lucide-react';
+import { ChevronDown, X } from 'lucide-react';
 import { usePathname, useRouter, useSearchParams } from 'next/navigation';
 import { useId, useOptimistic, useState, useTransition } from 'react';
 import { buttonClass } from '@/components/ui/button';
@@ -9,6 +9,7 @@ import { inputClass } from '@/components/ui/field';
 import { matchPreset, PRESETS, presetRange, type PresetId } from '@/lib/dashboard/presets';
 import { COMPARE_MODES, type CompareMode } from '@/lib/dashboard/comparison';
 import { withChanges } from '@/lib/dashboard/url';
+import { countryName } from '@/lib/countries';
 import { daysBetweenInclusive, isDay, MAX_RANGE_DAYS } from '@/lib/query/dates';
 import type { ReportRange } from '@/lib/services/reports';
 
@@ -18,8 +19,9 @@ export interface SiteOption {
 }
 
 /**
- * Date range (presets or custom days) and a site multi-select. The state is the URL: every change replaces
- * `from`, `to` and `sites` and the server renders the page again, so a view can be shared and reloaded.
+ * Date range (presets or custom days), a site multi-select, and the country the dashboard is narrowed to (a
+ * removable chip). The state is the URL: every change replaces `from`, `to`, `sites` or `country` and the
+ * server renders the page again, so a view can be shared and reloaded.
  */
 export function FilterBar({
   range,
@@ -37,23 +39,25 @@ export function FilterBar({
   compare?: CompareMode;
 }) {
   const { fromDate: from, toDate: to, siteIds: sites } = range;
+  const country = range.country ?? null;
   const router = useRouter();
   const pathname = usePathname();
   const searchParams = useSearchParams();
   const [pending, startTransition] = useTransition();
   // What the user just chose, shown at once while the server renders it (otherwise the controls would snap
   // back to the old values until then, and a second click would start from the old selection).
-  const [shown, setShown] = useOptimistic({ from, to, sites });
+  const [shown, setShown] = useOptimistic({ from, to, sites, country });
   const id = useId();
   const preset = matchPreset(shown.from, shown.to, today, firstDay);
 
-  const navigate = (changes: { from?: string; to?: string; sites?: string[] | null }) => {
+  const navigate = (changes: { from?: string; to?: string; sites?: string[] | null; country?: null }) => {
     const next = { ...shown, ...changes };
     // A new filter starts again on the first page; "all sites" is no parameter at all.
     const params = withChanges(searchParams.toString(), {
       from: next.from,
       to: next.to,
       sites: next.sites && next.sites.length > 0 && next.sites.length < allSites.length ? next.sites.join(',') : null,
+      country: next.country,
       page: null,
     });
     startTransition(() => {
@@ -202,6 +206,21 @@ export function FilterBar({
             ))}
           </select>
         </div>
+      )}
+      {shown.country && (
+        <span className="inline-flex h-9 items-center gap-1 rounded-full border border-accent-300 bg-accent-50 pr-1 pl-3 text-sm text-accent-700 dark:border-accent-700 dark:bg-zinc-900 dark:text-accent-300">
+          <span>
+            Country: <span className="font-medium">{countryName(shown.country) ?? shown.country}</span>
+          </span>
+          <button
+            type="button"
+            className="rounded-full p-1 hover:bg-accent-100 dark:hover:bg-zinc-800"
+            aria-label={`Remove the country filter (${countryName(shown.country) ?? shown.country})`}
+            onClick={() => navigate({ country: null })}
+          >
+            <X aria-hidden className="size-3.5" />
+          </button>
+        </span>
       )}
       <span aria-live="polite" className="text-xs text-zinc-600 dark:text-zinc-400">
         {pending ? 'Updating…' : ''}

@@ -1,8 +1,10 @@
+import Link from 'next/link';
 import { countryName } from '@/lib/countries';
 import { formatPct, formatUsd } from '@/lib/format';
 import type { RevenueByCountryResponse } from '@/lib/services/reports';
 
-export function TopCountriesTable({ rows }: { rows: RevenueByCountryResponse[] }) {
+/** The overview's top countries; each name narrows the dashboard to that country, keeping the range. */
+export function TopCountriesTable({ rows }: { rows: (RevenueByCountryResponse & { href: string | null })[] }) {
   return (
     <table className="w-full text-sm">
       <caption className="sr-only">Top countries by revenue</caption>
@@ -25,7 +27,15 @@ export function TopCountriesTable({ rows }: { rows: RevenueByCountryResponse[] }
       <tbody>
         {rows.map((row) => (
           <tr key={row.country} className="border-b border-zinc-100 last:border-0 dark:border-zinc-800/60">
-            <td className="py-2">{row.country ? (countryName(row.country) ?? row.country) : 'Unknown'}</td>
+            <td className="py-2">
+              {row.country && row.href ? (
+                <Link href={row.href} className="font-medium text-accent-700 hover:underline dark:text-accent-300">
+                  {countryName(row.country) ?? row.country}
+                </Link>
+              ) : (
+                'Unknown'
+              )}
+            </td>
             <td className="py-2 text-right">{formatUsd(row.revenueAmount)}</td>
             <td className="py-2 text-right">{formatUsd(row.cpm)}</td>
             <td className="py-2 text-right">{formatPct(row.fillRate)}</td>

@@ -1,9 +1,10 @@
-import { AppError, ValidationError } from '@/lib/errors';
+import { countryName } from '@/lib/countries';
+import { AppError, badRequest, ValidationError } from '@/lib/errors';
 import { getDataSpan, type DataSpan } from '@/lib/services/data-span';
 import type { Principal } from '@/lib/services/principal';
 import { resolveReportRange, type ReportRange } from '@/lib/services/reports';
 import { listSites, type SiteResponse } from '@/lib/services/sites';
-import { readSiteDay, type SearchParams } from './url';
+import { paramOf, readSiteDay, type SearchParams } from './url';
 
 /** Answers a page shows in place of its data: bad input (400) or sites it may not read (403). */
 export const isFilterProblem = (err: unknown): err is AppError =>
@@ -24,15 +25,27 @@ export interface FilterBarState {
   span: DataSpan;
 }
 
-/** The filter bar of a page: its range and sites from the URL, or the problem with them and a usable default. */
+/** `?country=`: the one viewer country the dashboard is narrowed to, as its code, or why it cannot be. */
+export function readCountry(params: SearchParams | URLSearchParams): string | null | ValidationError {
+  const given = paramOf(params, 'country');
+  if (!given) return null;
+  return countryName(given)
+    ? given.toUpperCase()
+    : badRequest('country', `'${given}' is not an ISO 3166-1 alpha-2 country code, such as DE or US.`);
+}
+
+/** The filter bar of a page: its range, sites and country from the URL, or the problem with them and a usable default. */
 export async function readFilterBar(principal: Principal, params: SearchParams): Promise<FilterBarState> {
-  const given = readSiteDay(params);
+  const days = readSiteDay(params);
+  const country = readCountry(params);
+  const given =
+    days instanceof ValidationError ? days : country instanceof ValidationError ? country : { ...days, country };
   const [resolved, sites, span] = await Promise.all([
     given instanceof ValidationError ? given : orFilterProblem(resolveReportRange(principal, given)),
     listSites(principal),
     getDataSpan(principal),
   ]);
   if (!(resolved instanceof AppError)) return { range: resolved, problem: null, sites, span };
-  const fallback = await resolveReportRange(principal, { fromDate: null, toDate: null, siteIds: null });
+  const fallback = await resolveReportRange(principal, { fromDate: null, toDate: null, siteIds: null, country: null });
   return { range: fallback, problem: resolved, sites, span };
 }

@@ -1,6 +1,6 @@
 import { formatCompact, formatInt, formatPct, formatUsd, formatUsdCompact } from '@/lib/format';
 import type { Metrics } from '@/lib/money';
-import type { RevenueTotalResponse } from '@/lib/services/reports';
+import type { RevenueByCountryResponse, RevenueTotalResponse } from '@/lib/services/reports';
 
 /**
  * The five figures the dashboard shows for any set of rows (cards, chart, table columns), in one order, each
@@ -34,3 +34,21 @@ export const metricsOfTotals = (t: RevenueTotalResponse): Record<MetricId, numbe
   cpm: t.averageCpm,
   fillRate: t.fillRate,
 });
+
+/** A by-country row's figures under the dashboard's metric names. */
+export const metricsOfCountryRow = (row: RevenueByCountryResponse): Record<MetricId, number> => ({
+  revenue: row.revenueAmount,
+  impressions: row.impressions,
+  adRequests: row.adRequests,
+  cpm: row.cpm,
+  fillRate: row.fillRate,
+});
+
+/** The by-country report's field (its `sortBy`) of each metric. */
+export const BY_COUNTRY_FIELD: Record<MetricId, keyof RevenueByCountryResponse> = {
+  revenue: 'revenueAmount',
+  impressions: 'impressions',
+  adRequests: 'adRequests',
+  cpm: 'cpm',
+  fillRate: 'fillRate',
+};

@@ -82,19 +82,26 @@ export const hrefWith = (searchParams: SearchParams, changes: Record<string, str
   `?${withChanges(queryStringOf(searchParams), changes)}`;
 
 /**
- * A link to another view that keeps the filter bar (`from`, `to`, `sites` in any spelling, written
- * canonically) and nothing else of this view, with `changes` applied: navigation, "all countries", a reset,
- * "view revenue" for one site.
+ * What every view shares and a link to another view keeps: the filter bar's range and sites, the one country
+ * the dashboard is narrowed to (a row of the Countries table), and what the figures are compared with.
+ */
+const CARRIED = [...(Object.keys(FILTER_BAR) as FilterBarName[]), 'country', 'compare'] as const;
+type CarriedName = (typeof CARRIED)[number];
+
+/**
+ * A link to another view that keeps the shared state (CARRIED, in any spelling, written canonically) and
+ * nothing else of this view, with `changes` applied: navigation, "all countries", a reset, "view revenue" for
+ * one site, one country.
  */
 export function viewHref(
   path: string,
   current: SearchParams | URLSearchParams,
-  changes: Partial<Record<FilterBarName, string | null>> = {},
+  changes: Partial<Record<CarriedName, string | null>> = {},
 ): string {
   const given = pairsOf(current);
   const carried = new URLSearchParams();
-  for (const name of Object.keys(FILTER_BAR) as FilterBarName[]) {
-    const value = name in changes ? changes[name] : given.find(([key]) => filterBarName(key) === name)?.[1];
+  for (const name of CARRIED) {
+    const value = name in changes ? changes[name] : given.find(([key]) => key.toLowerCase() === name)?.[1];
     if (value) carried.set(name, value);
   }
   return carried.size > 0 ? `${path}?${carried}` : path;

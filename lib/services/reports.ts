@@ -76,13 +76,13 @@ export async function reportScope(principal: Principal, input: ReportInput) {
   return { userId: principal.userId, siteIds, otherSiteIds, ...range, country: input.country ?? null };
 }
 
-/** Sites and days with the range resolved, as a view shows them (the dashboard's filter bar). */
-export type ReportRange = SiteDayInput & DateRange;
+/** Sites, days with the range resolved, and country, as a view shows them (the dashboard's filter bar). */
+export type ReportRange = ReportInput & DateRange;
 
 /** The range a request covers, after the scope check (403): for views that show it and compare periods. */
-export async function resolveReportRange(principal: Principal, input: SiteDayInput): Promise<ReportRange> {
-  const { fromDate, toDate } = await reportScope(principal, input);
-  return { siteIds: input.siteIds, fromDate, toDate };
+export async function resolveReportRange(principal: Principal, input: ReportInput): Promise<ReportRange> {
+  const { fromDate, toDate, country } = await reportScope(principal, input);
+  return { siteIds: input.siteIds, fromDate, toDate, country };
 }
 
 export async function getTotals(principal: Principal, input: ReportInput): Promise<RevenueTotalResponse> {

@@ -33,9 +33,12 @@ describe('hrefWith (every paging link)', () => {
 });
 
 describe('links to other views carry the filter bar in any spelling', () => {
-  it('viewHref keeps from, to and sites (written canonically) and nothing else of this view', () => {
-    const here = new URLSearchParams('From=2026-01-01&TO=2026-01-31&page=3&sites=x&Filter=cpm>1');
+  it('viewHref keeps from, to, sites, country and compare (written canonically) and nothing else of this view', () => {
+    const here = new URLSearchParams('From=2026-01-01&TO=2026-01-31&page=3&sites=x&Filter=cpm>1&metric=cpm');
     expect(viewHref('/countries', here)).toBe('/countries?from=2026-01-01&to=2026-01-31&sites=x');
+    const compared = new URLSearchParams('Compare=year&COUNTRY=DE&sortBy=name&from=2026-01-01');
+    expect(viewHref('/sites', compared)).toBe('/sites?from=2026-01-01&country=DE&compare=year');
+    expect(viewHref('/', compared, { country: null })).toBe('/?from=2026-01-01&compare=year');
     expect(viewHref('/', new URLSearchParams('page=3'))).toBe('/');
   });
 

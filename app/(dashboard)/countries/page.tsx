@@ -9,22 +9,25 @@ import { TableControls } from '@/components/dashboard/table-controls';
 import { buttonClass } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { requireUser } from '@/lib/auth/session';
+import { readCompare } from '@/lib/dashboard/comparison';
+import { loadCountryBreakdown, readCountriesView } from '@/lib/dashboard/countries';
 import { orFilterProblem, readFilterBar } from '@/lib/dashboard/filters';
-import { queryStringOf, readView, viewHref, type SearchParams } from '@/lib/dashboard/url';
-import { formatDay } from '@/lib/format';
+import { queryStringOf, viewHref, type SearchParams } from '@/lib/dashboard/url';
+import { formatDay, formatRange } from '@/lib/format';
 import { AppError, ValidationError } from '@/lib/errors';
 import { todayUtc } from '@/lib/query';
-import { byCountryQuery } from '@/lib/services/report-fields';
-import { getRevenueByCountry } from '@/lib/services/reports';
 
 export const metadata: Metadata = { title: 'Countries · Publisher Portal' };
 
 export default async function CountriesPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
-  const { principal } = await requireUser();
+  const user = await requireUser();
   const params = await searchParams;
   const today = todayUtc();
-  const { range, problem, sites, span } = await readFilterBar(principal, params);
-  const filterBar = <FilterBar range={range} allSites={sites} firstDay={span.firstDay} today={today} />;
+  const compare = readCompare(params);
+  const { range, problem, sites, span } = await readFilterBar(user.principal, params);
+  const filterBar = (
+    <FilterBar range={range} allSites={sites} firstDay={span.firstDay} today={today} compare={compare} />
+  );
   if (problem) {
     return (
       <>
@@ -34,18 +37,25 @@ export default async function CountriesPage({ searchParams }: { searchParams: Pr
     );
   }
   // The table's own parameters fail inside the card, beside controls that stay usable.
-  const view = readView(byCountryQuery, params);
-  const report =
+  const view = readCountriesView(params);
+  const breakdown =
     view instanceof ValidationError
       ? view
-      : await orFilterProblem(getRevenueByCountry(principal, { ...view, ...range }));
+      : await orFilterProblem(loadCountryBreakdown(user, view, range, compare, today));
   const single = (name: string) => (typeof params[name] === 'string' ? (params[name] as string) : '');
   const exportHref = `/countries/export?${queryStringOf(params)}`;
   return (
     <>
       <PageHeader
         title="Countries"
-        description={`Revenue by viewer country · ${formatDay(range.fromDate)} – ${formatDay(range.toDate)} · UTC`}
+        description={[
+          `Revenue by viewer country · ${formatDay(range.fromDate)} – ${formatDay(range.toDate)} · UTC`,
+          !(breakdown instanceof AppError) &&
+            breakdown.compared &&
+            `change vs ${formatRange(breakdown.compared.fromDate, breakdown.compared.toDate)}`,
+        ]
+          .filter(Boolean)
+          .join(' · ')}
         updatedAt={span.updatedAt}
       >
         {filterBar}
@@ -58,16 +68,23 @@ export default async function CountriesPage({ searchParams }: { searchParams: Pr
             Download CSV
           </a>
         </div>
-        {report instanceof AppError ? (
+        {breakdown instanceof AppError ? (
           <div className="p-4">
-            <FilterError error={report} resetHref={viewHref('/countries', params)} />
+            <FilterError error={breakdown} resetHref={viewHref('/countries', params)} />
           </div>
-        ) : report.data.length === 0 ? (
+        ) : breakdown.report.data.length === 0 ? (
           <p className="p-10 text-center text-sm text-zinc-600 dark:text-zinc-400">No countries match these filters.</p>
         ) : (
           <>
-            <CountriesTable rows={report.data} sortBy={report.meta.sortBy} sortDirection={report.meta.sortDirection} />
-            <Pagination searchParams={params} {...report.meta} />
+            <CountriesTable
+              rows={breakdown.report.data.map((row) => ({
+                ...row,
+                href: row.country && viewHref('/', params, { country: row.country }),
+              }))}
+              sortBy={breakdown.report.meta.sortBy!}
+              sortDirection={breakdown.report.meta.sortDirection}
+            />
+            <Pagination searchParams={params} {...breakdown.report.meta} />
           </>
         )}
       </Card>

@@ -1,12 +1,12 @@
 import { currentUser } from '@/lib/auth/session';
 import { csvTable } from '@/lib/csv';
-import { isFilterProblem } from '@/lib/dashboard/filters';
-import { readSiteDay, readView } from '@/lib/dashboard/url';
+import { readCountriesView } from '@/lib/dashboard/countries';
+import { isFilterProblem, readCountry } from '@/lib/dashboard/filters';
+import { readSiteDay } from '@/lib/dashboard/url';
 import { ValidationError } from '@/lib/errors';
 import { STATUS_OF } from '@/lib/http/problem';
 import { isDatabaseUnavailable } from '@/lib/http/unavailable';
 import { PAGE_SIZE_MAX } from '@/lib/query';
-import { byCountryQuery } from '@/lib/services/report-fields';
 import { BY_COUNTRY_COLUMNS, getRevenueByCountry, resolveReportRange } from '@/lib/services/reports';
 
 /**
@@ -20,8 +20,10 @@ export async function GET(request: Request) {
     if (!user) return new Response('Sign in to download reports.', { status: 401 });
     const given = readSiteDay(searchParams);
     if (given instanceof ValidationError) throw given;
-    const range = await resolveReportRange(user.principal, given);
-    const view = readView(byCountryQuery, searchParams);
+    const country = readCountry(searchParams);
+    if (country instanceof ValidationError) throw country;
+    const range = await resolveReportRange(user.principal, { ...given, country });
+    const view = readCountriesView(searchParams);
     if (view instanceof ValidationError) throw view;
     // Every row, whatever page or page size the view was on.
     const report = await getRevenueByCountry(user.principal, { ...view, ...range, page: 1, pageSize: PAGE_SIZE_MAX });

@@ -1,0 +1,69 @@
+import { ValidationError } from '@/lib/errors';
+import { PAGE_SIZE_MAX } from '@/lib/query';
+import { byCountryQuery } from '@/lib/services/report-fields';
+import {
+  getRevenueByCountry,
+  type ByCountryInput,
+  type Paged,
+  type ReportRange,
+  type RevenueByCountryResponse,
+} from '@/lib/services/reports';
+import type { SessionUser } from '@/lib/services/sessions';
+import { plannedComparison, type CompareMode } from './comparison';
+import { metricsOfCountryRow, type MetricId } from './metrics';
+import { readView, type SearchParams } from './url';
+
+/** The Countries view's table settings: the API's, except that it opens on the highest revenue first. */
+export type CountriesView = Omit<ByCountryInput, keyof ReportRange>;
+export const COUNTRIES_DEFAULT_SORT = { sortBy: 'revenueAmount', sortDirection: 'desc' } as const;
+
+/** The table's settings from the URL (for the page and its CSV alike), or the 400 to show in their place. */
+export function readCountriesView(params: SearchParams | URLSearchParams): CountriesView | ValidationError {
+  const view = readView(byCountryQuery, params);
+  if (view instanceof ValidationError || view.sortBy) return view;
+  return { ...view, ...COUNTRIES_DEFAULT_SORT };
+}
+
+export interface CountryRow extends RevenueByCountryResponse {
+  /** Each metric over the complete days and over as many days of the compared period; null without one. */
+  change: { current: Record<MetricId, number>; previous: Record<MetricId, number> } | null;
+}
+
+/** Every country of a range in one list, whatever the view's page, filter or search (at most one row each). */
+const everyCountry = (user: SessionUser, range: ReportRange) =>
+  getRevenueByCountry(user.principal, { ...byCountryQuery.parse({}), pageSize: PAGE_SIZE_MAX, ...range });
+
+const NO_FIGURES: Record<MetricId, number> = { revenue: 0, impressions: 0, adRequests: 0, cpm: 0, fillRate: 0 };
+
+/**
+ * One page of the Countries table, each row with its change per metric against the compared period, like for
+ * like (a range ending today is measured without today, against as many days).
+ */
+export async function loadCountryBreakdown(
+  user: SessionUser,
+  view: CountriesView,
+  range: ReportRange,
+  compare: CompareMode,
+  today: string,
+): Promise<{ report: Paged<CountryRow>; compared: ReportRange | null }> {
+  const { compared, like, excludesToday } = plannedComparison(range, compare, today);
+  const [report, completeDays, previous] = await Promise.all([
+    getRevenueByCountry(user.principal, { ...view, ...range }),
+    like && excludesToday ? everyCountry(user, like.range) : null,
+    like ? everyCountry(user, like.comparison) : null,
+  ]);
+  const figuresOf = (list: Paged<RevenueByCountryResponse> | null) =>
+    new Map((list?.data ?? []).map((row) => [row.country, metricsOfCountryRow(row)]));
+  const now = completeDays && figuresOf(completeDays);
+  const before = figuresOf(previous);
+  const data = report.data.map((row) => ({
+    ...row,
+    change: previous
+      ? {
+          current: (now ? now.get(row.country) : metricsOfCountryRow(row)) ?? NO_FIGURES,
+          previous: before.get(row.country) ?? NO_FIGURES,
+        }
+      : null,
+  }));
+  return { report: { data, meta: report.meta }, compared };
+}
