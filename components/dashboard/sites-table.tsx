@@ -112,7 +112,7 @@ export function SitesTable({ rows, sortBy, descending }: { rows: SiteRow[]; sort
   });
 
   return (
-    <table className="w-full min-w-[52rem] text-sm">
+    <table className="stack-table w-full text-sm md:min-w-[52rem]">
       <caption className="sr-only">Revenue by site; column headers sort the table</caption>
       <thead className="bg-zinc-50 text-xs text-zinc-600 dark:bg-zinc-900 dark:text-zinc-400">
         {table.getHeaderGroups().map((group) => (
@@ -122,7 +122,7 @@ export function SitesTable({ rows, sortBy, descending }: { rows: SiteRow[]; sort
               const numeric = isNumeric(header.column.columnDef.meta);
               if (!header.column.getCanSort()) {
                 return (
-                  <th key={header.id} scope="col" className="px-4 py-3 text-right font-medium">
+                  <th key={header.id} scope="col" data-unsortable className="px-4 py-3 text-right font-medium">
                     <table.FlexRender header={header} />
                   </th>
                 );
@@ -147,6 +147,9 @@ export function SitesTable({ rows, sortBy, descending }: { rows: SiteRow[]; sort
             {row.getAllCells().map((cell) => (
               <td
                 key={cell.id}
+                data-label={
+                  isNumeric(cell.column.columnDef.meta) ? (cell.column.columnDef.header as string) : undefined
+                }
                 className={`px-4 py-2.5 ${isNumeric(cell.column.columnDef.meta) ? 'text-right whitespace-nowrap' : ''}`}
               >
                 <table.FlexRender cell={cell} />

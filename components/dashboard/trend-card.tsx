@@ -39,7 +39,7 @@ export function TrendCard(props: {
               className={cn(
                 'rounded-md px-2.5 py-1 text-xs font-medium',
                 m.id === metric.id
-                  ? 'bg-accent-600 text-white dark:bg-accent-500 dark:text-zinc-950'
+                  ? 'bg-accent-600 text-white'
                   : 'text-zinc-700 hover:bg-zinc-100 dark:text-zinc-300 dark:hover:bg-zinc-800',
               )}
             >

@@ -30,9 +30,9 @@ function expiry(iso: string | null) {
 export function KeysTable(props: { keys: ApiKeyResponse[]; siteName: Map<string, string>; caption: string }) {
   const { keys, siteName, caption } = props;
   return (
-    <table className="w-full min-w-[56rem] text-sm">
+    <table className="stack-table w-full text-sm md:min-w-[56rem]">
       <caption className="sr-only">{caption}</caption>
-      <thead className="bg-zinc-50 text-left text-xs text-zinc-600 dark:bg-zinc-900 dark:text-zinc-400">
+      <thead className="bg-zinc-50 text-left text-xs text-zinc-600 max-md:sr-only dark:bg-zinc-900 dark:text-zinc-400">
         <tr>
           {['Label', 'Key', 'Scope', 'Created', 'Last used', 'Expires', 'Status'].map((h) => (
             <th key={h} scope="col" className="px-4 py-3 font-medium">
@@ -50,14 +50,24 @@ export function KeysTable(props: { keys: ApiKeyResponse[]; siteName: Map<string,
             <td className="px-4 py-3 font-medium">
               {key.label ?? <span className="text-zinc-600 dark:text-zinc-400">No label</span>}
             </td>
-            <td className="px-4 py-3 font-mono text-xs">{key.keyPrefix}…</td>
-            <td className="px-4 py-3">
+            <td data-label="Key" className="px-4 py-3 font-mono text-xs">
+              {key.keyPrefix}…
+            </td>
+            <td data-label="Scope" className="px-4 py-3">
               {key.siteIds ? key.siteIds.map((id) => siteName.get(id) ?? id).join(', ') : 'All sites'}
             </td>
-            <td className="px-4 py-3 whitespace-nowrap">{day(key.createdAt, '—')}</td>
-            <td className="px-4 py-3 whitespace-nowrap">{day(key.lastUsedAt, 'Never')}</td>
-            <td className="px-4 py-3 whitespace-nowrap">{expiry(key.expiresAt)}</td>
-            <td className="px-4 py-3">{status(key)}</td>
+            <td data-label="Created" className="px-4 py-3 whitespace-nowrap">
+              {day(key.createdAt, '—')}
+            </td>
+            <td data-label="Last used" className="px-4 py-3 whitespace-nowrap">
+              {day(key.lastUsedAt, 'Never')}
+            </td>
+            <td data-label="Expires" className="px-4 py-3 whitespace-nowrap">
+              {expiry(key.expiresAt)}
+            </td>
+            <td data-label="Status" className="px-4 py-3">
+              {status(key)}
+            </td>
             <td className="px-4 py-3 text-right">
               {!key.revokedAt && <RevokeKeyButton keyId={key.id} label={key.label} prefix={key.keyPrefix} />}
             </td>

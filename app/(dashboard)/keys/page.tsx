@@ -41,7 +41,7 @@ export default async function KeysPage() {
         </div>
       </PageHeader>
       {/* Focusable, so that a keyboard can scroll the table sideways on a narrow screen. */}
-      <Card className="relative overflow-x-auto" tabIndex={0} role="region" aria-label="API keys of the account">
+      <Card className="relative md:overflow-x-auto" tabIndex={0} role="region" aria-label="API keys of the account">
         {usable.length === 0 ? (
           <p className="p-10 text-center text-sm text-zinc-600 dark:text-zinc-400">
             {revoked.length === 0 ? 'No API keys yet. Create one to use the API.' : 'No active API keys.'}
@@ -55,7 +55,7 @@ export default async function KeysPage() {
           <summary className="cursor-pointer text-sm font-medium text-zinc-700 dark:text-zinc-300">
             Revoked keys ({revoked.length})
           </summary>
-          <Card className="relative mt-3 overflow-x-auto" tabIndex={0} role="region" aria-label="Revoked API keys">
+          <Card className="relative mt-3 md:overflow-x-auto" tabIndex={0} role="region" aria-label="Revoked API keys">
             <KeysTable keys={revoked} siteName={siteName} caption="Revoked API keys" />
           </Card>
         </details>

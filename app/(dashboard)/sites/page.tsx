@@ -52,7 +52,7 @@ export default async function SitesPage({ searchParams }: { searchParams: Promis
       >
         {filterBar}
       </PageHeader>
-      <Card className="overflow-x-auto">
+      <Card className="md:overflow-x-auto">
         {rows.length === 0 ? (
           <p className="p-10 text-center text-sm text-zinc-600 dark:text-zinc-400">No sites on this account yet.</p>
         ) : (
