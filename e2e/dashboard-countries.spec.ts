@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { apiGet, authFile, createKeyAs, expect, shownRange, test } from './support/dashboard';
+import { apiGet, authFile, createKeyAs, expect, shownRange, test, uniqueLabel } from './support/dashboard';
 
 /**
  * The Countries table (issue 4, point 3): server-side paging, sorting by a header click, Search and Filter,
@@ -31,7 +31,7 @@ interface ByCountry {
 let key: string;
 
 test.beforeAll(async ({ browser }) => {
-  ({ key } = await createKeyAs(browser, 'demo', { label: 'e2e countries' }));
+  ({ key } = await createKeyAs(browser, 'demo', { label: uniqueLabel('e2e countries') }));
 });
 
 const rows = (page: Page) => page.getByTestId('country-row');
@@ -188,6 +188,9 @@ test('Search and Filter go into the URL in the API grammar and narrow the rows l
   for (const text of await rows(page).locator('td:first-child').allTextContents()) expect(text).toContain('United');
 
   await page.getByLabel('Search countries').fill('');
+  await page.getByLabel('Search countries').press('Enter');
+  await expect(page).not.toHaveURL(/Search=/);
+  await page.getByText('Edit as expression').click();
   await page.getByLabel('Filter', { exact: true }).fill('cpm>8;fillRate>=0.85');
   await page.getByRole('button', { name: 'Apply' }).click();
   await expect(page).toHaveURL(/[?&]Filter=cpm%3E8%3BfillRate%3E%3D0.85(&|$)/);

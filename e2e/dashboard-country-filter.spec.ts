@@ -110,3 +110,73 @@ test('a country that is not one says so beside a filter bar that still works', a
   await page.getByLabel('Date range').selectOption({ label: 'Last 7 days' });
   await expect(page.getByTestId('kpi-revenue')).toBeVisible();
 });
+
+test('filters are built as chips that write the API’s grammar, and come off one by one', async ({ page, request }) => {
+  const [from, to] = ['2026-03-01', '2026-03-31'];
+  await page.goto(`/countries?from=${from}&to=${to}`);
+  const addFilter = async (field: string, op: string, value: string, select = false) => {
+    await page.getByRole('button', { name: 'Add filter' }).click();
+    const form = page.getByRole('dialog', { name: 'Add a filter' });
+    await form.getByLabel('Field').selectOption({ label: field });
+    await form.getByLabel('Operator').selectOption({ label: op });
+    if (select) await form.getByLabel('Country').selectOption({ label: value });
+    else await form.getByLabel(/^Value/).fill(value);
+    await form.getByRole('button', { name: 'Add filter' }).click();
+  };
+  await addFilter('eCPM', '>', '8');
+  await expect(page).toHaveURL(/[?&]Filter=cpm%3E8(&|$)/);
+  await addFilter('Fill rate', '≥', '85');
+  await expect(page).toHaveURL(/[?&]Filter=cpm%3E8%3BfillRate%3E%3D0.85(&|$)/);
+  await addFilter('Country', 'is not', 'United States', true);
+  await expect(page).toHaveURL(/[?&]Filter=cpm%3E8%3BfillRate%3E%3D0.85%3Bcountry%21%3DUS(&|$)/);
+  const chips = page.getByRole('group', { name: 'Filters' });
+  await expect(chips).toContainText('eCPM > $8');
+  await expect(chips).toContainText('Fill rate ≥ 85%');
+  await expect(chips).toContainText('Country is not United States');
+  const { body } = await apiGet<{ meta: { totalRows: number } }>(
+    request,
+    key,
+    `/api/v1/reports/by-country?fromDate=${from}&toDate=${to}&Filter=${encodeURIComponent('cpm>8;fillRate>=0.85;country!=US')}`,
+  );
+  expect(body.meta.totalRows).toBeGreaterThan(0);
+  await expect(page.getByTestId('country-row')).toHaveCount(Math.min(20, body.meta.totalRows));
+  await expect(page.locator('td:first-child a > span').filter({ hasText: /^US$/ })).toHaveCount(0);
+
+  await chips.getByRole('button', { name: 'Remove filter eCPM > $8' }).click();
+  await expect(page).toHaveURL(/[?&]Filter=fillRate%3E%3D0.85%3Bcountry%21%3DUS(&|$)/);
+  // The raw expression is still there, and says the same.
+  await page.getByText('Edit as expression').click();
+  await expect(page.getByLabel('Filter', { exact: true })).toHaveValue('fillRate>=0.85;country!=US');
+
+  // What is not a number is said beside the field, and nothing changes.
+  await page.getByRole('button', { name: 'Add filter' }).click();
+  const form = page.getByRole('dialog', { name: 'Add a filter' });
+  await form.getByLabel(/^Value/).fill('lots');
+  await form.getByRole('button', { name: 'Add filter' }).click();
+  await expect(form.getByRole('alert')).toHaveText('Enter a number for Revenue');
+  await expect(page).toHaveURL(/[?&]Filter=fillRate%3E%3D0.85%3Bcountry%21%3DUS(&|$)/);
+});
+
+test('a world map shades each country by its revenue, from map data served by the portal itself', async ({
+  page,
+  request,
+}) => {
+  const foreign: string[] = [];
+  const own = new URL(test.info().project.use.baseURL!).origin;
+  page.on('request', (r) => {
+    if (new URL(r.url()).origin !== own) foreign.push(r.url());
+  });
+  const [from, to] = ['2026-03-01', '2026-03-31'];
+  await page.goto(`/countries?from=${from}&to=${to}`);
+  const top = (await byCountry(request, from, to))[0];
+  const map = page.getByRole('img', { name: /^World map of revenue by country; highest: / });
+  await expect(map).toBeVisible();
+  expect(await map.locator('path').count()).toBeGreaterThan(150);
+  const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
+  const name = new Intl.DisplayNames(['en'], { type: 'region' }).of(top.country)!;
+  await expect(map.locator(`path[data-country="${top.country}"] title`)).toHaveText(
+    `${name}: ${usd.format(top.revenueAmount)}`,
+  );
+  await expect(map).toHaveAccessibleName(new RegExp(`highest: ${name} `));
+  expect(foreign).toEqual([]);
+});

@@ -11,6 +11,7 @@ import {
   RIVAL_SITES,
   shownRange,
   test,
+  uniqueLabel,
 } from './support/dashboard';
 
 /**
@@ -21,12 +22,13 @@ import {
 
 test.use({ storageState: authFile('rival') });
 
+const RIVAL_LABEL = uniqueLabel('e2e isolation rival');
 let demoKey: { key: string; label: string };
 let rivalKey: string;
 
 test.beforeAll(async ({ browser }) => {
-  demoKey = await createKeyAs(browser, 'demo', { label: 'e2e isolation demo' });
-  ({ key: rivalKey } = await createKeyAs(browser, 'rival', { label: 'e2e isolation rival' }));
+  demoKey = await createKeyAs(browser, 'demo', { label: uniqueLabel('e2e isolation demo') });
+  ({ key: rivalKey } = await createKeyAs(browser, 'rival', { label: RIVAL_LABEL }));
 });
 
 async function demoSiteIds(request: Parameters<typeof apiGet>[0]) {
@@ -51,14 +53,14 @@ test('sites and keys are the account’s own', async ({ page, openAs }) => {
   for (const site of DEMO_SITES) expect(text).not.toContain(site);
 
   await page.goto('/keys');
-  await expect(keyRow(page, 'e2e isolation rival')).toBeVisible();
+  await expect(keyRow(page, RIVAL_LABEL)).toBeVisible();
   await expect(keyRow(page, demoKey.label)).toHaveCount(0);
   expect(await page.locator('body').innerText()).not.toContain('e2e isolation demo');
 
   const demo = await openAs('demo');
   await demo.goto('/keys');
   await expect(keyRow(demo, demoKey.label)).toBeVisible();
-  await expect(keyRow(demo, 'e2e isolation rival')).toHaveCount(0);
+  await expect(keyRow(demo, RIVAL_LABEL)).toHaveCount(0);
 
   // The filter bar offers only the account's sites.
   await page.goto('/');

@@ -11,6 +11,7 @@ import {
   shownRange,
   type SiteInfo,
   test,
+  uniqueLabel,
   type Totals,
 } from './support/dashboard';
 
@@ -26,7 +27,7 @@ let key: string;
 let sites: SiteInfo[];
 
 test.beforeAll(async ({ browser, playwright }) => {
-  ({ key } = await createKeyAs(browser, 'demo', { label: 'e2e overview' }));
+  ({ key } = await createKeyAs(browser, 'demo', { label: uniqueLabel('e2e overview') }));
   const request = await playwright.request.newContext({ baseURL: test.info().project.use.baseURL });
   sites = await apiSites(request, key);
   await request.dispose();

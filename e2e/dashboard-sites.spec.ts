@@ -7,6 +7,7 @@ import {
   shownRange,
   type SiteInfo,
   test,
+  uniqueLabel,
   waitForHydration,
 } from './support/dashboard';
 
@@ -21,7 +22,7 @@ let key: string;
 let sites: SiteInfo[];
 
 test.beforeAll(async ({ browser, playwright }) => {
-  ({ key } = await createKeyAs(browser, 'demo', { label: 'e2e sites' }));
+  ({ key } = await createKeyAs(browser, 'demo', { label: uniqueLabel('e2e sites') }));
   const request = await playwright.request.newContext({ baseURL: test.info().project.use.baseURL });
   sites = await apiSites(request, key);
   await request.dispose();

@@ -48,6 +48,10 @@ export function countryName(code: string): string | null {
   return regionTable().get(code.toUpperCase()) ?? null;
 }
 
+/** Every country as [code, English name], by name: for a picker. */
+export const countryList = (): [code: string, name: string][] =>
+  [...regionTable()].sort(([, a], [, b]) => a.localeCompare(b, 'en'));
+
 // Accents are ignored so that "cote" finds Côte d’Ivoire and "aland" finds Åland Islands.
 function fold(text: string): string {
   return text

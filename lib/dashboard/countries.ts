@@ -29,6 +29,13 @@ export interface CountryRow extends RevenueByCountryResponse {
   change: { current: Record<MetricId, number>; previous: Record<MetricId, number> } | null;
 }
 
+export interface CountryBreakdown {
+  report: Paged<CountryRow>;
+  compared: ReportRange | null;
+  /** Every country's revenue over the range, whatever the table's page, filter or search: the map. */
+  revenueByCountry: Map<string, number>;
+}
+
 /** Every country of a range in one list, whatever the view's page, filter or search (at most one row each). */
 const everyCountry = (user: SessionUser, range: ReportRange) =>
   getRevenueByCountry(user.principal, { ...byCountryQuery.parse({}), pageSize: PAGE_SIZE_MAX, ...range });
@@ -37,7 +44,7 @@ const NO_FIGURES: Record<MetricId, number> = { revenue: 0, impressions: 0, adReq
 
 /**
  * One page of the Countries table, each row with its change per metric against the compared period, like for
- * like (a range ending today is measured without today, against as many days).
+ * like (a range ending today is measured without today, against as many days), and the map's figures.
  */
 export async function loadCountryBreakdown(
   user: SessionUser,
@@ -45,10 +52,11 @@ export async function loadCountryBreakdown(
   range: ReportRange,
   compare: CompareMode,
   today: string,
-): Promise<{ report: Paged<CountryRow>; compared: ReportRange | null }> {
+): Promise<CountryBreakdown> {
   const { compared, like, excludesToday } = plannedComparison(range, compare, today);
-  const [report, completeDays, previous] = await Promise.all([
+  const [report, all, completeDays, previous] = await Promise.all([
     getRevenueByCountry(user.principal, { ...view, ...range }),
+    everyCountry(user, range),
     like && excludesToday ? everyCountry(user, like.range) : null,
     like ? everyCountry(user, like.comparison) : null,
   ]);
@@ -65,5 +73,6 @@ export async function loadCountryBreakdown(
         }
       : null,
   }));
-  return { report: { data, meta: report.meta }, compared };
+  const revenueByCountry = new Map(all.data.flatMap((row) => (row.country ? [[row.country, row.revenueAmount]] : [])));
+  return { report: { data, meta: report.meta }, compared, revenueByCountry };
 }

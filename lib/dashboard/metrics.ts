@@ -7,14 +7,16 @@ import type { RevenueByCountryResponse, RevenueTotalResponse } from '@/lib/servi
  * with its display format and the shorter one of a chart axis. The chart's metric is `?metric=` in the URL.
  */
 export const METRICS = [
-  { id: 'revenue', label: 'Revenue', format: formatUsd, axis: formatUsdCompact, additive: true },
-  { id: 'impressions', label: 'Impressions', format: formatInt, axis: formatCompact, additive: true },
-  { id: 'adRequests', label: 'Ad requests', format: formatInt, axis: formatCompact, additive: true },
-  { id: 'cpm', label: 'eCPM', format: formatUsd, axis: formatUsd, additive: false },
-  { id: 'fillRate', label: 'Fill rate', format: formatPct, axis: formatPct, additive: false },
+  { id: 'revenue', label: 'Revenue', unit: 'usd', format: formatUsd, axis: formatUsdCompact, additive: true },
+  { id: 'impressions', label: 'Impressions', unit: 'count', format: formatInt, axis: formatCompact, additive: true },
+  { id: 'adRequests', label: 'Ad requests', unit: 'count', format: formatInt, axis: formatCompact, additive: true },
+  { id: 'cpm', label: 'eCPM', unit: 'usd', format: formatUsd, axis: formatUsd, additive: false },
+  { id: 'fillRate', label: 'Fill rate', unit: 'ratio', format: formatPct, axis: formatPct, additive: false },
 ] as const satisfies readonly {
   id: keyof Metrics;
   label: string;
+  /** What a number means: dollars, a count, or a ratio shown (and typed) as a percentage. */
+  unit: 'usd' | 'count' | 'ratio';
   format: (n: number) => string;
   axis: (n: number) => string;
   /** A sum over days (a total means something); eCPM and fill rate are ratios of sums. */

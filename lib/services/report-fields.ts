@@ -1,14 +1,16 @@
 import { sql, type SQLWrapper } from 'drizzle-orm';
 import { revenueDaily, sites } from '@/db/schema';
-import { byCountryQueryOf, pagedRowsQueryOf, rowsQueryOf, type FieldDef } from '@/lib/query';
+import { byCountryQueryOf, pagedRowsQueryOf, rowsQueryOf } from '@/lib/query';
 import { cpmSql, fillRateSql, revenueUsdSql } from '@/db/metrics';
 import { revenue } from './revenue-source';
+import { byCountryFields, countryRowFields } from './row-fields';
+
+export { byCountryFields, countryRowFields };
 
 /**
- * The row types' fields as the query grammar sees them (sortBy, Filter, FilterList), each with the SQL
- * that sorts and filters it. Output values are computed from the same sums in lib/money.ts.
+ * The SQL that sorts and filters each of the row types' fields (lib/services/row-fields.ts). Output values
+ * are computed from the same sums in lib/money.ts.
  */
-const num = (name: string): FieldDef => ({ name, type: 'number' });
 
 // Aggregates for one group (by-country rows, totals) over the combined daily and monthly rows of a range
 // (revenue-source.ts), so HAVING and ORDER BY see the same sums as the answer.
@@ -22,16 +24,6 @@ export const aggregates = {
   adRequests: sql`coalesce(${req}, 0)`.mapWith(Number),
 };
 
-/** RevenueByCountryResponse: metric terms filter after aggregation (HAVING). */
-export const byCountryFields: FieldDef[] = [
-  { name: 'country', type: 'string' },
-  num('revenueAmount'),
-  num('cpm'),
-  num('adRequests'),
-  num('impressions'),
-  num('fillRate'),
-];
-
 export const byCountryColumns: Record<string, SQLWrapper> = {
   country: revenue.country,
   revenueAmount: revenueUsdSql(rev),
@@ -40,23 +32,6 @@ export const byCountryColumns: Record<string, SQLWrapper> = {
   impressions: imp,
   fillRate: fillRateSql(imp, req),
 };
-
-/** RevenueWithCountryResponse: one row per site × country × day, joined with its site. */
-export const countryRowFields: FieldDef[] = [
-  num('impressions'),
-  num('clicks'),
-  num('adRequests'),
-  num('cpm'),
-  num('revenueAmount'),
-  num('fillRate'),
-  { name: 'country', type: 'string' },
-  { name: 'createdAt', type: 'date' },
-  { name: 'updatedAt', type: 'date' },
-  { name: 'gameId', type: 'uuid' },
-  { name: 'userId', type: 'uuid' },
-  { name: 'adUnitId', type: 'string' },
-  { name: 'gameName', type: 'string' },
-];
 
 /**
  * The ad unit a row reports: the one its import named, else its site's. Written in SQL below (to filter and

@@ -1,5 +1,6 @@
 import { Download } from 'lucide-react';
 import type { Metadata } from 'next';
+import { WorldMap } from '@/components/charts/world-map';
 import { CountriesTable } from '@/components/dashboard/countries-table';
 import { FilterBar } from '@/components/dashboard/filter-bar';
 import { FilterError } from '@/components/dashboard/filter-error';
@@ -60,8 +61,14 @@ export default async function CountriesPage({ searchParams }: { searchParams: Pr
       >
         {filterBar}
       </PageHeader>
+      {!(breakdown instanceof AppError) && breakdown.revenueByCountry.size > 0 && (
+        <Card className="mb-6 p-4 md:p-6">
+          <h2 className="mb-4 text-base font-semibold">Revenue by country</h2>
+          <WorldMap revenueByCountry={breakdown.revenueByCountry} />
+        </Card>
+      )}
       <Card>
-        <div className="flex flex-wrap items-end justify-between gap-3 border-b border-zinc-200 p-4 dark:border-zinc-800">
+        <div className="flex flex-wrap items-start justify-between gap-3 border-b border-zinc-200 p-4 dark:border-zinc-800">
           <TableControls search={single('Search')} filter={single('Filter')} />
           <a href={exportHref} className={buttonClass('secondary')} download>
             <Download aria-hidden className="size-4" />
