@@ -65,7 +65,7 @@ test('the session cookie is HttpOnly, Secure and SameSite=Lax, and signing out e
     await expect(replayPage).toHaveURL(/\/login$/);
     await expect(replayPage.getByRole('button', { name: 'Sign in' })).toBeVisible();
   }
-  const csv = await replay.request.get('/countries/export');
+  const csv = await replay.request.get('/export/countries');
   expect(csv.status()).toBe(401);
 });
 

@@ -105,8 +105,8 @@ test('the CSV export (route handler) × every visitor, for its own sites and ano
   };
   for (const visitor of VISITORS) {
     const { request } = (await openAs(ACCOUNT[visitor])).context();
-    const own = await request.get('/countries/export', { maxRedirects: 0 });
-    const demo = await request.get(`/countries/export?sites=${DEMO_SITE}`, { maxRedirects: 0 });
+    const own = await request.get('/export/countries', { maxRedirects: 0 });
+    const demo = await request.get(`/export/countries?sites=${DEMO_SITE}`, { maxRedirects: 0 });
     expect([own.status(), demo.status()], visitor).toEqual(expected[visitor]);
     if (visitor === 'signedOut') expect(own.headers().location).toMatch(/\/login\?next=/);
     if (demo.status() === 403) expect(await demo.text()).not.toContain('Sky Hopper');

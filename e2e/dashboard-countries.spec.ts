@@ -213,7 +213,10 @@ test('Search and Filter go into the URL in the API grammar and narrow the rows l
   await expect(page.getByRole('main').getByRole('alert')).toContainText('These filters can’t be shown');
 });
 
-test('Download CSV gives every row of the filtered, sorted view with a header row', async ({ page, request }) => {
+test('the Countries download gives every row of the filtered, sorted view, named and rounded, with a total', async ({
+  page,
+  request,
+}) => {
   await page.goto('/countries?Filter=cpm%3E2&sortBy=revenueAmount&sortDirection=desc&pageSize=20&page=2');
   const { from, to } = await shownRange(page);
   const expected = await byCountry(request, page, {
@@ -224,9 +227,10 @@ test('Download CSV gives every row of the filtered, sorted view with a header ro
   });
   expect(expected.meta.totalRows, 'the filtered view spans more than one page').toBeGreaterThan(20);
 
+  await page.getByRole('button', { name: 'Download' }).click();
   const [download] = await Promise.all([
     page.waitForEvent('download'),
-    page.getByRole('link', { name: 'Download CSV' }).click(),
+    page.getByRole('link', { name: /^Countries \(CSV\)/ }).click(),
   ]);
   expect(download.suggestedFilename()).toBe(`revenue-by-country_${from}_${to}.csv`);
   const csv = await new Promise<string>(async (resolve, reject) => {
@@ -236,14 +240,25 @@ test('Download CSV gives every row of the filtered, sorted view with a header ro
     stream.on('end', () => resolve(text)).on('error', reject);
   });
   const lines = csv.trim().split('\n');
-  expect(lines[0]).toBe('country,revenueAmount,cpm,adRequests,impressions,fillRate');
-  expect(lines).toHaveLength(expected.meta.totalRows + 1);
-  expect(lines.slice(1).map((l) => l.split(',')[0])).toEqual(expected.data.map((r) => r.country ?? ''));
-  // The same bytes as the API's CSV of that view.
-  const api = await request.get(
-    `/api/v1/reports/by-country?fromDate=${from}&toDate=${to}&Filter=cpm>2&sortBy=revenueAmount&sortDirection=desc&pageSize=1000`,
-    { headers: { 'X-Api-Key': key, Accept: 'text/csv' } },
+  expect(lines[0]).toBe('Country,Code,Revenue (USD),Impressions,Ad requests,eCPM (USD),Fill rate (%)');
+  expect(lines).toHaveLength(expected.meta.totalRows + 2);
+  const names = new Intl.DisplayNames(['en'], { type: 'region' });
+  const cents = (usd: number) => Math.round(Math.round(usd * 1e6) / 1e4);
+  const money = (c: number) => `${Math.floor(c / 100)}.${String(c % 100).padStart(2, '0')}`;
+  expect(lines.slice(1, -1)).toEqual(
+    expected.data.map((r) =>
+      [
+        names.of(r.country!)!.includes(',') ? `"${names.of(r.country!)}"` : names.of(r.country!),
+        r.country,
+        money(cents(r.revenueAmount)),
+        r.impressions,
+        r.adRequests,
+        r.cpm.toFixed(2),
+        (r.fillRate * 100).toFixed(2),
+      ].join(','),
+    ),
   );
-  expect(api.status()).toBe(200);
-  expect(csv).toBe(await api.text());
+  // The total is summed from the rows' exact figures, then rounded once.
+  const totalMicros = expected.data.reduce((sum, r) => sum + Math.round(r.revenueAmount * 1e6), 0);
+  expect(lines.at(-1)!.split(',').slice(0, 3)).toEqual(['Total', '', money(Math.round(totalMicros / 1e4))]);
 });

@@ -100,3 +100,38 @@ test('every report page says when its data last changed', async ({ page }) => {
     expect(Date.now() - when).toBeLessThan(86_400_000);
   }
 });
+
+test('the overview downloads its daily series, sites, countries and rows for the range, with totals', async ({
+  page,
+}) => {
+  const [from, to] = ['2026-03-01', '2026-03-31'];
+  await page.goto(`/?from=${from}&to=${to}&country=FR`);
+  await page.getByRole('button', { name: 'Download' }).click();
+  const menu = page.getByRole('dialog', { name: 'Download CSV' });
+  const links = menu.getByRole('link');
+  await expect(links).toHaveText([
+    /^Daily series \(CSV\)/,
+    /^Sites \(CSV\)/,
+    /^Countries \(CSV\)/,
+    /^Per-row data \(CSV\)/,
+  ]);
+  const [download] = await Promise.all([page.waitForEvent('download'), links.first().click()]);
+  expect(download.suggestedFilename()).toBe(`daily-revenue_${from}_${to}_FR.csv`);
+  const text = await (await page.request.get(`/export/daily?from=${from}&to=${to}&country=FR`)).text();
+  const lines = text.trim().split('\n');
+  expect(lines).toHaveLength(31 + 2);
+  // The cards' figures, to the cent.
+  const cards = await page.getByTestId('kpi-revenue').getAttribute('data-value');
+  const total = lines.at(-1)!.split(',');
+  expect(total[0]).toBe('Total');
+  expect(total[1]).toBe((Math.round(Number(cards) * 100) / 100).toFixed(2));
+  // Every row of March in France, one per site and day.
+  const rows = await page.request.get(`/export/rows?from=${from}&to=${to}&country=FR`);
+  expect(rows.headers()['content-disposition']).toContain(`revenue-rows_${from}_${to}_FR.csv`);
+  const rowLines = (await rows.text()).trim().split('\n');
+  expect(rowLines[0]).toBe(
+    'Day,Site,Site ID,Country,Code,Revenue (USD),Impressions,Ad requests,Clicks,eCPM (USD),Fill rate (%)',
+  );
+  expect(rowLines.slice(1).every((line) => line.includes(',France,FR,'))).toBe(true);
+  expect(rowLines.length - 1).toBe(31 * 5);
+});

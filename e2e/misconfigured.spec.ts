@@ -24,7 +24,7 @@ test.afterAll(async () => {
 });
 
 test('every page is the app’s own 503 page naming DATABASE_URL, with its security headers', async ({ page }) => {
-  for (const path of ['/', '/login', '/countries', '/keys', '/docs', '/countries/export', '/no-such-page']) {
+  for (const path of ['/', '/login', '/countries', '/keys', '/docs', '/export/countries', '/no-such-page']) {
     const response = await page.goto(`${server.url}${path}`);
     expect(response!.status(), path).toBe(503);
     expect(response!.headers()['content-security-policy'], path).toContain("frame-ancestors 'none'");

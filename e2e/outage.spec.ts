@@ -18,7 +18,7 @@ test.describe.configure({ timeout: 180_000 });
 
 const PHASE_MS = 20_000;
 const API_PATHS = ['/api/v1/sites', '/api/v1/reports/totals', '/api/v1/reports/by-country', '/api/v1/api-keys'];
-const PAGES = ['/', '/countries', '/sites', '/keys', '/countries/export'];
+const PAGES = ['/', '/countries', '/sites', '/keys', '/export/countries'];
 
 let proxy: FaultProxy;
 let server: ServerProcess;
@@ -118,7 +118,7 @@ test('a 60-second outage: 503s within 2 s throughout, and everything works withi
   expect(api).toBeLessThan(2_000);
   expect(pages).toBeLessThan(2_000);
   await expect(page.getByRole('heading', { name: 'Countries' })).toBeVisible();
-  const exported = await page.request.get(`${server.url}/countries/export`);
+  const exported = await page.request.get(`${server.url}/export/countries`);
   expect(exported.status()).toBe(200);
 
   // Nothing secret reached the server's log while the database was away.

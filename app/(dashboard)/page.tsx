@@ -2,6 +2,7 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { Suspense } from 'react';
 import { LazyCountryBars } from '@/components/charts/lazy-charts';
+import { Downloads } from '@/components/dashboard/downloads';
 import { FilterBar } from '@/components/dashboard/filter-bar';
 import { FilterError } from '@/components/dashboard/filter-error';
 import { KpiCards } from '@/components/dashboard/kpi-cards';
@@ -53,6 +54,7 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
         title="Overview"
         description={`${formatDay(range.fromDate)} – ${formatDay(range.toDate)} · UTC`}
         updatedAt={bar.span.updatedAt}
+        actions={<Downloads reports={['daily', 'sites', 'countries', 'rows']} />}
       >
         {filterBar}
       </PageHeader>

@@ -9,17 +9,23 @@ export function PageHeader({
   title,
   description,
   updatedAt,
+  actions,
   children,
 }: {
   title: string;
   description?: ReactNode;
   updatedAt?: Date | null;
+  /** Beside the title: the page's downloads. */
+  actions?: ReactNode;
   children?: ReactNode;
 }) {
   return (
     <div className="mb-6 flex flex-wrap items-end justify-between gap-4">
-      <div>
-        <h1 className="text-2xl font-semibold tracking-tight">{title}</h1>
+      <div className="min-w-0 flex-1 basis-full">
+        <div className="flex flex-wrap items-center justify-between gap-3">
+          <h1 className="text-2xl font-semibold tracking-tight">{title}</h1>
+          {actions}
+        </div>
         {description && <p className="mt-1 text-sm text-zinc-600 dark:text-zinc-400">{description}</p>}
         {updatedAt && (
           <p className="mt-0.5 text-xs text-zinc-600 dark:text-zinc-400" data-testid="data-updated">

@@ -17,6 +17,12 @@ import { COUNTRY_ROW_COLUMNS } from './reports';
 
 export type ExportFormat = 'csv' | 'ndjson';
 
+/** A caller's own text for the rows (the dashboard's spreadsheet CSV): a header line and a line per row. */
+export interface LineFormat {
+  header: string;
+  line: (row: FeedRow) => string;
+}
+
 /** Rows per cursor fetch and per chunk written: large enough to amortise round trips, ~1 MB of text. */
 const BATCH_ROWS = 5_000;
 
@@ -56,7 +62,7 @@ const dateFromEpochSeconds = (seconds: number) => new Date(Math.floor(Math.round
 export async function exportCountryRows(
   principal: Principal,
   request: RowsInput,
-  format: ExportFormat,
+  format: ExportFormat | LineFormat,
 ): Promise<AsyncIterable<string>> {
   requireAccountLevel(principal, 'The export of the per-site, country and day feed');
   const { userId } = principal;
@@ -76,9 +82,10 @@ export async function exportCountryRows(
   return chunks(batches, format, userId);
 }
 
-async function* chunks(batches: AsyncIterable<StreamRow[]>, format: ExportFormat, userId: string) {
+async function* chunks(batches: AsyncIterable<StreamRow[]>, format: ExportFormat | LineFormat, userId: string) {
   let sitesById: Map<string, SiteFields> | undefined;
-  let header = format === 'csv' ? `${COUNTRY_ROW_COLUMNS.join(',')}\n` : '';
+  let header =
+    typeof format === 'object' ? `${format.header}\n` : format === 'csv' ? `${COUNTRY_ROW_COLUMNS.join(',')}\n` : '';
   for await (const batch of batches) {
     if (!sitesById) {
       sitesById = new Map(batch.map(([id, name, adUnitId]) => [id as string, { name, adUnitId } as SiteFields]));
@@ -106,15 +113,23 @@ function exportRow(raw: RawRow, userId: string, sitesById: Map<string, SiteField
   });
 }
 
-type FeedRow = ReturnType<typeof feedRow>;
+export type FeedRow = ReturnType<typeof feedRow>;
 
 /** A batch as one chunk of text: lines joined once per batch, not written row by row. */
-function formatBatch(batch: StreamRow[], format: ExportFormat, toRow: (raw: StreamRow) => FeedRow): string {
+function formatBatch(
+  batch: StreamRow[],
+  format: ExportFormat | LineFormat,
+  toRow: (raw: StreamRow) => FeedRow,
+): string {
   const columns = COUNTRY_ROW_COLUMNS as (keyof FeedRow)[];
   const lines = new Array<string>(batch.length);
   const cells = new Array<string>(columns.length);
   for (let i = 0; i < batch.length; i++) {
     const row = toRow(batch[i]);
+    if (typeof format === 'object') {
+      lines[i] = format.line(row);
+      continue;
+    }
     if (format === 'ndjson') {
       lines[i] = JSON.stringify(row);
       continue;

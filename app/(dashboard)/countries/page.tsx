@@ -1,19 +1,18 @@
-import { Download } from 'lucide-react';
 import type { Metadata } from 'next';
 import { WorldMap } from '@/components/charts/world-map';
 import { CountriesTable } from '@/components/dashboard/countries-table';
+import { Downloads } from '@/components/dashboard/downloads';
 import { FilterBar } from '@/components/dashboard/filter-bar';
 import { FilterError } from '@/components/dashboard/filter-error';
 import { PageHeader } from '@/components/dashboard/page-header';
 import { Pagination } from '@/components/dashboard/pagination';
 import { TableControls } from '@/components/dashboard/table-controls';
-import { buttonClass } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { requireUser } from '@/lib/auth/session';
 import { readCompare } from '@/lib/dashboard/comparison';
 import { loadCountryBreakdown, readCountriesView } from '@/lib/dashboard/countries';
 import { orFilterProblem, readFilterBar } from '@/lib/dashboard/filters';
-import { queryStringOf, viewHref, type SearchParams } from '@/lib/dashboard/url';
+import { viewHref, type SearchParams } from '@/lib/dashboard/url';
 import { formatDay, formatRange } from '@/lib/format';
 import { AppError, ValidationError } from '@/lib/errors';
 import { todayUtc } from '@/lib/query';
@@ -44,7 +43,6 @@ export default async function CountriesPage({ searchParams }: { searchParams: Pr
       ? view
       : await orFilterProblem(loadCountryBreakdown(user, view, range, compare, today));
   const single = (name: string) => (typeof params[name] === 'string' ? (params[name] as string) : '');
-  const exportHref = `/countries/export?${queryStringOf(params)}`;
   return (
     <>
       <PageHeader
@@ -58,6 +56,7 @@ export default async function CountriesPage({ searchParams }: { searchParams: Pr
           .filter(Boolean)
           .join(' · ')}
         updatedAt={span.updatedAt}
+        actions={<Downloads reports={['countries', 'rows']} />}
       >
         {filterBar}
       </PageHeader>
@@ -70,10 +69,6 @@ export default async function CountriesPage({ searchParams }: { searchParams: Pr
       <Card>
         <div className="flex flex-wrap items-start justify-between gap-3 border-b border-zinc-200 p-4 dark:border-zinc-800">
           <TableControls search={single('Search')} filter={single('Filter')} />
-          <a href={exportHref} className={buttonClass('secondary')} download>
-            <Download aria-hidden className="size-4" />
-            Download CSV
-          </a>
         </div>
         {breakdown instanceof AppError ? (
           <div className="p-4">

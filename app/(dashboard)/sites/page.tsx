@@ -1,4 +1,5 @@
 import type { Metadata } from 'next';
+import { Downloads } from '@/components/dashboard/downloads';
 import { FilterBar } from '@/components/dashboard/filter-bar';
 import { FilterError } from '@/components/dashboard/filter-error';
 import { PageHeader } from '@/components/dashboard/page-header';
@@ -49,6 +50,7 @@ export default async function SitesPage({ searchParams }: { searchParams: Promis
           .filter(Boolean)
           .join(' · ')}
         updatedAt={span.updatedAt}
+        actions={<Downloads reports={['sites', 'daily', 'rows']} />}
       >
         {filterBar}
       </PageHeader>

@@ -1,0 +1,53 @@
+import { currentUser } from '@/lib/auth/session';
+import { readCountriesView } from '@/lib/dashboard/countries';
+import { download, EXPORTS, type ExportName } from '@/lib/dashboard/exports';
+import { isFilterProblem, readCountry } from '@/lib/dashboard/filters';
+import { readSiteDay } from '@/lib/dashboard/url';
+import { ValidationError } from '@/lib/errors';
+import { STATUS_OF } from '@/lib/http/problem';
+import { StreamedBody, streamResponse } from '@/lib/http/render';
+import { isDatabaseUnavailable } from '@/lib/http/unavailable';
+import { resolveReportRange } from '@/lib/services/reports';
+
+const text = (body: string, status: number, headers: Record<string, string> = {}) =>
+  new Response(body, { status, headers: { 'Content-Type': 'text/plain; charset=utf-8', ...headers } });
+
+/**
+ * The dashboard's downloads (lib/dashboard/exports.ts): /export/daily, /sites, /countries and /rows, each for
+ * the view's range, sites and country (the Countries table also its Filter, Search and sort), with the session
+ * cookie rather than an API key. Problems are plain text: the browser shows them in place of a file.
+ */
+export async function GET(request: Request, { params }: { params: Promise<{ report: string }> }) {
+  const { report } = await params;
+  if (!EXPORTS.includes(report as ExportName)) return text(`No such report: ${report}.\n`, 404);
+  const { searchParams } = new URL(request.url);
+  try {
+    const user = await currentUser();
+    if (!user) return text('Sign in to download reports.\n', 401);
+    const given = readSiteDay(searchParams);
+    if (given instanceof ValidationError) throw given;
+    const country = readCountry(searchParams);
+    if (country instanceof ValidationError) throw country;
+    const view = readCountriesView(searchParams);
+    if (view instanceof ValidationError) throw view;
+    const range = await resolveReportRange(user.principal, { ...given, country });
+    const { fileName, body } = await download(user, report as ExportName, range, view);
+    const headers = new Headers({ 'Cache-Control': 'no-store' });
+    if (typeof body !== 'string') return await streamResponse(new StreamedBody(body, fileName), 'text/csv', headers);
+    headers.set('Content-Type', 'text/csv; charset=utf-8');
+    headers.set('Content-Disposition', `attachment; filename="${fileName}"`);
+    return new Response(body, { headers });
+  } catch (err) {
+    // A bad filter (400) or a site of another account (403) is the caller's mistake, not a server error.
+    if (isFilterProblem(err)) {
+      return text(`${err.errors?.map((e) => e.detail).join('\n') || err.detail}\n`, STATUS_OF[err.code].status);
+    }
+    // The database went away after proxy.ts found it answering: say so, as every page would.
+    if (isDatabaseUnavailable(err)) {
+      return text('The reporting database cannot be reached right now. Try again in a moment.\n', 503, {
+        'Retry-After': '5',
+      });
+    }
+    throw err;
+  }
+}

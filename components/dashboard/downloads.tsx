@@ -1,0 +1,54 @@
+'use client';
+
+import * as Popover from '@radix-ui/react-popover';
+import { ChevronDown, Download } from 'lucide-react';
+import { useSearchParams } from 'next/navigation';
+import { buttonClass } from '@/components/ui/button';
+import type { ExportName } from '@/lib/dashboard/exports';
+
+const LABELS: Record<ExportName, { label: string; detail: string }> = {
+  daily: { label: 'Daily series', detail: 'One row per day, with a total' },
+  sites: { label: 'Sites', detail: 'One row per site, with a total' },
+  countries: { label: 'Countries', detail: 'This table, every page, with a total' },
+  rows: { label: 'Per-row data', detail: 'Every site × country × day row' },
+};
+
+/**
+ * "Download" with the CSV files of this view: each link carries the page's URL state (range, sites, country,
+ * the table's filter and sort) to its /export/… route, which names the file after the range.
+ */
+export function Downloads({ reports }: { reports: ExportName[] }) {
+  const query = useSearchParams().toString();
+  return (
+    <Popover.Root>
+      <Popover.Trigger className={buttonClass('secondary')}>
+        <Download aria-hidden className="size-4" />
+        Download
+        <ChevronDown aria-hidden className="size-4" />
+      </Popover.Trigger>
+      <Popover.Portal>
+        <Popover.Content
+          align="end"
+          sideOffset={6}
+          aria-label="Download CSV"
+          className="z-50 w-72 rounded-md border border-zinc-200 bg-white p-1 shadow-lg dark:border-zinc-700 dark:bg-zinc-900"
+        >
+          <ul>
+            {reports.map((report) => (
+              <li key={report}>
+                <a
+                  href={`/export/${report}${query ? `?${query}` : ''}`}
+                  download
+                  className="block rounded px-3 py-2 hover:bg-zinc-100 dark:hover:bg-zinc-800"
+                >
+                  <span className="block text-sm font-medium">{LABELS[report].label} (CSV)</span>
+                  <span className="block text-xs text-zinc-600 dark:text-zinc-400">{LABELS[report].detail}</span>
+                </a>
+              </li>
+            ))}
+          </ul>
+        </Popover.Content>
+      </Popover.Portal>
+    </Popover.Root>
+  );
+}

@@ -1,0 +1,152 @@
+/**
+ * The dashboard's downloads, for a spreadsheet or an accountant rather than a program (the API's own CSV is
+ * for those): columns named in words with their units, countries by name and code, money in dollars and cents
+ * rounded from exact micro-dollars, ratios from the sums, and a totals row summed from the rows' own integers.
+ * File names carry the range (and the country, when the dashboard is narrowed to one).
+ */
+import { countryName } from '@/lib/countries';
+import { csvCell } from '@/lib/csv';
+import { addSums, cpmOf, fillRateOf, NO_SUMS, type Metrics, type Sums } from '@/lib/money';
+import type { FilterExpr, FilterTerm } from '@/lib/query/filter';
+import { getDailyRevenue } from '@/lib/services/daily';
+import { exportCountryRows, type FeedRow } from '@/lib/services/feed-export';
+import { PAGE_SIZE_MAX } from '@/lib/query';
+import { getRevenueByCountry, type ReportRange } from '@/lib/services/reports';
+import type { SessionUser } from '@/lib/services/sessions';
+import { getRevenueBySite } from '@/lib/services/site-revenue';
+import type { CountriesView } from './countries';
+
+/** The reports one can download, by their URL names (/export/daily …). */
+export const EXPORTS = ['daily', 'sites', 'countries', 'rows'] as const;
+export type ExportName = (typeof EXPORTS)[number];
+
+/** A report's figures back in the integers they were summed from (the services answer in dollars). */
+const sumsOf = (m: Pick<Metrics, 'impressions' | 'adRequests'> & { revenue: number; clicks?: number }): Sums => ({
+  revenueMicros: Math.round(m.revenue * 1e6),
+  impressions: m.impressions,
+  adRequests: m.adRequests,
+  clicks: m.clicks ?? 0,
+});
+
+/** Dollars and cents from micro-dollars, half a cent rounded up: exact, where rounding a double is not. */
+export function dollars(micros: number): string {
+  const cents = Math.round(micros / 10_000);
+  const sign = cents < 0 ? '-' : '';
+  const abs = Math.abs(cents);
+  return `${sign}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, '0')}`;
+}
+
+type Cell = string | number | null;
+interface Column {
+  header: string;
+  cell: (s: Sums) => Cell;
+}
+const METRIC_COLUMNS: Column[] = [
+  { header: 'Revenue (USD)', cell: (s) => dollars(s.revenueMicros) },
+  { header: 'Impressions', cell: (s) => s.impressions },
+  { header: 'Ad requests', cell: (s) => s.adRequests },
+  { header: 'Clicks', cell: (s) => s.clicks },
+  { header: 'eCPM (USD)', cell: (s) => cpmOf(s.revenueMicros, s.impressions).toFixed(2) },
+  { header: 'Fill rate (%)', cell: (s) => (fillRateOf(s.impressions, s.adRequests) * 100).toFixed(2) },
+];
+/** The by-country report has no clicks. */
+const WITHOUT_CLICKS = METRIC_COLUMNS.filter((c) => c.header !== 'Clicks');
+
+const line = (cells: Cell[]) => cells.map(csvCell).join(',');
+
+/**
+ * A table of labelled rows and their metrics, with a totals row summed from the rows' integers: the label
+ * columns say "Total" in the first and nothing in the rest.
+ */
+function sheet(labels: string[], metrics: Column[], rows: { labels: Cell[]; sums: Sums }[]): string {
+  const total = rows.reduce((sum, row) => addSums(sum, row.sums), NO_SUMS);
+  const lines = [
+    line([...labels, ...metrics.map((m) => m.header)]),
+    ...rows.map((row) => line([...row.labels, ...metrics.map((m) => m.cell(row.sums))])),
+    line(['Total', ...labels.slice(1).map(() => null), ...metrics.map((m) => m.cell(total))]),
+  ];
+  return `${lines.join('\n')}\n`;
+}
+
+/** A download: its file name and its text, whole or streamed. */
+export interface Download {
+  fileName: string;
+  body: string | AsyncIterable<string>;
+}
+
+const fileName = (name: string, range: ReportRange) =>
+  `${name}_${range.fromDate}_${range.toDate}${range.country ? `_${range.country}` : ''}.csv`;
+
+/** Each report's download for a user, a range (sites, days, country) and, for countries, the table's view. */
+export async function download(
+  user: SessionUser,
+  name: ExportName,
+  range: ReportRange,
+  countriesView: CountriesView,
+): Promise<Download> {
+  const { principal } = user;
+  switch (name) {
+    case 'daily': {
+      const days = await getDailyRevenue(principal, range);
+      const rows = days.map((d) => ({ labels: [d.day], sums: sumsOf(d) }));
+      return { fileName: fileName('daily-revenue', range), body: sheet(['Day'], METRIC_COLUMNS, rows) };
+    }
+    case 'sites': {
+      const sites = await getRevenueBySite(principal, range);
+      const rows = sites.map((s) => ({ labels: [s.name, s.siteId, s.url], sums: sumsOf(s) }));
+      return {
+        fileName: fileName('revenue-by-site', range),
+        body: sheet(['Site', 'Site ID', 'URL'], METRIC_COLUMNS, rows),
+      };
+    }
+    case 'countries': {
+      // Every row of the table as filtered and sorted, whatever page it was on (one row per country).
+      const report = await getRevenueByCountry(principal, {
+        ...countriesView,
+        ...range,
+        page: 1,
+        pageSize: PAGE_SIZE_MAX,
+      });
+      const rows = report.data.map((r) => ({
+        labels: [r.country ? (countryName(r.country) ?? r.country) : 'Unknown', r.country],
+        sums: sumsOf({ ...r, revenue: r.revenueAmount }),
+      }));
+      return {
+        fileName: fileName('revenue-by-country', range),
+        body: sheet(['Country', 'Code'], WITHOUT_CLICKS, rows),
+      };
+    }
+    case 'rows':
+      return { fileName: fileName('revenue-rows', range), body: await rowsOf(user, range) };
+  }
+}
+
+/** The per-site, country and day rows of the range, streamed (a large account has millions); no totals. */
+async function rowsOf(user: SessionUser, range: ReportRange) {
+  const term = (field: string, type: FilterTerm['type'], op: FilterTerm['op'], value: string): FilterTerm => ({
+    field,
+    type,
+    op,
+    value,
+  });
+  const filter: FilterExpr = [
+    [term('createdAt', 'date', '>=', range.fromDate)],
+    [term('createdAt', 'date', '<=', range.toDate)],
+    ...(range.siteIds ? [range.siteIds.map((id) => term('gameId', 'uuid', '==', id))] : []),
+    ...(range.country ? [[term('country', 'string', '==', range.country)]] : []),
+  ];
+  const labels = ['Day', 'Site', 'Site ID', 'Country', 'Code'];
+  return exportCountryRows(
+    user.principal,
+    { filter, search: null, sortBy: null, sortDirection: 'asc' },
+    {
+      header: line([...labels, ...METRIC_COLUMNS.map((m) => m.header)]),
+      line: (row: FeedRow) => {
+        const sums = sumsOf({ ...row, revenue: row.revenueAmount });
+        const country = row.country ? (countryName(row.country) ?? row.country) : 'Unknown';
+        const cells = [row.createdAt.slice(0, 10), row.gameName, row.gameId, country, row.country];
+        return line([...cells, ...METRIC_COLUMNS.map((m) => m.cell(sums))]);
+      },
+    },
+  );
+}
