@@ -29,9 +29,14 @@ const ACCOUNT: Record<Visitor, DemoUser | null> = {
 };
 const VISITORS = Object.keys(ACCOUNT) as Visitor[];
 const DEMO_SITE = DEMO_IDS.sites.skyHopper;
+const AS_DEMO = `as=${DEMO_IDS.users.demo}`;
 
-/** What a visitor sees at a URL: the page (by its heading), the sign-in page, or the page's own refusal. */
-type Outcome = { heading: string } | 'sign in' | 'not allowed';
+/**
+ * What a visitor sees at a URL: the page (by its heading), the sign-in page, the page's own refusal of its
+ * filters, the refusal of `?as=` (only admins view another publisher's dashboard), or an admin's choice of
+ * publisher (admins have no sites of their own).
+ */
+type Outcome = { heading: string } | 'sign in' | 'not allowed' | 'not yours' | 'choose';
 const PAGES: { path: string; expected: Record<Visitor, Outcome> }[] = [
   ...(
     [
@@ -46,7 +51,7 @@ const PAGES: { path: string; expected: Record<Visitor, Outcome> }[] = [
       signedOut: 'sign in',
       publisher: { heading },
       otherPublisher: { heading },
-      admin: { heading },
+      admin: path === '/keys' ? { heading } : 'choose',
     } as const,
   })),
   // Another account's site in the URL: refused, without saying whether it exists.
@@ -56,7 +61,24 @@ const PAGES: { path: string; expected: Record<Visitor, Outcome> }[] = [
       signedOut: 'sign in',
       publisher: { heading: path === '/' ? 'Overview' : 'Countries' },
       otherPublisher: 'not allowed',
-      admin: 'not allowed',
+      admin: 'choose',
+    } as const,
+  })),
+  // The demo publisher's dashboard by `?as=`: an admin's read-only view, refused to every publisher.
+  ...(
+    [
+      ['/', 'Overview'],
+      ['/countries', 'Countries'],
+      ['/sites', 'Sites'],
+      ['/keys', 'API keys'],
+    ] as const
+  ).map(([path, heading]) => ({
+    path: `${path}?${AS_DEMO}&sites=${DEMO_SITE}`,
+    expected: {
+      signedOut: 'sign in',
+      publisher: 'not yours',
+      otherPublisher: 'not yours',
+      admin: { heading },
     } as const,
   })),
   {
@@ -80,12 +102,16 @@ test.describe('every page × every visitor', () => {
         if (outcome === 'sign in') {
           await expect(page, visitor).toHaveURL(/\/login(\?next=|$)/);
           await expect(page.getByRole('heading', { name: 'Sign in to your account' })).toBeVisible();
-        } else if (outcome === 'not allowed') {
+        } else if (outcome === 'not allowed' || outcome === 'not yours') {
           expect(response!.status(), visitor).toBe(200);
-          await expect(
-            page.getByRole('alert').filter({ hasText: 'These filters can’t be shown' }),
-            visitor,
-          ).toBeVisible();
+          const refusal = outcome === 'not allowed' ? 'These filters can’t be shown' : 'This dashboard can’t be shown';
+          await expect(page.getByRole('alert').filter({ hasText: refusal }), visitor).toBeVisible();
+          await expect(page.getByText('Sky Hopper'), visitor).toHaveCount(0);
+        } else if (outcome === 'choose') {
+          expect(response!.status(), visitor).toBe(200);
+          const publishers = page.getByRole('list', { name: 'Publishers' });
+          await expect(publishers, visitor).toContainText('demo@example.com');
+          await expect(publishers, visitor).toContainText('rival@example.com');
           await expect(page.getByText('Sky Hopper'), visitor).toHaveCount(0);
         } else {
           expect(response!.status(), visitor).toBe(200);
@@ -97,17 +123,19 @@ test.describe('every page × every visitor', () => {
 });
 
 test('the CSV export (route handler) × every visitor, for its own sites and another account’s', async ({ openAs }) => {
-  const expected: Record<Visitor, [own: number, demoSite: number]> = {
-    signedOut: [307, 307],
-    publisher: [200, 200],
-    otherPublisher: [200, 403],
-    admin: [200, 403],
+  const expected: Record<Visitor, [own: number, demoSite: number, asDemo: number]> = {
+    signedOut: [307, 307, 307],
+    publisher: [200, 200, 403],
+    otherPublisher: [200, 403, 403],
+    // An admin downloads a publisher's reports from their dashboard (?as=), and has none of their own.
+    admin: [400, 400, 200],
   };
   for (const visitor of VISITORS) {
     const { request } = (await openAs(ACCOUNT[visitor])).context();
     const own = await request.get('/export/countries', { maxRedirects: 0 });
     const demo = await request.get(`/export/countries?sites=${DEMO_SITE}`, { maxRedirects: 0 });
-    expect([own.status(), demo.status()], visitor).toEqual(expected[visitor]);
+    const viewed = await request.get(`/export/countries?sites=${DEMO_SITE}&${AS_DEMO}`, { maxRedirects: 0 });
+    expect([own.status(), demo.status(), viewed.status()], visitor).toEqual(expected[visitor]);
     if (visitor === 'signedOut') expect(own.headers().location).toMatch(/\/login\?next=/);
     if (demo.status() === 403) expect(await demo.text()).not.toContain('Sky Hopper');
   }

@@ -120,6 +120,27 @@ for (const [width, scheme] of [
         }
       });
     });
+
+    test.describe('an admin', () => {
+      test.use({ storageState: authFile('admin') });
+
+      test('the publisher chooser and a publisher’s dashboard viewed read-only fit', async ({ page }) => {
+        await page.goto('/');
+        await expect(page.getByRole('list', { name: 'Publishers' })).toBeVisible();
+        await noSidewaysScroll(page);
+        await keep(page, `${width}-${scheme}-admin-choose`);
+        await expectNoViolations(page, `the publisher chooser at ${width} px, ${scheme}`);
+        await page.getByRole('list', { name: 'Publishers' }).getByRole('link').first().click();
+        const strip = page.getByRole('region', { name: 'Viewing as' });
+        await expect(strip).toBeVisible();
+        await renderCharts(page);
+        await noSidewaysScroll(page);
+        await noScrollBoxes(page);
+        await expect(strip.getByRole('link', { name: 'Stop viewing' })).toBeInViewport({ ratio: 1 });
+        await keep(page, `${width}-${scheme}-admin-viewing`);
+        await expectNoViolations(page, `a publisher's overview viewed by an admin at ${width} px, ${scheme}`);
+      });
+    });
   });
 }
 

@@ -2,12 +2,16 @@ import { LogOut } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { signOutAction, signOutEverywhereAction } from '@/app/(auth)/login/actions';
 import { Nav } from '@/components/dashboard/nav';
+import { ViewingAs } from '@/components/dashboard/viewing-as';
 import { Button } from '@/components/ui/button';
 import { requireUser } from '@/lib/auth/session';
+import { listPublishers } from '@/lib/services/users';
 
 /** The signed-in shell: sidebar navigation (a top bar on narrow screens) and the account in the header. */
 export default async function DashboardLayout({ children }: { children: ReactNode }) {
   const user = await requireUser();
+  // Admins look at publishers' dashboards (?as=): the strip that says whose, with a switch.
+  const publishers = user.principal.role === 'admin' ? await listPublishers(user.principal) : null;
   return (
     <div className="min-h-dvh md:grid md:grid-cols-[14rem_1fr]">
       <a
@@ -39,6 +43,7 @@ export default async function DashboardLayout({ children }: { children: ReactNod
             </Button>
           </form>
         </header>
+        {publishers && <ViewingAs publishers={publishers} />}
         <main id="main" className="px-4 py-6 md:px-8 md:py-8">
           {children}
         </main>

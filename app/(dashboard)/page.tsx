@@ -10,18 +10,20 @@ import { PageHeader } from '@/components/dashboard/page-header';
 import { TopCountriesTable } from '@/components/dashboard/top-countries-table';
 import { TopSitesTable } from '@/components/dashboard/top-sites-table';
 import { TrendCard } from '@/components/dashboard/trend-card';
+import { ViewerFallback } from '@/components/dashboard/viewer-fallback';
 import { Card, Skeleton } from '@/components/ui/card';
 import { requireUser } from '@/lib/auth/session';
 import { comparisonRange, readCompare } from '@/lib/dashboard/comparison';
 import { orFilterProblem, readFilterBar } from '@/lib/dashboard/filters';
 import { loadHeadline, loadTrends, TOP_SITES } from '@/lib/dashboard/overview';
 import { metricById, type Metric } from '@/lib/dashboard/metrics';
-import { paramOf, viewHref, type SearchParams } from '@/lib/dashboard/url';
+import { clearedViewHref, paramOf, viewHref, type SearchParams } from '@/lib/dashboard/url';
+import { viewerOf } from '@/lib/dashboard/viewer';
 import { formatDay, formatRange } from '@/lib/format';
 import { AppError } from '@/lib/errors';
 import { todayUtc } from '@/lib/query';
+import type { Principal } from '@/lib/services/principal';
 import type { ReportRange } from '@/lib/services/reports';
-import type { SessionUser } from '@/lib/services/sessions';
 
 export const metadata: Metadata = { title: 'Overview · Publisher Portal' };
 
@@ -30,13 +32,15 @@ export const metadata: Metadata = { title: 'Overview · Publisher Portal' };
  * top countries stream in after them behind skeletons of their final size.
  */
 export default async function OverviewPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
-  const user = await requireUser();
   const params = await searchParams;
+  const viewer = await viewerOf(await requireUser(), params);
+  if (viewer.kind !== 'ready') return <ViewerFallback viewer={viewer} title="Overview" path="/" params={params} />;
+  const { principal } = viewer;
   const today = todayUtc();
-  const bar = await readFilterBar(user.principal, params);
+  const bar = await readFilterBar(principal, params);
   const { range } = bar;
   const compare = readCompare(params);
-  const headline = bar.problem ?? (await orFilterProblem(loadHeadline(user, range, compare, today)));
+  const headline = bar.problem ?? (await orFilterProblem(loadHeadline(principal, range, compare, today)));
   const filterBar = (
     <FilterBar range={range} allSites={bar.sites} firstDay={bar.span.firstDay} today={today} compare={compare} />
   );
@@ -44,7 +48,7 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
     return (
       <>
         <PageHeader title="Overview">{filterBar}</PageHeader>
-        <FilterError error={headline} resetHref="/" />
+        <FilterError error={headline} resetHref={clearedViewHref('/', params)} />
       </>
     );
   }
@@ -62,7 +66,7 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
         <KpiCards totals={headline.totals} comparison={headline.comparison} />
         <Suspense fallback={<TrendsSkeleton metric={metricById(paramOf(params, 'metric'))} />}>
           <Trends
-            user={user}
+            principal={principal}
             range={range}
             compared={headline.comparison?.range ?? comparisonRange(range, compare)}
             today={today}
@@ -77,7 +81,7 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
 }
 
 async function Trends(props: {
-  user: SessionUser;
+  principal: Principal;
   range: ReportRange;
   compared: ReportRange | null;
   today: string;
@@ -85,8 +89,8 @@ async function Trends(props: {
   hasData: boolean;
   totalRevenue: number;
 }) {
-  const { user, range, compared, today, params, hasData, totalRevenue } = props;
-  const trends = await loadTrends(user, range, compared);
+  const { principal, range, compared, today, params, hasData, totalRevenue } = props;
+  const trends = await loadTrends(principal, range, compared);
   const linkClass = 'text-sm font-medium text-accent-700 hover:underline dark:text-accent-300';
   const topSites = trends.siteFigures
     .slice(0, TOP_SITES)

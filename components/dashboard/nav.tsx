@@ -4,7 +4,7 @@ import { BarChart3, BookOpen, Globe2, KeyRound, LayoutDashboard, LoaderCircle } 
 import Link, { useLinkStatus } from 'next/link';
 import { usePathname, useSearchParams } from 'next/navigation';
 import { cn } from '@/components/ui/cn';
-import { viewHref } from '@/lib/dashboard/url';
+import { clearedViewHref, viewHref } from '@/lib/dashboard/url';
 
 const ITEMS = [
   { href: '/', label: 'Overview', icon: LayoutDashboard, keepsFilters: true },
@@ -31,7 +31,10 @@ function PendingSpinner() {
   );
 }
 
-/** The main navigation; Overview and Countries share the filter bar, so links between them keep it. */
+/**
+ * The main navigation; the report pages share the filter bar, so links between them keep it, and every link
+ * keeps whose dashboard an admin is looking at.
+ */
 export function Nav() {
   const pathname = usePathname();
   const searchParams = useSearchParams();
@@ -42,7 +45,7 @@ export function Nav() {
         return (
           <Link
             key={href}
-            href={keepsFilters ? viewHref(href, searchParams) : href}
+            href={keepsFilters ? viewHref(href, searchParams) : clearedViewHref(href, searchParams)}
             aria-current={active ? 'page' : undefined}
             className={cn(
               'flex shrink-0 items-center gap-2 rounded-md px-3 py-2 text-sm font-medium',

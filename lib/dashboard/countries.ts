@@ -8,7 +8,7 @@ import {
   type ReportRange,
   type RevenueByCountryResponse,
 } from '@/lib/services/reports';
-import type { SessionUser } from '@/lib/services/sessions';
+import type { Principal } from '@/lib/services/principal';
 import { plannedComparison, type CompareMode } from './comparison';
 import { metricsOfCountryRow, type MetricId } from './metrics';
 import { readView, type SearchParams } from './url';
@@ -37,8 +37,8 @@ export interface CountryBreakdown {
 }
 
 /** Every country of a range in one list, whatever the view's page, filter or search (at most one row each). */
-const everyCountry = (user: SessionUser, range: ReportRange) =>
-  getRevenueByCountry(user.principal, { ...byCountryQuery.parse({}), pageSize: PAGE_SIZE_MAX, ...range });
+const everyCountry = (principal: Principal, range: ReportRange) =>
+  getRevenueByCountry(principal, { ...byCountryQuery.parse({}), pageSize: PAGE_SIZE_MAX, ...range });
 
 const NO_FIGURES: Record<MetricId, number> = { revenue: 0, impressions: 0, adRequests: 0, cpm: 0, fillRate: 0 };
 
@@ -47,7 +47,7 @@ const NO_FIGURES: Record<MetricId, number> = { revenue: 0, impressions: 0, adReq
  * like (a range ending today is measured without today, against as many days), and the map's figures.
  */
 export async function loadCountryBreakdown(
-  user: SessionUser,
+  principal: Principal,
   view: CountriesView,
   range: ReportRange,
   compare: CompareMode,
@@ -55,10 +55,10 @@ export async function loadCountryBreakdown(
 ): Promise<CountryBreakdown> {
   const { compared, like, excludesToday } = plannedComparison(range, compare, today);
   const [report, all, completeDays, previous] = await Promise.all([
-    getRevenueByCountry(user.principal, { ...view, ...range }),
-    everyCountry(user, range),
-    like && excludesToday ? everyCountry(user, like.range) : null,
-    like ? everyCountry(user, like.comparison) : null,
+    getRevenueByCountry(principal, { ...view, ...range }),
+    everyCountry(principal, range),
+    like && excludesToday ? everyCountry(principal, like.range) : null,
+    like ? everyCountry(principal, like.comparison) : null,
   ]);
   const figuresOf = (list: Paged<RevenueByCountryResponse> | null) =>
     new Map((list?.data ?? []).map((row) => [row.country, metricsOfCountryRow(row)]));

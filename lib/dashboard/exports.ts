@@ -12,7 +12,7 @@ import { getDailyRevenue } from '@/lib/services/daily';
 import { exportCountryRows, type FeedRow } from '@/lib/services/feed-export';
 import { PAGE_SIZE_MAX } from '@/lib/query';
 import { getRevenueByCountry, type ReportRange } from '@/lib/services/reports';
-import type { SessionUser } from '@/lib/services/sessions';
+import type { Principal } from '@/lib/services/principal';
 import { getRevenueBySite } from '@/lib/services/site-revenue';
 import type { CountriesView } from './countries';
 
@@ -77,14 +77,13 @@ export interface Download {
 const fileName = (name: string, range: ReportRange) =>
   `${name}_${range.fromDate}_${range.toDate}${range.country ? `_${range.country}` : ''}.csv`;
 
-/** Each report's download for a user, a range (sites, days, country) and, for countries, the table's view. */
+/** Each report's download for a principal, a range (sites, days, country) and, for countries, the table's view. */
 export async function download(
-  user: SessionUser,
+  principal: Principal,
   name: ExportName,
   range: ReportRange,
   countriesView: CountriesView,
 ): Promise<Download> {
-  const { principal } = user;
   switch (name) {
     case 'daily': {
       const days = await getDailyRevenue(principal, range);
@@ -117,12 +116,12 @@ export async function download(
       };
     }
     case 'rows':
-      return { fileName: fileName('revenue-rows', range), body: await rowsOf(user, range) };
+      return { fileName: fileName('revenue-rows', range), body: await rowsOf(principal, range) };
   }
 }
 
 /** The per-site, country and day rows of the range, streamed (a large account has millions); no totals. */
-async function rowsOf(user: SessionUser, range: ReportRange) {
+async function rowsOf(principal: Principal, range: ReportRange) {
   const term = (field: string, type: FilterTerm['type'], op: FilterTerm['op'], value: string): FilterTerm => ({
     field,
     type,
@@ -137,7 +136,7 @@ async function rowsOf(user: SessionUser, range: ReportRange) {
   ];
   const labels = ['Day', 'Site', 'Site ID', 'Country', 'Code'];
   return exportCountryRows(
-    user.principal,
+    principal,
     { filter, search: null, sortBy: null, sortDirection: 'asc' },
     {
       header: line([...labels, ...METRIC_COLUMNS.map((m) => m.header)]),

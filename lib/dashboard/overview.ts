@@ -7,7 +7,7 @@ import {
   type RevenueByCountryResponse,
   type RevenueTotalResponse,
 } from '@/lib/services/reports';
-import type { SessionUser } from '@/lib/services/sessions';
+import type { Principal } from '@/lib/services/principal';
 import { getRevenueBySite, type SiteRevenue } from '@/lib/services/site-revenue';
 import { plannedComparison, type CompareMode } from './comparison';
 
@@ -53,12 +53,11 @@ const topCountriesView = {
 
 /** The KPI figures, from the same service (and so the same numbers) as GET /api/v1/reports/totals. */
 export async function loadHeadline(
-  user: SessionUser,
+  principal: Principal,
   range: ReportRange,
   compare: CompareMode,
   today: string,
 ): Promise<OverviewHeadline> {
-  const { principal } = user;
   const { compared, like, excludesToday } = plannedComparison(range, compare, today);
   const [totals, current, previous] = await Promise.all([
     getTotals(principal, range),
@@ -72,11 +71,10 @@ export async function loadHeadline(
 
 /** The chart and top-countries data; the page streams it in after the cards. */
 export async function loadTrends(
-  user: SessionUser,
+  principal: Principal,
   range: ReportRange,
   compared: ReportRange | null,
 ): Promise<OverviewTrends> {
-  const { principal } = user;
   const [daily, previousDaily, countries, sites] = await Promise.all([
     getDailyRevenue(principal, range),
     compared ? getDailyRevenue(principal, compared) : [],

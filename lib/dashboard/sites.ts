@@ -1,5 +1,5 @@
 import type { ReportRange } from '@/lib/services/reports';
-import type { SessionUser } from '@/lib/services/sessions';
+import type { Principal } from '@/lib/services/principal';
 import { getRevenueBySite, type SiteRevenue } from '@/lib/services/site-revenue';
 import { plannedComparison, type CompareMode } from './comparison';
 
@@ -18,12 +18,11 @@ export interface SiteBreakdown {
  * complete days and over as many days of the compared period (none without a comparison).
  */
 export async function loadSiteBreakdown(
-  user: SessionUser,
+  principal: Principal,
   range: ReportRange,
   compare: CompareMode,
   today: string,
 ): Promise<SiteBreakdown> {
-  const { principal } = user;
   const { compared, like, excludesToday } = plannedComparison(range, compare, today);
   const [current, completeDays, previous] = await Promise.all([
     getRevenueBySite(principal, range),

@@ -81,11 +81,15 @@ export const queryStringOf = (searchParams: SearchParams) => new URLSearchParams
 export const hrefWith = (searchParams: SearchParams, changes: Record<string, string | null>) =>
   `?${withChanges(queryStringOf(searchParams), changes)}`;
 
+/** `?as=<publisher id>`: the publisher whose dashboard an admin is looking at, read-only (lib/dashboard/viewer.ts). */
+export const VIEW_AS = 'as';
+
 /**
  * What every view shares and a link to another view keeps: the filter bar's range and sites, the one country
- * the dashboard is narrowed to (a row of the Countries table), and what the figures are compared with.
+ * the dashboard is narrowed to (a row of the Countries table), what the figures are compared with, and whose
+ * dashboard it is.
  */
-const CARRIED = [...(Object.keys(FILTER_BAR) as FilterBarName[]), 'country', 'compare'] as const;
+const CARRIED = [...(Object.keys(FILTER_BAR) as FilterBarName[]), 'country', 'compare', VIEW_AS] as const;
 type CarriedName = (typeof CARRIED)[number];
 
 /**
@@ -106,3 +110,7 @@ export function viewHref(
   }
   return carried.size > 0 ? `${path}?${carried}` : path;
 }
+
+/** A link to a view with its filters cleared (a reset, a page without filters), on the same publisher's dashboard. */
+export const clearedViewHref = (path: string, current: SearchParams | URLSearchParams) =>
+  viewHref(path, current, { from: null, to: null, sites: null, country: null, compare: null });

@@ -54,3 +54,9 @@ export function requireAccountLevel(principal: Principal, operation: string): vo
     throw forbidden(`${operation} needs an account-level API key; this key is restricted to specific sites.`);
   }
 }
+
+/** Writes (keys, imports) refuse a principal an admin only views a publisher's dashboard with. */
+export function requireWritable(principal: Principal): void {
+  if (principal.viewedBy)
+    throw forbidden('This is a read-only view of a publisher’s dashboard; nothing can be changed.');
+}

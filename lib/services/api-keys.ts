@@ -6,7 +6,7 @@ import { apiKeys, sites, users, type ApiKeyRow } from '@/db/schema';
 import { generateApiKey } from '@/lib/auth/api-key';
 import { badRequest, conflict, forbidden, notFound } from '@/lib/errors';
 import { isUuid } from '@/lib/query';
-import { requireAccountLevel } from './account';
+import { requireAccountLevel, requireWritable } from './account';
 import type { Principal } from './principal';
 
 export interface ApiKeyResponse {
@@ -75,7 +75,12 @@ export async function listApiKeys(principal: Principal): Promise<ApiKeyResponse[
   return rows.map((row) => toResponse(row));
 }
 
-async function insertKey(ownerId: string, createdBy: string, input: CreateApiKeyInput): Promise<CreateApiKeyResponse> {
+async function insertKey(
+  principal: Principal,
+  ownerId: string,
+  input: CreateApiKeyInput,
+): Promise<CreateApiKeyResponse> {
+  requireWritable(principal);
   const now = new Date();
   const expiresAt = input.expiresAt ? new Date(input.expiresAt) : null;
   if (expiresAt && expiresAt.getTime() <= now.getTime()) {
@@ -121,7 +126,7 @@ async function insertKey(ownerId: string, createdBy: string, input: CreateApiKey
           keyHash: key.hash,
           siteIds: siteIds.length > 0 ? siteIds : null,
           expiresAt,
-          createdBy,
+          createdBy: principal.userId,
         })
         .returning(),
     );
@@ -132,7 +137,7 @@ async function insertKey(ownerId: string, createdBy: string, input: CreateApiKey
 
 export async function createApiKey(principal: Principal, input: CreateApiKeyInput): Promise<CreateApiKeyResponse> {
   requireAccountLevel(principal, 'Managing API keys');
-  return insertKey(principal.userId, principal.userId, input);
+  return insertKey(principal, principal.userId, input);
 }
 
 /** Admins create a key that acts for a publisher account (e.g. when onboarding one). */
@@ -148,12 +153,13 @@ export async function createApiKeyForUser(
     ? await db.select({ id: users.id, role: users.role }).from(users).where(eq(users.id, userId.toLowerCase()))
     : [];
   if (!target || target.role !== 'publisher') throw notFound(`No publisher account with id ${userId}.`);
-  return insertKey(target.id, principal.userId, input);
+  return insertKey(principal, target.id, input);
 }
 
 /** Revokes a key of the account; revoking again is harmless and keeps the first revocation time. */
 export async function revokeApiKey(principal: Principal, keyId: string): Promise<ApiKeyResponse> {
   requireAccountLevel(principal, 'Managing API keys');
+  requireWritable(principal);
   const missing = () => notFound(`No API key with id ${keyId}.`);
   if (!isUuid(keyId)) throw missing();
   const db = await getDb();

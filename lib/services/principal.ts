@@ -10,6 +10,8 @@ export interface Principal {
   siteScope: string[] | null;
   via: 'apiKey' | 'session' | 'operator';
   keyId?: string;
+  /** Set when an admin is looking at this publisher's dashboard: the admin's id; nothing may be written. */
+  viewedBy?: string;
 }
 
 /** The operator at the command line (import, seed): acts on any account, as no particular user. */

@@ -1,7 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { getDb } from '@/db/client';
 import { users } from '@/db/schema';
-import { forbidden } from '@/lib/errors';
+import { forbidden, notFound } from '@/lib/errors';
+import { isUuid } from '@/lib/query';
 import type { Principal } from './principal';
 
 export interface UserSummary {
@@ -31,4 +32,32 @@ export async function listPublishers(principal: Principal): Promise<UserSummary[
     .from(users)
     .where(eq(users.role, 'publisher'))
     .orderBy(users.name, users.id);
+}
+
+/** A publisher account by id, or null for anything else (an admin, an unknown or malformed id). */
+export async function findPublisher(userId: string): Promise<UserSummary | null> {
+  if (!isUuid(userId)) return null;
+  const db = await getDb();
+  const [user] = await db
+    .select({ id: users.id, email: users.email, name: users.name, role: users.role })
+    .from(users)
+    .where(eq(users.id, userId.toLowerCase()));
+  return user?.role === 'publisher' ? user : null;
+}
+
+/**
+ * An admin's read-only view of a publisher's dashboard: the publisher's principal, marked as viewed by the
+ * admin, so every report answers as it would for the publisher and every write refuses it (requireWritable).
+ */
+export async function viewAsPublisher(
+  principal: Principal,
+  publisherId: string,
+): Promise<{ principal: Principal; publisher: UserSummary }> {
+  if (principal.role !== 'admin') throw forbidden('Only admins can view another publisher’s dashboard.');
+  const publisher = await findPublisher(publisherId);
+  if (!publisher) throw notFound(`No publisher account with id ${publisherId}.`);
+  return {
+    publisher,
+    principal: { userId: publisher.id, role: 'publisher', siteScope: null, via: 'session', viewedBy: principal.userId },
+  };
 }

@@ -32,7 +32,7 @@ function parse(csv: string): string[][] {
 }
 
 async function textOf(name: ExportName, range: ReportRange, view = defaultView()) {
-  const { fileName, body } = await download(demo, name, range, view);
+  const { fileName, body } = await download(demo.principal, name, range, view);
   let text = '';
   if (typeof body === 'string') text = body;
   else for await (const chunk of body) text += chunk;

@@ -29,8 +29,8 @@ const RIVAL_SITE_IDS = DEMO_SITES.filter((s) => s.userId === DEMO_IDS.users.riva
 async function loadOverview(user: SessionUser, filters: ReportRange) {
   const compared = comparisonRange(filters, 'previous');
   const [headline, trends, bar] = await Promise.all([
-    loadHeadline(user, filters, 'previous', t.today),
-    loadTrends(user, filters, compared),
+    loadHeadline(user.principal, filters, 'previous', t.today),
+    loadTrends(user.principal, filters, compared),
     readFilterBar(user.principal, { from: filters.fromDate, to: filters.toDate }),
   ]);
   return { ...headline, ...trends, sites: bar.sites, previousTotals: headline.comparison!.previous };
@@ -66,7 +66,7 @@ async function allCountries(user: SessionUser, filters: ReportRange) {
 describe('loadOverview for the demo account', () => {
   it('shows the same figures as the API for the default view (last 30 days, all sites)', async () => {
     const filters = await rangeOf({});
-    expect(filters).toEqual({ fromDate: addDays(t.today, -29), toDate: t.today, siteIds: null });
+    expect(filters).toEqual({ fromDate: addDays(t.today, -29), toDate: t.today, siteIds: null, country: null });
     const overview = await loadOverview(demoUser, filters);
 
     expect(overview.totals).toEqual(
@@ -222,7 +222,12 @@ describe("an account's default range", () => {
   it("is the range of a dashboard URL without dates, as it is the API's (resolved in one place, reportScope)", async () => {
     const user = await createPublisher(t.db, { defaultRangeDays: 7 });
     const session: SessionUser = { principal: sessionPrincipal(user.id), name: user.name, email: user.email };
-    expect(await rangeOf({}, session)).toEqual({ fromDate: addDays(t.today, -6), toDate: t.today, siteIds: null });
+    expect(await rangeOf({}, session)).toEqual({
+      fromDate: addDays(t.today, -6),
+      toDate: t.today,
+      siteIds: null,
+      country: null,
+    });
     expect(await rangeOf({ to: '2026-01-31' }, session)).toMatchObject({
       fromDate: '2026-01-25',
       toDate: '2026-01-31',

@@ -7,12 +7,14 @@ import { FilterError } from '@/components/dashboard/filter-error';
 import { PageHeader } from '@/components/dashboard/page-header';
 import { Pagination } from '@/components/dashboard/pagination';
 import { TableControls } from '@/components/dashboard/table-controls';
+import { ViewerFallback } from '@/components/dashboard/viewer-fallback';
 import { Card } from '@/components/ui/card';
 import { requireUser } from '@/lib/auth/session';
 import { readCompare } from '@/lib/dashboard/comparison';
 import { loadCountryBreakdown, readCountriesView } from '@/lib/dashboard/countries';
 import { orFilterProblem, readFilterBar } from '@/lib/dashboard/filters';
-import { viewHref, type SearchParams } from '@/lib/dashboard/url';
+import { clearedViewHref, viewHref, type SearchParams } from '@/lib/dashboard/url';
+import { viewerOf } from '@/lib/dashboard/viewer';
 import { formatDay, formatRange } from '@/lib/format';
 import { AppError, ValidationError } from '@/lib/errors';
 import { todayUtc } from '@/lib/query';
@@ -20,11 +22,15 @@ import { todayUtc } from '@/lib/query';
 export const metadata: Metadata = { title: 'Countries · Publisher Portal' };
 
 export default async function CountriesPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
-  const user = await requireUser();
   const params = await searchParams;
+  const viewer = await viewerOf(await requireUser(), params);
+  if (viewer.kind !== 'ready') {
+    return <ViewerFallback viewer={viewer} title="Countries" path="/countries" params={params} />;
+  }
+  const { principal } = viewer;
   const today = todayUtc();
   const compare = readCompare(params);
-  const { range, problem, sites, span } = await readFilterBar(user.principal, params);
+  const { range, problem, sites, span } = await readFilterBar(principal, params);
   const filterBar = (
     <FilterBar range={range} allSites={sites} firstDay={span.firstDay} today={today} compare={compare} />
   );
@@ -32,7 +38,7 @@ export default async function CountriesPage({ searchParams }: { searchParams: Pr
     return (
       <>
         <PageHeader title="Countries">{filterBar}</PageHeader>
-        <FilterError error={problem} resetHref="/countries" />
+        <FilterError error={problem} resetHref={clearedViewHref('/countries', params)} />
       </>
     );
   }
@@ -41,7 +47,7 @@ export default async function CountriesPage({ searchParams }: { searchParams: Pr
   const breakdown =
     view instanceof ValidationError
       ? view
-      : await orFilterProblem(loadCountryBreakdown(user, view, range, compare, today));
+      : await orFilterProblem(loadCountryBreakdown(principal, view, range, compare, today));
   const single = (name: string) => (typeof params[name] === 'string' ? (params[name] as string) : '');
   return (
     <>

@@ -4,12 +4,14 @@ import { FilterBar } from '@/components/dashboard/filter-bar';
 import { FilterError } from '@/components/dashboard/filter-error';
 import { PageHeader } from '@/components/dashboard/page-header';
 import { SitesTable } from '@/components/dashboard/sites-table';
+import { ViewerFallback } from '@/components/dashboard/viewer-fallback';
 import { Card } from '@/components/ui/card';
 import { requireUser } from '@/lib/auth/session';
 import { readCompare } from '@/lib/dashboard/comparison';
 import { orFilterProblem, readFilterBar } from '@/lib/dashboard/filters';
 import { loadSiteBreakdown, SITE_SORTS } from '@/lib/dashboard/sites';
-import { paramOf, viewHref, type SearchParams } from '@/lib/dashboard/url';
+import { clearedViewHref, paramOf, viewHref, type SearchParams } from '@/lib/dashboard/url';
+import { viewerOf } from '@/lib/dashboard/viewer';
 import { AppError } from '@/lib/errors';
 import { formatDay, formatRange } from '@/lib/format';
 import { todayUtc } from '@/lib/query';
@@ -18,12 +20,14 @@ export const metadata: Metadata = { title: 'Sites · Publisher Portal' };
 
 /** Which site earns most: every site's revenue, change, eCPM, fill rate and trend for the chosen range. */
 export default async function SitesPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
-  const user = await requireUser();
   const params = await searchParams;
-  const { range, problem, sites, span } = await readFilterBar(user.principal, params);
+  const viewer = await viewerOf(await requireUser(), params);
+  if (viewer.kind !== 'ready') return <ViewerFallback viewer={viewer} title="Sites" path="/sites" params={params} />;
+  const { principal } = viewer;
+  const { range, problem, sites, span } = await readFilterBar(principal, params);
   const today = todayUtc();
   const compare = readCompare(params);
-  const breakdown = problem ?? (await orFilterProblem(loadSiteBreakdown(user, range, compare, today)));
+  const breakdown = problem ?? (await orFilterProblem(loadSiteBreakdown(principal, range, compare, today)));
   const filterBar = (
     <FilterBar range={range} allSites={sites} firstDay={span.firstDay} today={today} compare={compare} />
   );
@@ -31,7 +35,7 @@ export default async function SitesPage({ searchParams }: { searchParams: Promis
     return (
       <>
         <PageHeader title="Sites">{filterBar}</PageHeader>
-        <FilterError error={breakdown} resetHref="/sites" />
+        <FilterError error={breakdown} resetHref={clearedViewHref('/sites', params)} />
       </>
     );
   }

@@ -3,6 +3,7 @@ import { readCountriesView } from '@/lib/dashboard/countries';
 import { download, EXPORTS, type ExportName } from '@/lib/dashboard/exports';
 import { isFilterProblem, readCountry } from '@/lib/dashboard/filters';
 import { readSiteDay } from '@/lib/dashboard/url';
+import { viewerOf } from '@/lib/dashboard/viewer';
 import { ValidationError } from '@/lib/errors';
 import { STATUS_OF } from '@/lib/http/problem';
 import { StreamedBody, streamResponse } from '@/lib/http/render';
@@ -24,14 +25,17 @@ export async function GET(request: Request, { params }: { params: Promise<{ repo
   try {
     const user = await currentUser();
     if (!user) return text('Sign in to download reports.\n', 401);
+    const viewer = await viewerOf(user, searchParams);
+    if (viewer.kind === 'choose') return text('Choose a publisher (?as=) to download their reports.\n', 400);
+    if (viewer.kind === 'refused') return text(`${viewer.error.detail}\n`, STATUS_OF[viewer.error.code].status);
     const given = readSiteDay(searchParams);
     if (given instanceof ValidationError) throw given;
     const country = readCountry(searchParams);
     if (country instanceof ValidationError) throw country;
     const view = readCountriesView(searchParams);
     if (view instanceof ValidationError) throw view;
-    const range = await resolveReportRange(user.principal, { ...given, country });
-    const { fileName, body } = await download(user, report as ExportName, range, view);
+    const range = await resolveReportRange(viewer.principal, { ...given, country });
+    const { fileName, body } = await download(viewer.principal, report as ExportName, range, view);
     const headers = new Headers({ 'Cache-Control': 'no-store' });
     if (typeof body !== 'string') return await streamResponse(new StreamedBody(body, fileName), 'text/csv', headers);
     headers.set('Content-Type', 'text/csv; charset=utf-8');

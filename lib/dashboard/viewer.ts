@@ -1,0 +1,40 @@
+import { AppError } from '@/lib/errors';
+import type { Principal } from '@/lib/services/principal';
+import type { SessionUser } from '@/lib/services/sessions';
+import { listPublishers, viewAsPublisher, type UserSummary } from '@/lib/services/users';
+import { paramOf, VIEW_AS, type SearchParams } from './url';
+
+/** Whose figures a dashboard page shows. */
+export type Viewer =
+  /** A publisher's own dashboard, or the one an admin chose (`viewingAs`). */
+  | { kind: 'ready'; principal: Principal; viewingAs: UserSummary | null }
+  /** An admin who has not chosen a publisher: admins have no sites, so their own figures are all zero. */
+  | { kind: 'choose'; publishers: UserSummary[] }
+  /** `?as=` that cannot be shown: a publisher asking, or no such publisher. */
+  | { kind: 'refused'; error: AppError };
+
+/**
+ * The principal a dashboard page reads with, from the signed-in user and the URL. Only the reports and the
+ * keys list read through it; server actions always act as the signed-in user, and the viewed principal is
+ * marked so that every write refuses it as well.
+ */
+export async function viewerOf(
+  user: SessionUser,
+  params: SearchParams | URLSearchParams,
+  { ownIsEnough = false } = {},
+): Promise<Viewer> {
+  const publisherId = paramOf(params, VIEW_AS);
+  if (publisherId) {
+    try {
+      const { principal, publisher } = await viewAsPublisher(user.principal, publisherId);
+      return { kind: 'ready', principal, viewingAs: publisher };
+    } catch (err) {
+      if (err instanceof AppError) return { kind: 'refused', error: err };
+      throw err;
+    }
+  }
+  if (user.principal.role === 'admin' && !ownIsEnough) {
+    return { kind: 'choose', publishers: await listPublishers(user.principal) };
+  }
+  return { kind: 'ready', principal: user.principal, viewingAs: null };
+}
