@@ -4,6 +4,7 @@ import * as Popover from '@radix-ui/react-popover';
 import { ChevronDown, Download } from 'lucide-react';
 import { useSearchParams } from 'next/navigation';
 import { buttonClass } from '@/components/ui/button';
+import { PopoverPanel } from '@/components/ui/popover';
 import type { ExportName } from '@/lib/dashboard/exports';
 
 const LABELS: Record<ExportName, { label: string; detail: string }> = {
@@ -26,29 +27,22 @@ export function Downloads({ reports }: { reports: ExportName[] }) {
         Download
         <ChevronDown aria-hidden className="size-4" />
       </Popover.Trigger>
-      <Popover.Portal>
-        <Popover.Content
-          align="end"
-          sideOffset={6}
-          aria-label="Download CSV"
-          className="z-50 w-72 rounded-md border border-zinc-200 bg-white p-1 shadow-lg dark:border-zinc-700 dark:bg-zinc-900"
-        >
-          <ul>
-            {reports.map((report) => (
-              <li key={report}>
-                <a
-                  href={`/export/${report}${query ? `?${query}` : ''}`}
-                  download
-                  className="block rounded px-3 py-2 hover:bg-zinc-100 dark:hover:bg-zinc-800"
-                >
-                  <span className="block text-sm font-medium">{LABELS[report].label} (CSV)</span>
-                  <span className="block text-xs text-zinc-600 dark:text-zinc-400">{LABELS[report].detail}</span>
-                </a>
-              </li>
-            ))}
-          </ul>
-        </Popover.Content>
-      </Popover.Portal>
+      <PopoverPanel align="end" aria-label="Download CSV" className="w-72 p-1">
+        <ul>
+          {reports.map((report) => (
+            <li key={report}>
+              <a
+                href={`/export/${report}${query ? `?${query}` : ''}`}
+                download
+                className="block rounded px-3 py-2 hover:bg-zinc-100 dark:hover:bg-zinc-800"
+              >
+                <span className="block text-sm font-medium">{LABELS[report].label} (CSV)</span>
+                <span className="block text-xs text-zinc-600 dark:text-zinc-400">{LABELS[report].detail}</span>
+              </a>
+            </li>
+          ))}
+        </ul>
+      </PopoverPanel>
     </Popover.Root>
   );
 }

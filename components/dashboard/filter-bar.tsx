@@ -5,6 +5,7 @@ import { ChevronDown, X } from 'lucide-react';
 import { usePathname, useRouter, useSearchParams } from 'next/navigation';
 import { useId, useOptimistic, useState, useTransition } from 'react';
 import { buttonClass } from '@/components/ui/button';
+import { PopoverPanel } from '@/components/ui/popover';
 import { inputClass } from '@/components/ui/field';
 import { matchPreset, PRESETS, presetRange, type PresetId } from '@/lib/dashboard/presets';
 import { COMPARE_MODES, type CompareMode } from '@/lib/dashboard/comparison';
@@ -134,54 +135,48 @@ export function FilterBar({
           </span>
           <ChevronDown aria-hidden className="size-4" />
         </Popover.Trigger>
-        <Popover.Portal>
-          <Popover.Content
-            align="start"
-            sideOffset={6}
-            className="z-50 w-72 rounded-md border border-zinc-200 bg-white p-2 shadow-lg dark:border-zinc-700 dark:bg-zinc-900"
-          >
-            <fieldset>
-              <legend className="px-2 py-1 text-xs font-medium text-zinc-600 dark:text-zinc-400">Sites</legend>
-              {allSites.map((site) => {
-                const name = site.name ?? site.siteId;
-                return (
-                  <div
-                    key={site.siteId}
-                    className="flex items-center gap-1 rounded hover:bg-zinc-100 dark:hover:bg-zinc-800"
-                  >
-                    <label className="flex min-w-0 flex-1 cursor-pointer items-center gap-2 px-2 py-1.5 text-sm">
-                      <input
-                        type="checkbox"
-                        className="size-4 shrink-0 accent-accent-600"
-                        checked={selected.has(site.siteId)}
-                        onChange={() => toggleSite(site.siteId)}
-                      />
-                      <span className="truncate">{name}</span>
-                    </label>
-                    {!(selected.size === 1 && selected.has(site.siteId)) && (
-                      <button
-                        type="button"
-                        className="shrink-0 rounded px-2 py-1 text-xs font-medium text-accent-700 hover:underline dark:text-accent-300"
-                        onClick={() => navigate({ sites: [site.siteId] })}
-                      >
-                        Only<span className="sr-only"> {name}</span>
-                      </button>
-                    )}
-                  </div>
-                );
-              })}
-            </fieldset>
-            {!allSelected && (
-              <button
-                type="button"
-                className={buttonClass('ghost', 'mt-1 w-full')}
-                onClick={() => navigate({ sites: null })}
-              >
-                Select all sites
-              </button>
-            )}
-          </Popover.Content>
-        </Popover.Portal>
+        <PopoverPanel className="w-72 p-2">
+          <fieldset>
+            <legend className="px-2 py-1 text-xs font-medium text-zinc-600 dark:text-zinc-400">Sites</legend>
+            {allSites.map((site) => {
+              const name = site.name ?? site.siteId;
+              return (
+                <div
+                  key={site.siteId}
+                  className="flex items-center gap-1 rounded hover:bg-zinc-100 dark:hover:bg-zinc-800"
+                >
+                  <label className="flex min-w-0 flex-1 cursor-pointer items-center gap-2 px-2 py-1.5 text-sm">
+                    <input
+                      type="checkbox"
+                      className="size-4 shrink-0 accent-accent-600"
+                      checked={selected.has(site.siteId)}
+                      onChange={() => toggleSite(site.siteId)}
+                    />
+                    <span className="truncate">{name}</span>
+                  </label>
+                  {!(selected.size === 1 && selected.has(site.siteId)) && (
+                    <button
+                      type="button"
+                      className="shrink-0 rounded px-2 py-1 text-xs font-medium text-accent-700 hover:underline dark:text-accent-300"
+                      onClick={() => navigate({ sites: [site.siteId] })}
+                    >
+                      Only<span className="sr-only"> {name}</span>
+                    </button>
+                  )}
+                </div>
+              );
+            })}
+          </fieldset>
+          {!allSelected && (
+            <button
+              type="button"
+              className={buttonClass('ghost', 'mt-1 w-full')}
+              onClick={() => navigate({ sites: null })}
+            >
+              Select all sites
+            </button>
+          )}
+        </PopoverPanel>
       </Popover.Root>
       {compare && (
         <div className="space-y-1">

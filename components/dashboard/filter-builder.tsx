@@ -5,6 +5,7 @@ import { Plus, X } from 'lucide-react';
 import { useId, useState, type FormEvent } from 'react';
 import { Button, buttonClass } from '@/components/ui/button';
 import { inputClass } from '@/components/ui/field';
+import { PopoverPanel } from '@/components/ui/popover';
 import { countryList } from '@/lib/countries';
 import { chipsOf, describeTerm, FILTER_FIELDS, filterOf, operatorsOf, termFrom } from '@/lib/dashboard/filter-builder';
 import type { FilterOp } from '@/lib/query/filter';
@@ -117,84 +118,77 @@ function AddFilter({ onAdd }: { onAdd: (term: Exclude<ReturnType<typeof termFrom
         <Plus aria-hidden className="size-3.5" />
         Add filter
       </Popover.Trigger>
-      <Popover.Portal>
-        <Popover.Content
-          align="start"
-          sideOffset={6}
-          aria-label="Add a filter"
-          className="z-50 w-80 rounded-md border border-zinc-200 bg-white p-3 shadow-lg dark:border-zinc-700 dark:bg-zinc-900"
-        >
-          <form onSubmit={submit} className="space-y-3">
-            <div className="grid grid-cols-[1fr_auto] gap-2">
-              <div className="space-y-1">
-                <label htmlFor={`${id}-field`} className={labelClass}>
-                  Field
-                </label>
-                <select
-                  id={`${id}-field`}
-                  className={`${inputClass} w-full`}
-                  value={fieldName}
-                  onChange={(e) => {
-                    setFieldName(e.target.value);
-                    setProblem(null);
-                  }}
-                >
-                  {FILTER_FIELDS.map((f) => (
-                    <option key={f.name} value={f.name}>
-                      {f.label}
-                    </option>
-                  ))}
-                </select>
-              </div>
-              <div className="space-y-1">
-                <label htmlFor={`${id}-op`} className={labelClass}>
-                  Operator
-                </label>
-                <select id={`${id}-op`} name="op" key={field.unit === 'country' ? 'c' : 'n'} className={inputClass}>
-                  {operatorsOf(field).map((o) => (
-                    <option key={o.op} value={o.op}>
-                      {o.label}
-                    </option>
-                  ))}
-                </select>
-              </div>
+      <PopoverPanel aria-label="Add a filter" className="w-80 p-3">
+        <form onSubmit={submit} className="space-y-3">
+          <div className="grid grid-cols-[1fr_auto] gap-2">
+            <div className="space-y-1">
+              <label htmlFor={`${id}-field`} className={labelClass}>
+                Field
+              </label>
+              <select
+                id={`${id}-field`}
+                className={`${inputClass} w-full`}
+                value={fieldName}
+                onChange={(e) => {
+                  setFieldName(e.target.value);
+                  setProblem(null);
+                }}
+              >
+                {FILTER_FIELDS.map((f) => (
+                  <option key={f.name} value={f.name}>
+                    {f.label}
+                  </option>
+                ))}
+              </select>
             </div>
             <div className="space-y-1">
-              <label htmlFor={`${id}-value`} className={labelClass}>
-                {field.unit === 'country' ? 'Country' : `Value${UNIT_HINT[field.unit]}`}
+              <label htmlFor={`${id}-op`} className={labelClass}>
+                Operator
               </label>
-              {field.unit === 'country' ? (
-                <select id={`${id}-value`} name="value" className={`${inputClass} w-full`} key="country">
-                  {countryList().map(([code, name]) => (
-                    <option key={code} value={code}>
-                      {name}
-                    </option>
-                  ))}
-                </select>
-              ) : (
-                <input
-                  id={`${id}-value`}
-                  name="value"
-                  key="number"
-                  inputMode="decimal"
-                  autoComplete="off"
-                  className={`${inputClass} w-full`}
-                  aria-invalid={problem ? true : undefined}
-                  aria-describedby={problem ? `${id}-problem` : undefined}
-                />
-              )}
-              {problem && (
-                <p id={`${id}-problem`} role="alert" className="text-xs text-red-700 dark:text-red-400">
-                  {problem}
-                </p>
-              )}
+              <select id={`${id}-op`} name="op" key={field.unit === 'country' ? 'c' : 'n'} className={inputClass}>
+                {operatorsOf(field).map((o) => (
+                  <option key={o.op} value={o.op}>
+                    {o.label}
+                  </option>
+                ))}
+              </select>
             </div>
-            <Button type="submit" className="w-full">
-              Add filter
-            </Button>
-          </form>
-        </Popover.Content>
-      </Popover.Portal>
+          </div>
+          <div className="space-y-1">
+            <label htmlFor={`${id}-value`} className={labelClass}>
+              {field.unit === 'country' ? 'Country' : `Value${UNIT_HINT[field.unit]}`}
+            </label>
+            {field.unit === 'country' ? (
+              <select id={`${id}-value`} name="value" className={`${inputClass} w-full`} key="country">
+                {countryList().map(([code, name]) => (
+                  <option key={code} value={code}>
+                    {name}
+                  </option>
+                ))}
+              </select>
+            ) : (
+              <input
+                id={`${id}-value`}
+                name="value"
+                key="number"
+                inputMode="decimal"
+                autoComplete="off"
+                className={`${inputClass} w-full`}
+                aria-invalid={problem ? true : undefined}
+                aria-describedby={problem ? `${id}-problem` : undefined}
+              />
+            )}
+            {problem && (
+              <p id={`${id}-problem`} role="alert" className="text-xs text-red-700 dark:text-red-400">
+                {problem}
+              </p>
+            )}
+          </div>
+          <Button type="submit" className="w-full">
+            Add filter
+          </Button>
+        </form>
+      </PopoverPanel>
     </Popover.Root>
   );
 }
