@@ -8,6 +8,7 @@ import { badRequest, conflict, forbidden, notFound } from '@/lib/errors';
 import { isUuid } from '@/lib/query';
 import { requireAccountLevel, requireWritable } from './account';
 import type { Principal } from './principal';
+import { requirePublisher } from './users';
 
 export interface ApiKeyResponse {
   id: string;
@@ -148,26 +149,59 @@ export async function createApiKeyForUser(
 ): Promise<CreateApiKeyResponse> {
   requireAccountLevel(principal, 'Managing API keys');
   if (principal.role !== 'admin') throw forbidden('Creating keys for another user needs an admin API key.');
-  const db = await getDb();
-  const [target] = isUuid(userId)
-    ? await db.select({ id: users.id, role: users.role }).from(users).where(eq(users.id, userId.toLowerCase()))
-    : [];
-  if (!target || target.role !== 'publisher') throw notFound(`No publisher account with id ${userId}.`);
+  const target = await requirePublisher(userId);
   return insertKey(principal, target.id, input);
+}
+
+/** An unknown id, a malformed one and another account's key all answer alike: nothing says which it was. */
+const noSuchKey = (keyId: string) => notFound(`No API key with id ${keyId}.`);
+
+/** The condition for the principal's own key with that id. */
+function ownKey(principal: Principal, keyId: string) {
+  if (!isUuid(keyId)) throw noSuchKey(keyId);
+  return and(eq(apiKeys.id, keyId.toLowerCase()), eq(apiKeys.userId, principal.userId));
 }
 
 /** Revokes a key of the account; revoking again is harmless and keeps the first revocation time. */
 export async function revokeApiKey(principal: Principal, keyId: string): Promise<ApiKeyResponse> {
   requireAccountLevel(principal, 'Managing API keys');
   requireWritable(principal);
-  const missing = () => notFound(`No API key with id ${keyId}.`);
-  if (!isUuid(keyId)) throw missing();
+  const where = ownKey(principal, keyId);
   const db = await getDb();
   const [row] = await db
     .update(apiKeys)
     .set({ revokedAt: sql`coalesce(${apiKeys.revokedAt}, now())` })
-    .where(and(eq(apiKeys.id, keyId.toLowerCase()), eq(apiKeys.userId, principal.userId)))
+    .where(where)
     .returning();
-  if (!row) throw missing();
+  if (!row) throw noSuchKey(keyId);
   return toResponse(row);
+}
+
+export interface RotateApiKeyResponse extends CreateApiKeyResponse {
+  /** The id of the key the new one replaces; that key stays active until it is revoked. */
+  replaces: string;
+}
+
+/**
+ * "Roll key": a replacement with the key's label, sites and lifetime (an expiring key's replacement expires
+ * as long after now as the old one did after its creation, so rotating a key about to expire helps). The old
+ * key keeps working, so that its users can switch over before it is revoked (a separate step).
+ */
+export async function rotateApiKey(principal: Principal, keyId: string): Promise<RotateApiKeyResponse> {
+  requireAccountLevel(principal, 'Managing API keys');
+  const where = ownKey(principal, keyId);
+  const db = await getDb();
+  const [old] = await db.select().from(apiKeys).where(where);
+  if (!old) throw noSuchKey(keyId);
+  if (!toResponse(old).isActive) {
+    const state = old.revokedAt ? 'revoked' : 'expired';
+    throw conflict(`API key ${old.keyPrefix}… is ${state} and cannot be rotated; create a new key instead.`);
+  }
+  const lifetime = old.expiresAt ? old.expiresAt.getTime() - old.createdAt.getTime() : null;
+  const created = await insertKey(principal, principal.userId, {
+    label: old.label,
+    siteIds: old.siteIds,
+    expiresAt: lifetime === null ? null : new Date(Date.now() + lifetime).toISOString(),
+  });
+  return { ...created, replaces: old.id };
 }

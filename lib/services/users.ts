@@ -34,15 +34,17 @@ export async function listPublishers(principal: Principal): Promise<UserSummary[
     .orderBy(users.name, users.id);
 }
 
-/** A publisher account by id, or null for anything else (an admin, an unknown or malformed id). */
-export async function findPublisher(userId: string): Promise<UserSummary | null> {
-  if (!isUuid(userId)) return null;
+/** A publisher account by id; anything else (an admin, an unknown or malformed id) is not found. */
+export async function requirePublisher(userId: string): Promise<UserSummary> {
   const db = await getDb();
-  const [user] = await db
-    .select({ id: users.id, email: users.email, name: users.name, role: users.role })
-    .from(users)
-    .where(eq(users.id, userId.toLowerCase()));
-  return user?.role === 'publisher' ? user : null;
+  const [user] = isUuid(userId)
+    ? await db
+        .select({ id: users.id, email: users.email, name: users.name, role: users.role })
+        .from(users)
+        .where(eq(users.id, userId.toLowerCase()))
+    : [];
+  if (user?.role !== 'publisher') throw notFound(`No publisher account with id ${userId}.`);
+  return user;
 }
 
 /**
@@ -54,8 +56,7 @@ export async function viewAsPublisher(
   publisherId: string,
 ): Promise<{ principal: Principal; publisher: UserSummary }> {
   if (principal.role !== 'admin') throw forbidden('Only admins can view another publisher’s dashboard.');
-  const publisher = await findPublisher(publisherId);
-  if (!publisher) throw notFound(`No publisher account with id ${publisherId}.`);
+  const publisher = await requirePublisher(publisherId);
   return {
     publisher,
     principal: { userId: publisher.id, role: 'publisher', siteScope: null, via: 'session', viewedBy: principal.userId },

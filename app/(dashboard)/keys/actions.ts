@@ -11,6 +11,7 @@ import {
   createApiKeyForUser,
   createApiKeyInput,
   revokeApiKey,
+  rotateApiKey,
   type ApiKeyResponse,
 } from '@/lib/services/api-keys';
 
@@ -66,6 +67,12 @@ export async function createKeyAction(payload: CreateKeyFields): Promise<CreateK
   }
 }
 
+/** An AppError is the caller's to read in the dialog; anything else is a bug, for the error page. */
+function failed(err: unknown): { ok: false; message: string } {
+  if (err instanceof AppError) return { ok: false, message: err.detail };
+  throw err;
+}
+
 export async function revokeKeyAction(keyId: string): Promise<{ ok: boolean; message: string }> {
   const { principal } = await requireUser();
   if (typeof keyId !== 'string') return { ok: false, message: MALFORMED };
@@ -74,7 +81,22 @@ export async function revokeKeyAction(keyId: string): Promise<{ ok: boolean; mes
     revalidatePath('/keys');
     return { ok: true, message: `Key ${key.label ?? key.keyPrefix} was revoked.` };
   } catch (err) {
-    if (err instanceof AppError) return { ok: false, message: err.detail };
-    throw err;
+    return failed(err);
+  }
+}
+
+export type RotateKeyResult = { ok: true; apiKey: string; key: ApiKeyResponse } | { ok: false; message: string };
+
+/** "Rotate": a replacement key, its raw key in this one response; the old key stays until revoked. */
+export async function rotateKeyAction(keyId: string): Promise<RotateKeyResult> {
+  const { principal } = await requireUser();
+  const sent = z.string().safeParse(keyId);
+  if (!sent.success) return { ok: false, message: MALFORMED };
+  try {
+    const rotated = await rotateApiKey(principal, sent.data);
+    revalidatePath('/keys');
+    return { ok: true, apiKey: rotated.apiKey, key: rotated.key };
+  } catch (err) {
+    return failed(err);
   }
 }
