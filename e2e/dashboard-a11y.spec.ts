@@ -1,9 +1,10 @@
 import { expectNoViolations } from './support/axe';
-import { authFile, expect, renderCharts, test, waitForHydration } from './support/dashboard';
+import { authFile, createKeyInUi, expect, renderCharts, test, waitForHydration } from './support/dashboard';
 
 /**
  * axe (WCAG 2.0/2.1 A and AA rules) finds nothing on any page, in the light and the dark colour scheme,
- * including the create-key dialog open, a new key revealed and the site multi-select open.
+ * including the create-key dialog open, a new key revealed, each step of the rotate dialog and the site
+ * multi-select open.
  */
 
 for (const scheme of ['light', 'dark'] as const) {
@@ -80,6 +81,25 @@ for (const scheme of ['light', 'dark'] as const) {
             .getByText('Revoked'),
         ).toBeVisible();
         await expectNoViolations(page, '/keys with a revoked key');
+      });
+
+      test('/keys, with the rotate dialog at each step', async ({ page }) => {
+        await page.goto('/keys');
+        await waitForHydration(page);
+        const old = await createKeyInUi(page, { label: `e2e axe rotate ${scheme}`, sites: ['Sky Hopper'] });
+        await page.getByRole('button', { name: `Rotate ${old.label}` }).click();
+        const confirm = page.getByRole('dialog', { name: `Rotate “${old.label}”?` });
+        await expect(confirm).toBeVisible();
+        await expectNoViolations(page, '/keys with the rotate confirmation open');
+        await confirm.getByRole('button', { name: 'Create replacement' }).click();
+        const reveal = page.getByRole('dialog', { name: 'Your new API key' });
+        await expect(reveal.getByTestId('new-api-key')).toBeVisible();
+        await expectNoViolations(page, '/keys with the replacement revealed');
+        await reveal.getByRole('button', { name: `Revoke ${old.prefix}…` }).click();
+        await expect(reveal.getByRole('status')).toHaveText(`Key ${old.label} was revoked.`);
+        await expectNoViolations(page, '/keys with the old key revoked from the rotate dialog');
+        await reveal.getByRole('button', { name: 'Done' }).click();
+        await expect(page.getByRole('dialog')).toHaveCount(0);
       });
     });
   });

@@ -1,4 +1,4 @@
-import type { Page, Request } from '@playwright/test';
+import type { APIRequestContext, Browser, Page, Request } from '@playwright/test';
 import { DEMO_IDS } from '../db/seed-data';
 import {
   apiGet,
@@ -153,43 +153,75 @@ async function rewriteNextAction(page: Page, rewrite: (args: unknown[]) => unkno
   return sent;
 }
 
+/** The status of a server action `sent` from a page, replayed with `args` and no session. */
+async function replaySignedOut(request: APIRequestContext, sent: Request, args: unknown[]) {
+  const replay = await request.post('/keys', {
+    headers: { 'Next-Action': sent.headers()['next-action'], 'Content-Type': 'text/plain;charset=UTF-8' },
+    data: JSON.stringify(args),
+    maxRedirects: 0,
+  });
+  return replay.status();
+}
+
+/**
+ * A key of the demo account (with its id, from the API's list), and the rival pressing `button` on a key of
+ * its own, with the demo key's id put in its place in the server action that follows.
+ */
+async function rivalTargetsDemoKey(
+  browser: Browser,
+  openAs: (user: DemoUser | null) => Promise<Page>,
+  button: 'Revoke' | 'Rotate',
+) {
+  const signedOut = (await openAs(null)).context().request;
+  const created = await createKeyAs(browser, 'demo');
+  const list = await apiGet<{ id: string; label: string }[]>(signedOut, created.key, '/api/v1/api-keys');
+  const demoKey = { ...created, id: list.body.find((k) => k.label === created.label)!.id };
+  const rival = await openAs('rival');
+  const own = await createKeyInUi(rival);
+  await waitForHydration(rival);
+  const sent = await rewriteNextAction(rival, () => [demoKey.id]);
+  await keyRow(rival, own.label)
+    .getByRole('button', { name: `${button} ${own.label}` })
+    .click();
+  return { signedOut, demoKey, rival, own, sent };
+}
+
 test.describe('server actions', () => {
   test('revoke: another publisher cannot revoke a key of this account, nor can a signed-out caller', async ({
     browser,
     openAs,
   }) => {
-    const demoKey = await createKeyAs(browser, 'demo');
-    const list = await apiGet<{ id: string; label: string; isActive: boolean }[]>(
-      (await openAs('demo')).context().request,
-      demoKey.key,
-      '/api/v1/api-keys',
-    );
-    const demoKeyId = list.body.find((k) => k.label === demoKey.label)!.id;
-
-    // The rival revokes a key of its own, with the demo key's id put in its place.
-    const rival = await openAs('rival');
-    const own = await createKeyInUi(rival);
-    await waitForHydration(rival);
-    const sent = await rewriteNextAction(rival, () => [demoKeyId]);
-    await keyRow(rival, own.label)
-      .getByRole('button', { name: `Revoke ${own.label}` })
-      .click();
+    const { signedOut, demoKey, rival, sent } = await rivalTargetsDemoKey(browser, openAs, 'Revoke');
     await rival.getByRole('alertdialog').getByRole('button', { name: 'Revoke key' }).click();
     await expect(rival.getByRole('status').filter({ hasText: /no API key/i })).toBeAttached();
     expect(sent).toHaveLength(1);
 
     // The same call, replayed without a session, is sent to sign in.
-    const signedOut = (await openAs(null)).context().request;
-    const replay = await signedOut.post('/keys', {
-      headers: { 'Next-Action': sent[0].headers()['next-action'], 'Content-Type': 'text/plain;charset=UTF-8' },
-      data: JSON.stringify([demoKeyId]),
-      maxRedirects: 0,
-    });
-    expect(replay.status()).toBe(307);
+    expect(await replaySignedOut(signedOut, sent[0], [demoKey.id])).toBe(307);
 
     // The demo key still works.
     const still = await apiGet(signedOut, demoKey.key, '/api/v1/sites');
     expect(still.status).toBe(200);
+  });
+
+  test('rotate: another publisher cannot rotate a key of this account, nor can a signed-out caller', async ({
+    browser,
+    openAs,
+  }) => {
+    const { signedOut, demoKey, rival, own, sent } = await rivalTargetsDemoKey(browser, openAs, 'Rotate');
+    const dialog = rival.getByRole('dialog', { name: `Rotate “${own.label}”?` });
+    await dialog.getByRole('button', { name: 'Create replacement' }).click();
+    await expect(dialog.getByRole('alert')).toHaveText(`No API key with id ${demoKey.id}.`);
+    await expect(rival.getByTestId('new-api-key')).toHaveCount(0);
+    expect(sent).toHaveLength(1);
+    expect(await replaySignedOut(signedOut, sent[0], [demoKey.id])).toBe(307);
+
+    // No replacement on either account; the demo key still works.
+    const keys = await apiGet<{ label: string }[]>(signedOut, demoKey.key, '/api/v1/api-keys');
+    expect(keys.body.filter((k) => k.label === demoKey.label)).toHaveLength(1);
+    await rival.reload();
+    await expect(keyRow(rival, own.label)).toHaveCount(1);
+    expect((await apiGet(signedOut, demoKey.key, '/api/v1/sites')).status).toBe(200);
   });
 
   test('create: a publisher cannot create a key for another account (an admin can: dashboard-keys.spec.ts)', async ({

@@ -1,4 +1,5 @@
 import { RevokeKeyButton } from '@/components/keys/revoke-key-button';
+import { RotateKeyButton } from '@/components/keys/rotate-key-button';
 import { Badge } from '@/components/ui/badge';
 import { formatDay } from '@/lib/format';
 import type { ApiKeyResponse } from '@/lib/services/api-keys';
@@ -26,9 +27,14 @@ function expiry(iso: string | null) {
   );
 }
 
-/** Keys as rows: label, visible prefix, scope, dates, status, and Revoke while the key can still be used. */
+/**
+ * Keys as rows: label, visible prefix, scope, dates, status, Rotate while the key works (inside RotateKeys)
+ * and Revoke until it is revoked.
+ */
 export function KeysTable(props: { keys: ApiKeyResponse[]; siteName: Map<string, string>; caption: string }) {
   const { keys, siteName, caption } = props;
+  const scope = (key: ApiKeyResponse) =>
+    key.siteIds ? key.siteIds.map((id) => siteName.get(id) ?? id).join(', ') : 'All sites';
   return (
     <table className="stack-table w-full text-sm md:min-w-[56rem]">
       <caption className="sr-only">{caption}</caption>
@@ -54,7 +60,7 @@ export function KeysTable(props: { keys: ApiKeyResponse[]; siteName: Map<string,
               {key.keyPrefix}…
             </td>
             <td data-label="Scope" className="px-4 py-3">
-              {key.siteIds ? key.siteIds.map((id) => siteName.get(id) ?? id).join(', ') : 'All sites'}
+              {scope(key)}
             </td>
             <td data-label="Created" className="px-4 py-3 whitespace-nowrap">
               {day(key.createdAt, '—')}
@@ -69,7 +75,10 @@ export function KeysTable(props: { keys: ApiKeyResponse[]; siteName: Map<string,
               {status(key)}
             </td>
             <td className="px-4 py-3 text-right">
-              {!key.revokedAt && <RevokeKeyButton keyId={key.id} label={key.label} prefix={key.keyPrefix} />}
+              <div className="inline-flex flex-wrap gap-1">
+                {key.isActive && <RotateKeyButton apiKey={key} scope={scope(key)} />}
+                {!key.revokedAt && <RevokeKeyButton keyId={key.id} label={key.label} prefix={key.keyPrefix} />}
+              </div>
             </td>
           </tr>
         ))}

@@ -8,15 +8,20 @@ export const Dialog = DialogPrimitive.Root;
 export const DialogTrigger = DialogPrimitive.Trigger;
 export const DialogClose = DialogPrimitive.Close;
 
-/** A centred modal with a title, an optional description and a close button; Radix handles focus and Escape. */
+/**
+ * A centred modal with a title, an optional description and a close button; Radix handles focus and Escape.
+ * `onCloseAutoFocus` is for a dialog opened without a DialogTrigger, which must say where focus returns.
+ */
 export function DialogContent({
   title,
   description,
   children,
+  onCloseAutoFocus,
 }: {
   title: string;
   description?: ReactNode;
   children: ReactNode;
+  onCloseAutoFocus?: (event: Event) => void;
 }) {
   return (
     <DialogPrimitive.Portal>
@@ -24,6 +29,7 @@ export function DialogContent({
       <DialogPrimitive.Content
         className="fixed top-1/2 left-1/2 z-50 max-h-[90dvh] w-[calc(100vw-2rem)] max-w-lg -translate-x-1/2 -translate-y-1/2 overflow-y-auto rounded-lg border border-zinc-200 bg-white p-6 shadow-xl dark:border-zinc-700 dark:bg-zinc-900"
         {...(description ? {} : { 'aria-describedby': undefined })}
+        onCloseAutoFocus={onCloseAutoFocus}
       >
         <DialogPrimitive.Title className="text-lg font-semibold">{title}</DialogPrimitive.Title>
         {description && (

@@ -2,6 +2,7 @@ import type { Metadata } from 'next';
 import { PageHeader } from '@/components/dashboard/page-header';
 import { CreateKeyDialog } from '@/components/keys/create-key-dialog';
 import { KeysTable } from '@/components/keys/keys-table';
+import { RotateKeys } from '@/components/keys/rotate-key-button';
 import { Card } from '@/components/ui/card';
 import { requireUser } from '@/lib/auth/session';
 import { todayUtc } from '@/lib/query';
@@ -47,7 +48,9 @@ export default async function KeysPage() {
             {revoked.length === 0 ? 'No API keys yet. Create one to use the API.' : 'No active API keys.'}
           </p>
         ) : (
-          <KeysTable keys={usable} siteName={siteName} caption="API keys of the account" />
+          <RotateKeys>
+            <KeysTable keys={usable} siteName={siteName} caption="API keys of the account" />
+          </RotateKeys>
         )}
       </Card>
       {revoked.length > 0 && (
