@@ -29,10 +29,15 @@ function expiry(iso: string | null) {
 
 /**
  * Keys as rows: label, visible prefix, scope, dates, status, Rotate while the key works (inside RotateKeys)
- * and Revoke until it is revoked.
+ * and Revoke until it is revoked; no actions in an admin's read-only view of a publisher's keys.
  */
-export function KeysTable(props: { keys: ApiKeyResponse[]; siteName: Map<string, string>; caption: string }) {
-  const { keys, siteName, caption } = props;
+export function KeysTable(props: {
+  keys: ApiKeyResponse[];
+  siteName: Map<string, string>;
+  caption: string;
+  readOnly?: boolean;
+}) {
+  const { keys, siteName, caption, readOnly = false } = props;
   const scope = (key: ApiKeyResponse) =>
     key.siteIds ? key.siteIds.map((id) => siteName.get(id) ?? id).join(', ') : 'All sites';
   return (
@@ -45,9 +50,11 @@ export function KeysTable(props: { keys: ApiKeyResponse[]; siteName: Map<string,
               {h}
             </th>
           ))}
-          <th scope="col" className="px-4 py-3">
-            <span className="sr-only">Actions</span>
-          </th>
+          {!readOnly && (
+            <th scope="col" className="px-4 py-3">
+              <span className="sr-only">Actions</span>
+            </th>
+          )}
         </tr>
       </thead>
       <tbody className="divide-y divide-zinc-100 dark:divide-zinc-800">
@@ -74,12 +81,14 @@ export function KeysTable(props: { keys: ApiKeyResponse[]; siteName: Map<string,
             <td data-label="Status" className="px-4 py-3">
               {status(key)}
             </td>
-            <td className="px-4 py-3 text-right">
-              <div className="inline-flex flex-wrap gap-1">
-                {key.isActive && <RotateKeyButton apiKey={key} scope={scope(key)} />}
-                {!key.revokedAt && <RevokeKeyButton keyId={key.id} label={key.label} prefix={key.keyPrefix} />}
-              </div>
-            </td>
+            {!readOnly && (
+              <td className="px-4 py-3 text-right">
+                <div className="inline-flex flex-wrap gap-1">
+                  {key.isActive && <RotateKeyButton apiKey={key} scope={scope(key)} />}
+                  {!key.revokedAt && <RevokeKeyButton keyId={key.id} label={key.label} prefix={key.keyPrefix} />}
+                </div>
+              </td>
+            )}
           </tr>
         ))}
       </tbody>

@@ -1,10 +1,13 @@
 import type { Metadata } from 'next';
 import { PageHeader } from '@/components/dashboard/page-header';
+import { ViewerFallback } from '@/components/dashboard/viewer-fallback';
 import { CreateKeyDialog } from '@/components/keys/create-key-dialog';
 import { KeysTable } from '@/components/keys/keys-table';
 import { RotateKeys } from '@/components/keys/rotate-key-button';
 import { Card } from '@/components/ui/card';
 import { requireUser } from '@/lib/auth/session';
+import type { SearchParams } from '@/lib/dashboard/url';
+import { viewerOf } from '@/lib/dashboard/viewer';
 import { todayUtc } from '@/lib/query';
 import { listApiKeys } from '@/lib/services/api-keys';
 import { listSites } from '@/lib/services/sites';
@@ -12,8 +15,13 @@ import { listPublishers } from '@/lib/services/users';
 
 export const metadata: Metadata = { title: 'API keys · Publisher Portal' };
 
-export default async function KeysPage() {
-  const { principal } = await requireUser();
+/** The account's keys; for an admin viewing a publisher (`?as=`), that publisher's keys without any action. */
+export default async function KeysPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
+  const params = await searchParams;
+  // An admin's own page makes keys for publishers: it needs no publisher chosen.
+  const viewer = await viewerOf(await requireUser(), params, { ownIsEnough: true });
+  if (viewer.kind !== 'ready') return <ViewerFallback viewer={viewer} title="API keys" path="/keys" params={params} />;
+  const { principal, viewingAs } = viewer;
   const [keys, sites, publishers] = await Promise.all([
     listApiKeys(principal),
     listSites(principal),
@@ -28,7 +36,11 @@ export default async function KeysPage() {
     <>
       <PageHeader
         title="API keys"
-        description="Keys let scripts and BI tools read your reports over the HTTP API. Each key is shown once, when you create it."
+        description={
+          viewingAs
+            ? `${viewingAs.name}’s keys, read-only: only the publisher can create, rotate or revoke them.`
+            : 'Keys let scripts and BI tools read your reports over the HTTP API. Each key is shown once, when you create it.'
+        }
       >
         <div className="flex flex-wrap gap-2">
           {publishers && (
@@ -38,15 +50,23 @@ export default async function KeysPage() {
               today={today}
             />
           )}
-          <CreateKeyDialog sites={sites.map((s) => ({ id: s.siteId, name: s.name ?? s.siteId }))} today={today} />
+          {!viewingAs && (
+            <CreateKeyDialog sites={sites.map((s) => ({ id: s.siteId, name: s.name ?? s.siteId }))} today={today} />
+          )}
         </div>
       </PageHeader>
       {/* Focusable, so that a keyboard can scroll the table sideways on a narrow screen. */}
       <Card className="relative md:overflow-x-auto" tabIndex={0} role="region" aria-label="API keys of the account">
         {usable.length === 0 ? (
           <p className="p-10 text-center text-sm text-zinc-600 dark:text-zinc-400">
-            {revoked.length === 0 ? 'No API keys yet. Create one to use the API.' : 'No active API keys.'}
+            {revoked.length > 0
+              ? 'No active API keys.'
+              : viewingAs
+                ? 'No API keys.'
+                : 'No API keys yet. Create one to use the API.'}
           </p>
+        ) : viewingAs ? (
+          <KeysTable keys={usable} siteName={siteName} caption="API keys of the account" readOnly />
         ) : (
           <RotateKeys>
             <KeysTable keys={usable} siteName={siteName} caption="API keys of the account" />
@@ -59,7 +79,7 @@ export default async function KeysPage() {
             Revoked keys ({revoked.length})
           </summary>
           <Card className="relative mt-3 md:overflow-x-auto" tabIndex={0} role="region" aria-label="Revoked API keys">
-            <KeysTable keys={revoked} siteName={siteName} caption="Revoked API keys" />
+            <KeysTable keys={revoked} siteName={siteName} caption="Revoked API keys" readOnly={!!viewingAs} />
           </Card>
         </details>
       )}
