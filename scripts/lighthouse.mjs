@@ -9,7 +9,7 @@
 //
 //   npm run lighthouse                       # the overview, one run
 //   npm run lighthouse -- --runs 3           # three runs, the median by performance score
-//   npm run lighthouse -- --path '/countries'
+//   npm run lighthouse -- --path '/countries'   # .data/lighthouse/countries.report.html
 //
 // Reports (HTML and JSON) are written to .data/lighthouse/.
 import { spawn } from 'node:child_process';
@@ -250,9 +250,11 @@ try {
   const lhr = sorted[Math.floor(sorted.length / 2)];
   const outDir = path.join(root, '.data', 'lighthouse');
   fs.mkdirSync(outDir, { recursive: true });
-  const file = path.join(outDir, 'overview.report.html');
+  // Named after the page: overview, sites, countries…
+  const name = args.path.replace(/[?#].*$/, '').replace(/^\/+|\/+$/g, '').replaceAll('/', '-') || 'overview';
+  const file = path.join(outDir, `${name}.report.html`);
   fs.writeFileSync(file, generateReport(lhr, 'html'));
-  fs.writeFileSync(path.join(outDir, 'overview.report.json'), JSON.stringify(lhr));
+  fs.writeFileSync(path.join(outDir, `${name}.report.json`), JSON.stringify(lhr));
   if (runs > 1) {
     console.log('runs:');
     for (const r of results.map(summarize)) {

@@ -3,11 +3,12 @@
 import dynamic from 'next/dynamic';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import type { CountryBar } from './country-bars';
+import { MAP_HEIGHT, MAP_WIDTH } from './map-classes';
 import type { TrendChartProps } from './trend-chart';
 import { metricById } from '@/lib/dashboard/metrics';
 
 /**
- * The overview's charts, loaded late: recharts is most of the page's JavaScript, and the figures that matter
+ * The overview's charts and the Countries map, loaded late: recharts is most of the page's JavaScript, and the figures that matter
  * first (the KPI cards) are plain server-rendered text. Each chart's code is fetched only when its box comes
  * near the viewport (at once on a wide screen, on scrolling on a phone), and its box has its final size from
  * the start, so nothing moves when it arrives. The figure and its text summary are there before the chart.
@@ -22,6 +23,11 @@ const TrendChart = dynamic(() => import('./trend-chart').then((m) => m.TrendChar
   loading: ChartSkeleton,
 });
 const CountryBars = dynamic(() => import('./country-bars').then((m) => m.CountryBars), {
+  ssr: false,
+  loading: ChartSkeleton,
+});
+
+const WorldShapes = dynamic(() => import('./world-shapes').then((m) => m.WorldShapes), {
   ssr: false,
   loading: ChartSkeleton,
 });
@@ -75,5 +81,28 @@ export function LazyCountryBars({ rows }: { rows: CountryBar[] }) {
         <CountryBars rows={rows} />
       </WhenNearViewport>
     </figure>
+  );
+}
+
+/** The Countries page's world map in a box of its final shape; `label` names it for screen readers. */
+export function LazyWorldShapes({
+  label,
+  ...props
+}: {
+  label: string;
+  revenue: Record<string, number>;
+  thresholds: number[];
+}) {
+  return (
+    <div
+      role="img"
+      aria-label={label}
+      className="mx-auto w-full max-w-3xl"
+      style={{ aspectRatio: `${MAP_WIDTH} / ${MAP_HEIGHT}` }}
+    >
+      <WhenNearViewport>
+        <WorldShapes {...props} />
+      </WhenNearViewport>
+    </div>
   );
 }
