@@ -251,7 +251,11 @@ try {
   const outDir = path.join(root, '.data', 'lighthouse');
   fs.mkdirSync(outDir, { recursive: true });
   // Named after the page: overview, sites, countries…
-  const name = args.path.replace(/[?#].*$/, '').replace(/^\/+|\/+$/g, '').replaceAll('/', '-') || 'overview';
+  const name =
+    args.path
+      .replace(/[?#].*$/, '')
+      .replace(/^\/+|\/+$/g, '')
+      .replaceAll('/', '-') || 'overview';
   const file = path.join(outDir, `${name}.report.html`);
   fs.writeFileSync(file, generateReport(lhr, 'html'));
   fs.writeFileSync(path.join(outDir, `${name}.report.json`), JSON.stringify(lhr));
