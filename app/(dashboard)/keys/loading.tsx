@@ -1,5 +1,0 @@
-import { TableSkeleton } from '@/components/dashboard/table-skeleton';
-
-export default function Loading() {
-  return <TableSkeleton label="API keys" />;
-}
