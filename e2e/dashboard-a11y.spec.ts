@@ -37,6 +37,14 @@ for (const scheme of ['light', 'dark'] as const) {
         await expectNoViolations(page, '/ with the site multi-select open');
       });
 
+      test('the Download menu open', async ({ page }) => {
+        await page.goto('/sites');
+        await waitForHydration(page);
+        await page.getByRole('button', { name: 'Download' }).click();
+        await expect(page.getByRole('dialog', { name: 'Download CSV' })).toBeVisible();
+        await expectNoViolations(page, '/sites with the Download menu open');
+      });
+
       for (const path of ['/countries', '/sites', '/docs', '/no-such-page']) {
         test(path, async ({ page }) => {
           await page.goto(path);
