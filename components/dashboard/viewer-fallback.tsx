@@ -3,7 +3,7 @@ import Link from 'next/link';
 import { FilterError } from '@/components/dashboard/filter-error';
 import { PageHeader } from '@/components/dashboard/page-header';
 import { Card } from '@/components/ui/card';
-import { clearedViewHref, viewHref, type SearchParams } from '@/lib/dashboard/url';
+import { viewHref, type SearchParams } from '@/lib/dashboard/url';
 import type { Viewer } from '@/lib/dashboard/viewer';
 
 /**
@@ -22,13 +22,12 @@ export function ViewerFallback({
   params: SearchParams;
 }) {
   if (viewer.kind === 'refused') {
-    const withoutViewAs = clearedViewHref(path, { ...params, as: undefined });
     return (
       <>
         <PageHeader title={title} />
         <FilterError
           error={viewer.error}
-          resetHref={withoutViewAs}
+          resetHref={path}
           title="This dashboard can’t be shown"
           resetLabel="Back to the dashboard"
         />
