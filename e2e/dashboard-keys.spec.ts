@@ -96,6 +96,8 @@ test.describe('a publisher', () => {
     await revoke.click();
     confirm = page.getByRole('alertdialog', { name: `Revoke “${label}”?` });
     await confirm.getByRole('button', { name: 'Revoke key' }).click();
+    // Announced, though the row has left the table.
+    await expect(page.getByRole('status').filter({ hasText: `Key ${label} was revoked.` })).toBeAttached();
     // Revoked keys leave the list for a folded section of their own.
     await page.getByText(/^Revoked keys \(\d+\)$/).click();
     await expect(keyRow(page, label).getByText('Revoked')).toBeVisible();

@@ -1,5 +1,5 @@
 import { RevokeKeyButton } from '@/components/keys/revoke-key-button';
-import { RotateKeyButton } from '@/components/keys/rotate-key-button';
+import { RotateKeyButton } from '@/components/keys/key-actions';
 import { Badge } from '@/components/ui/badge';
 import { formatDay } from '@/lib/format';
 import type { ApiKeyResponse } from '@/lib/services/api-keys';
@@ -28,7 +28,7 @@ function expiry(iso: string | null) {
 }
 
 /**
- * Keys as rows: label, visible prefix, scope, dates, status, Rotate while the key works (inside RotateKeys)
+ * Keys as rows: label, visible prefix, scope, dates, status, Rotate while the key works (inside KeyActions)
  * and Revoke until it is revoked; no actions in an admin's read-only view of a publisher's keys.
  */
 export function KeysTable(props: {

@@ -1,9 +1,10 @@
 'use client';
 
 import * as AlertDialog from '@radix-ui/react-alert-dialog';
-import { useState, useTransition } from 'react';
+import { useContext, useState, useTransition } from 'react';
 import { revokeKeyAction } from '@/app/(dashboard)/keys/actions';
 import { Button, buttonClass } from '@/components/ui/button';
+import { AnnounceContext } from './key-actions';
 
 /** Revoke with a confirmation that names the key; the result is announced to screen readers. */
 export function RevokeKeyButton({
@@ -17,6 +18,8 @@ export function RevokeKeyButton({
 }) {
   const [pending, startTransition] = useTransition();
   const [message, setMessage] = useState('');
+  // The table's status line outlives this row; this one is for a row that stays.
+  const announce = useContext(AnnounceContext) ?? setMessage;
   const name = label ? `“${label}”` : 'this key';
   return (
     <>
@@ -40,7 +43,7 @@ export function RevokeKeyButton({
                 className={buttonClass('danger')}
                 onClick={() =>
                   startTransition(async () => {
-                    setMessage((await revokeKeyAction(keyId)).message);
+                    announce((await revokeKeyAction(keyId)).message);
                   })
                 }
               >

@@ -3,7 +3,7 @@ import { PageHeader } from '@/components/dashboard/page-header';
 import { ViewerFallback } from '@/components/dashboard/viewer-fallback';
 import { CreateKeyDialog } from '@/components/keys/create-key-dialog';
 import { KeysTable } from '@/components/keys/keys-table';
-import { RotateKeys } from '@/components/keys/rotate-key-button';
+import { KeyActions } from '@/components/keys/key-actions';
 import { Card } from '@/components/ui/card';
 import { requireUser } from '@/lib/auth/session';
 import type { SearchParams } from '@/lib/dashboard/url';
@@ -55,34 +55,32 @@ export default async function KeysPage({ searchParams }: { searchParams: Promise
           )}
         </div>
       </PageHeader>
-      {/* Focusable, so that a keyboard can scroll the table sideways on a narrow screen. */}
-      <Card className="relative md:overflow-x-auto" tabIndex={0} role="region" aria-label="API keys of the account">
-        {usable.length === 0 ? (
-          <p className="p-10 text-center text-sm text-zinc-600 dark:text-zinc-400">
-            {revoked.length > 0
-              ? 'No active API keys.'
-              : viewingAs
-                ? 'No API keys.'
-                : 'No API keys yet. Create one to use the API.'}
-          </p>
-        ) : viewingAs ? (
-          <KeysTable keys={usable} siteName={siteName} caption="API keys of the account" readOnly />
-        ) : (
-          <RotateKeys>
-            <KeysTable keys={usable} siteName={siteName} caption="API keys of the account" />
-          </RotateKeys>
+      <KeyActions>
+        {/* Focusable, so that a keyboard can scroll the table sideways on a narrow screen. */}
+        <Card className="relative md:overflow-x-auto" tabIndex={0} role="region" aria-label="API keys of the account">
+          {usable.length === 0 ? (
+            <p className="p-10 text-center text-sm text-zinc-600 dark:text-zinc-400">
+              {revoked.length > 0
+                ? 'No active API keys.'
+                : viewingAs
+                  ? 'No API keys.'
+                  : 'No API keys yet. Create one to use the API.'}
+            </p>
+          ) : (
+            <KeysTable keys={usable} siteName={siteName} caption="API keys of the account" readOnly={!!viewingAs} />
+          )}
+        </Card>
+        {revoked.length > 0 && (
+          <details className="group mt-6">
+            <summary className="cursor-pointer text-sm font-medium text-zinc-700 dark:text-zinc-300">
+              Revoked keys ({revoked.length})
+            </summary>
+            <Card className="relative mt-3 md:overflow-x-auto" tabIndex={0} role="region" aria-label="Revoked API keys">
+              <KeysTable keys={revoked} siteName={siteName} caption="Revoked API keys" readOnly={!!viewingAs} />
+            </Card>
+          </details>
         )}
-      </Card>
-      {revoked.length > 0 && (
-        <details className="group mt-6">
-          <summary className="cursor-pointer text-sm font-medium text-zinc-700 dark:text-zinc-300">
-            Revoked keys ({revoked.length})
-          </summary>
-          <Card className="relative mt-3 md:overflow-x-auto" tabIndex={0} role="region" aria-label="Revoked API keys">
-            <KeysTable keys={revoked} siteName={siteName} caption="Revoked API keys" readOnly={!!viewingAs} />
-          </Card>
-        </details>
-      )}
+      </KeyActions>
     </>
   );
 }

@@ -10,12 +10,17 @@ import { RotateKeyDialog, type RotateTarget } from './rotate-key-dialog';
 type Open = (target: RotateTarget, trigger: HTMLElement) => void;
 const RotateContext = createContext<Open | null>(null);
 
+/** Says the result of a row's action (Revoke) from above the rows: the row itself leaves the table with it. */
+export const AnnounceContext = createContext<((message: string) => void) | null>(null);
+
 /**
- * The one Rotate dialog of a table of keys. It lives above the rows because revoking the old key moves that
- * key's row (and its Rotate button) out of the table while the dialog still has the new key to show.
+ * Around the keys page's tables: its one Rotate dialog and its one status line. They live above the rows
+ * because revoking a key moves its row (with its buttons) out of the table while the dialog still has the new
+ * key to show, or while the result is still to be announced.
  */
-export function RotateKeys({ children }: { children: ReactNode }) {
+export function KeyActions({ children }: { children: ReactNode }) {
   const [target, setTarget] = useState<RotateTarget | null>(null);
+  const [message, setMessage] = useState('');
   const opener = useRef<{ trigger: HTMLElement; region: HTMLElement | null } | null>(null);
   const open = useCallback<Open>((next, trigger) => {
     opener.current = { trigger, region: trigger.closest<HTMLElement>('[role="region"]') };
@@ -29,7 +34,10 @@ export function RotateKeys({ children }: { children: ReactNode }) {
   };
   return (
     <RotateContext value={open}>
-      {children}
+      <AnnounceContext value={setMessage}>{children}</AnnounceContext>
+      <p role="status" className="sr-only">
+        {message}
+      </p>
       <Dialog open={target !== null} onOpenChange={(next) => !next && setTarget(null)}>
         {/* Keyed by key and unmounted on close: the raw key is forgotten when the dialog closes. */}
         {target && <RotateKeyDialog key={target.key.id} target={target} onCloseAutoFocus={returnFocus} />}
