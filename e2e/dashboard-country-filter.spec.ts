@@ -85,7 +85,10 @@ test('a country’s name narrows the whole dashboard to it, keeping the range; i
   // The other pages keep the country: Sites shows each site's revenue there, adding up to the same figure.
   await page.getByRole('navigation').getByRole('link', { name: 'Sites' }).click();
   await expect(page).toHaveURL(new RegExp(`country=${second.country}`));
+  // The URL changes as the navigation starts; the Overview (with the same chip) is shown until Sites arrives.
+  await expect(page.getByRole('heading', { name: 'Sites', level: 1 })).toBeVisible();
   await expect(page.getByText(`Country: ${name}`)).toBeVisible();
+  await expect(page.getByTestId('site-row').first()).toBeVisible();
   const siteRevenue = await page
     .getByTestId('site-row')
     .locator('[data-value]')
