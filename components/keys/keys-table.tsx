@@ -83,7 +83,7 @@ export function KeysTable(props: {
             </td>
             {!readOnly && (
               <td className="px-4 py-3 text-right">
-                <div className="inline-flex flex-wrap gap-1">
+                <div className="inline-flex gap-1 whitespace-nowrap">
                   {key.isActive && <RotateKeyButton apiKey={key} scope={scope(key)} />}
                   {!key.revokedAt && <RevokeKeyButton keyId={key.id} label={key.label} prefix={key.keyPrefix} />}
                 </div>
