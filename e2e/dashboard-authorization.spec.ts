@@ -37,15 +37,14 @@ const AS_DEMO = `as=${DEMO_IDS.users.demo}`;
  * publisher (admins have no sites of their own).
  */
 type Outcome = { heading: string } | 'sign in' | 'not allowed' | 'not yours' | 'choose';
+const DASHBOARD_PAGES = [
+  ['/', 'Overview'],
+  ['/countries', 'Countries'],
+  ['/sites', 'Sites'],
+  ['/keys', 'API keys'],
+] as const;
 const PAGES: { path: string; expected: Record<Visitor, Outcome> }[] = [
-  ...(
-    [
-      ['/', 'Overview'],
-      ['/countries', 'Countries'],
-      ['/sites', 'Sites'],
-      ['/keys', 'API keys'],
-    ] as const
-  ).map(([path, heading]) => ({
+  ...DASHBOARD_PAGES.map(([path, heading]) => ({
     path,
     expected: {
       signedOut: 'sign in',
@@ -65,14 +64,7 @@ const PAGES: { path: string; expected: Record<Visitor, Outcome> }[] = [
     } as const,
   })),
   // The demo publisher's dashboard by `?as=`: an admin's read-only view, refused to every publisher.
-  ...(
-    [
-      ['/', 'Overview'],
-      ['/countries', 'Countries'],
-      ['/sites', 'Sites'],
-      ['/keys', 'API keys'],
-    ] as const
-  ).map(([path, heading]) => ({
+  ...DASHBOARD_PAGES.map(([path, heading]) => ({
     path: `${path}?${AS_DEMO}&sites=${DEMO_SITE}`,
     expected: {
       signedOut: 'sign in',

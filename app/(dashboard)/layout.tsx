@@ -5,13 +5,13 @@ import { Nav } from '@/components/dashboard/nav';
 import { ViewingAs } from '@/components/dashboard/viewing-as';
 import { Button } from '@/components/ui/button';
 import { requireUser } from '@/lib/auth/session';
-import { listPublishers } from '@/lib/services/users';
+import { publishersFor } from '@/lib/dashboard/viewer';
 
 /** The signed-in shell: sidebar navigation (a top bar on narrow screens) and the account in the header. */
 export default async function DashboardLayout({ children }: { children: ReactNode }) {
   const user = await requireUser();
   // Admins look at publishers' dashboards (?as=): the strip that says whose, with a switch.
-  const publishers = user.principal.role === 'admin' ? await listPublishers(user.principal) : null;
+  const publishers = user.principal.role === 'admin' ? await publishersFor(user.principal) : null;
   return (
     <div className="min-h-dvh md:grid md:grid-cols-[14rem_1fr]">
       <a

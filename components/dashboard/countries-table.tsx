@@ -9,7 +9,7 @@ import type { CountryRow } from '@/lib/dashboard/countries';
 import { BY_COUNTRY_FIELD, METRICS, metricsOfCountryRow } from '@/lib/dashboard/metrics';
 import { withChanges } from '@/lib/dashboard/url';
 import { Change } from './change';
-import { SortableHeaderCell } from './sortable-header';
+import { cellProps, ColumnHeader } from './report-table';
 
 const features = tableFeatures({ rowSortingFeature });
 
@@ -49,8 +49,6 @@ const columns: ColumnDef<typeof features, CountryTableRow>[] = [
     meta: { numeric: true },
   })),
 ];
-
-const isNumeric = (meta: unknown) => (meta as { numeric?: boolean } | undefined)?.numeric === true;
 
 /**
  * The by-country rows of one page. Sorting is server-side: a header click changes `sortBy`/`sortDirection`
@@ -99,14 +97,9 @@ export function CountriesTable({
         {table.getHeaderGroups().map((group) => (
           <tr key={group.id}>
             {group.headers.map((header) => (
-              <SortableHeaderCell
-                key={header.id}
-                sorted={header.column.getIsSorted()}
-                numeric={isNumeric(header.column.columnDef.meta)}
-                onToggle={header.column.getToggleSortingHandler()}
-              >
+              <ColumnHeader key={header.id} column={header.column}>
                 <table.FlexRender header={header} />
-              </SortableHeaderCell>
+              </ColumnHeader>
             ))}
           </tr>
         ))}
@@ -114,18 +107,11 @@ export function CountriesTable({
       <tbody className="divide-y divide-zinc-100 dark:divide-zinc-800">
         {table.getRowModel().rows.map((row) => (
           <tr key={row.id} data-testid="country-row" className="hover:bg-zinc-50 dark:hover:bg-zinc-800/40">
-            {row.getAllCells().map((cell) => {
-              const numeric = isNumeric(cell.column.columnDef.meta);
-              return (
-                <td
-                  key={cell.id}
-                  data-label={numeric ? (cell.column.columnDef.header as string) : undefined}
-                  className={`px-4 py-2.5 ${numeric ? 'text-right whitespace-nowrap' : ''}`}
-                >
-                  <table.FlexRender cell={cell} />
-                </td>
-              );
-            })}
+            {row.getAllCells().map((cell) => (
+              <td key={cell.id} {...cellProps(cell.column)}>
+                <table.FlexRender cell={cell} />
+              </td>
+            ))}
           </tr>
         ))}
       </tbody>

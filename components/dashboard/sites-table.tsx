@@ -18,7 +18,7 @@ import { withChanges } from '@/lib/dashboard/url';
 import { formatInt, formatPct, formatUsd, relativeChange } from '@/lib/format';
 import type { SiteRevenue } from '@/lib/services/site-revenue';
 import { Change } from './change';
-import { SortableHeaderCell } from './sortable-header';
+import { cellProps, ColumnHeader } from './report-table';
 
 export interface SiteRow extends SiteRevenue {
   /** Revenue of the complete days and of the compared ones; null without a comparison. */
@@ -85,8 +85,6 @@ const columns: ColumnDef<typeof features, SiteRow>[] = [
   },
 ];
 
-const isNumeric = (meta: unknown) => (meta as { numeric?: boolean } | undefined)?.numeric === true;
-
 /**
  * Every site's money for the range, sorted in the browser (an account has at most a few hundred sites); the
  * sort is written into the URL without a reload, so a shared link opens sorted the same way.
@@ -117,27 +115,11 @@ export function SitesTable({ rows, sortBy, descending }: { rows: SiteRow[]; sort
       <thead className="bg-zinc-50 text-xs text-zinc-600 dark:bg-zinc-900 dark:text-zinc-400">
         {table.getHeaderGroups().map((group) => (
           <tr key={group.id}>
-            {group.headers.map((header) => {
-              const sorted = header.column.getIsSorted();
-              const numeric = isNumeric(header.column.columnDef.meta);
-              if (!header.column.getCanSort()) {
-                return (
-                  <th key={header.id} scope="col" data-unsortable className="px-4 py-3 text-right font-medium">
-                    <table.FlexRender header={header} />
-                  </th>
-                );
-              }
-              return (
-                <SortableHeaderCell
-                  key={header.id}
-                  sorted={sorted}
-                  numeric={numeric}
-                  onToggle={header.column.getToggleSortingHandler()}
-                >
-                  <table.FlexRender header={header} />
-                </SortableHeaderCell>
-              );
-            })}
+            {group.headers.map((header) => (
+              <ColumnHeader key={header.id} column={header.column}>
+                <table.FlexRender header={header} />
+              </ColumnHeader>
+            ))}
           </tr>
         ))}
       </thead>
@@ -145,13 +127,7 @@ export function SitesTable({ rows, sortBy, descending }: { rows: SiteRow[]; sort
         {table.getRowModel().rows.map((row) => (
           <tr key={row.original.siteId} data-testid="site-row">
             {row.getAllCells().map((cell) => (
-              <td
-                key={cell.id}
-                data-label={
-                  isNumeric(cell.column.columnDef.meta) ? (cell.column.columnDef.header as string) : undefined
-                }
-                className={`px-4 py-2.5 ${isNumeric(cell.column.columnDef.meta) ? 'text-right whitespace-nowrap' : ''}`}
-              >
+              <td key={cell.id} {...cellProps(cell.column)}>
                 <table.FlexRender cell={cell} />
               </td>
             ))}

@@ -1,8 +1,12 @@
+import { cache } from 'react';
 import { AppError } from '@/lib/errors';
 import type { Principal } from '@/lib/services/principal';
 import type { SessionUser } from '@/lib/services/sessions';
 import { listPublishers, viewAsPublisher, type UserSummary } from '@/lib/services/users';
 import { paramOf, VIEW_AS, type SearchParams } from './url';
+
+/** The publishers an admin may view, read once per request (the layout's switch and the page's chooser). */
+export const publishersFor = cache((principal: Principal) => listPublishers(principal));
 
 /** Whose figures a dashboard page shows. */
 export type Viewer =
@@ -34,7 +38,7 @@ export async function viewerOf(
     }
   }
   if (user.principal.role === 'admin' && !ownIsEnough) {
-    return { kind: 'choose', publishers: await listPublishers(user.principal) };
+    return { kind: 'choose', publishers: await publishersFor(user.principal) };
   }
   return { kind: 'ready', principal: user.principal, viewingAs: null };
 }
