@@ -4,7 +4,7 @@ import { sql } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import * as schema from './schema';
 import { acquireEmbeddedLock } from './embedded-lock';
-import { REQUEST_STATEMENT_TIMEOUT_MS } from '@/lib/limits';
+import { DATABASE_POOL_SIZE, IDLE_IN_TRANSACTION_TIMEOUT_MS, REQUEST_STATEMENT_TIMEOUT_MS } from '@/lib/limits';
 import { pgliteBulk, postgresBulk, type RunBulk } from './bulk';
 import { pgliteStream, postgresStream, type RunStream } from './stream';
 import { databaseMisconfiguration } from '@/lib/deployment';
@@ -42,12 +42,12 @@ export async function openPglite(dataDir: string | undefined, options: { loadDat
 
 export async function openPostgres(
   url: string,
-  options: { max?: number; statementTimeoutMs?: number } = {},
+  options: { max?: number; statementTimeoutMs?: number; applicationName?: string } = {},
 ): Promise<Database> {
   const { default: postgres } = await import('postgres');
   const { drizzle } = await import('drizzle-orm/postgres-js');
   const client = postgres(url, {
-    max: options.max ?? 10,
+    max: options.max ?? DATABASE_POOL_SIZE,
     onnotice: () => {},
     connect_timeout: 5,
     // After a failed connection postgres.js waits before the next try, by default up to 20 s: requests would
@@ -56,7 +56,11 @@ export async function openPostgres(
     // random_page_cost 1.1 (the usual SSD setting) instead of 4 (spinning disks): with 4, the planner
     // estimates the rollup's index too dear and scans the whole table instead (62 ms instead of 6).
     connection: {
+      application_name: options.applicationName ?? 'publisher-portal',
       statement_timeout: options.statementTimeoutMs ?? REQUEST_STATEMENT_TIMEOUT_MS,
+      // A transaction left idle (our code failed to end it) is ended by PostgreSQL, never held for good; a
+      // command (statement timeout 0) may legitimately wait on its operator, so it has neither bound.
+      idle_in_transaction_session_timeout: options.statementTimeoutMs === 0 ? 0 : IDLE_IN_TRANSACTION_TIMEOUT_MS,
       TimeZone: 'UTC',
       random_page_cost: 1.1,
     },

@@ -1,9 +1,13 @@
 /**
- * Large reads in constant memory from one snapshot (the bulk export): a cursor inside a read-only
- * REPEATABLE READ transaction, read `batchSize` rows at a time, rows as arrays (no per-row mapping).
- * Both drivers run a transaction only inside a callback, so the callback produces the batches and `pull`
- * turns it into an iterator the consumer drives: breaking out of it ends the transaction, which closes the
- * cursor and gives the connection back.
+ * Large reads in constant memory from one snapshot (the bulk export), `batchSize` rows at a time, rows as
+ * arrays (no per-row mapping). Nothing is read until the first batch is asked for, so a response whose body
+ * is never read (a HEAD) opens nothing; breaking out of the iteration ends the read and frees the connection.
+ *
+ * PostgreSQL: a cursor inside a read-only REPEATABLE READ transaction, bounded by the export's wall clock
+ * (statement_timeout) and, should our own stall timer fail, by PostgreSQL's idle-in-transaction timeout.
+ * PGlite has one connection for the whole process: a transaction held open while a client downloads would
+ * stop every other request, so the cursor is declared WITH HOLD, which reads the result into a temporary
+ * store when its transaction commits; the batches are then fetched between other requests' queries.
  */
 import type { PGlite } from '@electric-sql/pglite';
 import type { SQL } from 'drizzle-orm';
@@ -17,6 +21,10 @@ export interface StreamOptions {
   batchSize: number;
   /** A small query read whole in the same snapshot before the cursor opens; its rows are the first batch. */
   first?: SQL;
+  /** The longest the read may take, start to end (the export's wall clock). */
+  maxMs: number;
+  /** How long the consumer may leave the read waiting between batches (the export's stall limit). */
+  stallMs: number;
 }
 
 /** Batches of `query`'s rows; never an empty batch, except the one of `first`. */
@@ -24,18 +32,18 @@ export type RunStream = (query: SQL, options: StreamOptions) => AsyncIterable<St
 
 const dialect = new PgDialect();
 
-/**
- * The pool's statement_timeout (2 s, db/client.ts) would cut a large export, and a cursor's statement lasts
- * until its last row is read, i.e. as long as the client takes to download. Ten minutes is ample for the
- * largest account (14.6 M rows) over a slow link, yet an abandoned export cannot hold a connection for ever.
- */
-const STREAM_STATEMENT_TIMEOUT = '10min';
+/** The database's own bound on an idle transaction comes a little after ours, so ours normally acts first. */
+const DATABASE_STALL_MARGIN_MS = 5_000;
 
 export function postgresStream(client: Sql): RunStream {
-  return (query, { batchSize, first }) =>
+  return (query, { batchSize, first, maxMs, stallMs }) =>
     pull((emit) =>
       client.begin('isolation level repeatable read read only', async (tx) => {
-        await tx.unsafe(`set local statement_timeout = '${STREAM_STATEMENT_TIMEOUT}'`);
+        // A cursor's statement lasts until its last row is read: the request's 2 s would cut any export.
+        await tx.unsafe(`set local statement_timeout = ${Math.round(maxMs)}`);
+        await tx.unsafe(
+          `set local idle_in_transaction_session_timeout = ${Math.round(stallMs + DATABASE_STALL_MARGIN_MS)}`,
+        );
         if (first) {
           const lookup = dialect.sqlToQuery(first);
           if (!(await emit(await tx.unsafe(lookup.sql, lookup.params as never[]).values()))) return;
@@ -52,26 +60,36 @@ export function postgresStream(client: Sql): RunStream {
     );
 }
 
+/** Cursor names of the process's embedded database: several exports may be open at once. */
+let pgliteCursors = 0;
+
 export function pgliteStream(client: PGlite): RunStream {
   const asArrays = { rowMode: 'array' as const };
   return (query, { batchSize, first }) =>
-    pull((emit) =>
-      // PGlite is one connection: other queries of the process wait until this transaction ends.
-      client.transaction(async (tx) => {
+    (async function* () {
+      const cursor = `export_cursor_${++pgliteCursors}`;
+      let firstRows: StreamRow[] | undefined;
+      await client.transaction(async (tx) => {
         await tx.query('set transaction isolation level repeatable read, read only');
         if (first) {
           const lookup = dialect.sqlToQuery(first);
-          if (!(await emit((await tx.query<StreamRow>(lookup.sql, lookup.params, asArrays)).rows))) return;
+          firstRows = (await tx.query<StreamRow>(lookup.sql, lookup.params, asArrays)).rows;
         }
         const { sql, params } = dialect.sqlToQuery(query);
-        // No explicit CLOSE: the transaction's end closes the cursor, whether it commits or rolls back.
-        await tx.query(`declare stream_cursor no scroll cursor for ${sql}`, params);
+        await tx.query(`declare ${cursor} no scroll cursor with hold for ${sql}`, params);
+      });
+      try {
+        if (firstRows) yield firstRows;
         for (;;) {
-          const { rows } = await tx.query<StreamRow>(`fetch forward ${batchSize} from stream_cursor`, [], asArrays);
-          if (rows.length === 0 || !(await emit(rows))) return;
+          const { rows } = await client.query<StreamRow>(`fetch forward ${batchSize} from ${cursor}`, [], asArrays);
+          if (rows.length === 0) return;
+          yield rows;
         }
-      }),
-    );
+      } finally {
+        // A held cursor outlives its transaction: it is closed here, or its rows stay until the process ends.
+        await client.query(`close ${cursor}`).catch(() => {});
+      }
+    })();
 }
 
 /**

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { EXPORT_STALL_MS, EXPORT_WALL_CLOCK_MS } from '@/lib/limits';
 import { fieldErrorsOf } from '@/lib/zod-issues';
 
 /** Requests per minute: a positive whole number in decimal digits ("1.5", "0", "1e3" are typos, not limits). */
@@ -7,6 +8,14 @@ const perMinute = (fallback: number) =>
     .string()
     .regex(/^[1-9]\d*$/, 'must be a positive whole number')
     .default(String(fallback))
+    .transform(Number);
+
+/** A duration in whole seconds (the default given in milliseconds, as lib/limits.ts writes it). */
+const seconds = (fallbackMs: number) =>
+  z
+    .string()
+    .regex(/^[1-9]\d*$/, 'must be a positive whole number of seconds')
+    .default(String(fallbackMs / 1000))
     .transform(Number);
 
 /**
@@ -30,6 +39,10 @@ const schema = z
     RATE_LIMIT_PER_MINUTE: perMinute(120),
     /** Per client address, for requests without a valid key (and public endpoints). */
     ADDRESS_RATE_LIMIT_PER_MINUTE: perMinute(30),
+    /** How long a download may wait for its client to read on (lib/limits.ts). */
+    EXPORT_STALL_SECONDS: seconds(EXPORT_STALL_MS),
+    /** The longest an export may run (lib/limits.ts); Vercel's maxDuration caps it there. */
+    EXPORT_MAX_SECONDS: seconds(EXPORT_WALL_CLOCK_MS),
   })
   .refine((e) => !e.UPSTASH_REDIS_REST_URL === !e.UPSTASH_REDIS_REST_TOKEN, {
     message: 'set both UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN, or neither',

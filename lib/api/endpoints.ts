@@ -174,6 +174,7 @@ export const ENDPOINTS: ApiEndpoint[] = [
         return new StreamedBody(
           await exportCountryRows(principal, input, format),
           `revenue-rows-${todayUtc()}.${format}`,
+          principal.userId,
         );
       },
     },

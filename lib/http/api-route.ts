@@ -10,12 +10,12 @@ import { withinDeadline } from '@/lib/deadline';
 import { databaseIsRemote } from '@/lib/services/health';
 import { MALFORMED_PATH_HEADER } from './malformed-path';
 import { API_SECURITY_HEADERS } from './security-headers';
-import { claimReportSlot, releasingAfter } from './report-slots';
+import { claimExportSlot, claimReportSlot } from './report-slots';
 import { ProblemError, problemOf } from './problem';
 import { addressPolicy, applyRateLimit } from './rate-limit';
 import { problemResponse } from './problem-response';
 import { admit } from './caller';
-import { renderBody, StreamedBody, streamResponse } from './render';
+import { renderBody, StreamedBody, streamResponse, withoutBody } from './render';
 import { log } from '@/lib/log';
 
 /**
@@ -156,7 +156,7 @@ function serve<P, I>(endpoint: Endpoint<P, I>, request: Request, context: RouteC
       const type = negotiateMediaType(request.headers.get('accept'), offered);
       const input = inputOf(endpoint, query);
       const params = (await context.params) as P;
-      const release = endpoint.report && keyId ? claimReportSlot(keyId) : () => {};
+      const releaseReport = endpoint.report && keyId ? claimReportSlot(keyId) : () => {};
       let streaming = false;
       try {
         const result = await handle({
@@ -167,15 +167,16 @@ function serve<P, I>(endpoint: Endpoint<P, I>, request: Request, context: RouteC
           readBody: (schema) => readJsonBody(request, schema),
         });
         if (result instanceof StreamedBody) {
-          // The export holds its slot until its last row is sent (or the client goes).
-          const streamed = new StreamedBody(releasingAfter(result.chunks, release), result.filename);
-          const response = await streamResponse(streamed, type, headers);
+          // The export holds its slots until its last row is sent, the client goes, or it is cut off.
+          const releaseExport = claimExportSlot(result.accountId);
+          const release = () => (releaseExport(), releaseReport());
+          const response = streamResponse(result, type, headers, { release });
           streaming = true;
           return response;
         }
         return renderBody(result, type, endpoint.csvColumns, headers);
       } finally {
-        if (!streaming) release();
+        if (!streaming) releaseReport();
       }
     },
     endpoint.deadlineMs,
@@ -196,10 +197,11 @@ function answerWithout(reply: (request: Request, headers: Headers) => Response |
     });
 }
 
-type RouteHandlers = Record<Method | 'OPTIONS', NextHandler>;
+type RouteHandlers = Record<Method | 'HEAD' | 'OPTIONS', NextHandler>;
 
 /**
- * Declares a route file's endpoints; other methods answer 405 and OPTIONS lists the allowed ones.
+ * Declares a route file's endpoints; HEAD answers as GET does without the body, other methods answer 405 and
+ * OPTIONS lists the allowed ones.
  * A route's endpoints are all keyed or all public. (Two overloads, not one record of `Endpoint`: in an optional
  * property TypeScript cannot pick the union member by an absent `public`, and existing handlers would lose
  * their context's type.)
@@ -214,7 +216,7 @@ export function defineRoutes<P = Record<string, never>>(
 ): RouteHandlers;
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- as above
 export function defineRoutes<P>(endpoints: Partial<Record<Method, Endpoint<P, any>>>): RouteHandlers {
-  const allowed = METHODS.filter((m) => endpoints[m]);
+  const allowed = METHODS.filter((m) => endpoints[m]).flatMap((m) => (m === 'GET' ? ['GET', 'HEAD'] : [m]));
   const allow = [...allowed, 'OPTIONS'].join(', ');
   const notAllowed = answerWithout(
     (request) =>
@@ -233,7 +235,11 @@ export function defineRoutes<P>(endpoints: Partial<Record<Method, Endpoint<P, an
     const endpoint = endpoints[m];
     return [m, endpoint ? (req, ctx) => serve(endpoint, req, ctx) : notAllowed];
   });
-  return Object.fromEntries([...handlers, ['OPTIONS', options]]) as RouteHandlers;
+  // HEAD is GET without the body, declared here rather than left to Next.js, which would run GET and leave
+  // its body unread: an export's slots would then be held and never given back.
+  const { GET } = endpoints;
+  const head: NextHandler = GET ? async (req, ctx) => withoutBody(await serve(GET, req, ctx)) : notAllowed;
+  return Object.fromEntries([...handlers, ['HEAD', head], ['OPTIONS', options]]) as RouteHandlers;
 }
 
 /**

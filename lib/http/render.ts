@@ -1,5 +1,6 @@
 import { csvTable } from '@/lib/csv';
 import { CSV_TYPE } from './negotiate';
+import { env } from '@/lib/env';
 import { log } from '@/lib/log';
 
 interface PagedBody {
@@ -19,6 +20,8 @@ export class StreamedBody {
   constructor(
     readonly chunks: AsyncIterable<string>,
     readonly filename: string,
+    /** The account whose data it is: exports are counted per account (lib/http/report-slots.ts). */
+    readonly accountId: string,
   ) {}
 }
 
@@ -44,40 +47,103 @@ export function renderBody(
   return new Response(JSON.stringify(result), { status: 200, headers });
 }
 
+/** How long a download may wait for its client, and run in all (lib/limits.ts; env EXPORT_*_SECONDS). */
+export interface TransferLimits {
+  stallMs: number;
+  maxMs: number;
+}
+
+export function transferLimits(): TransferLimits {
+  const { EXPORT_STALL_SECONDS, EXPORT_MAX_SECONDS } = env();
+  return { stallMs: EXPORT_STALL_SECONDS * 1000, maxMs: EXPORT_MAX_SECONDS * 1000 };
+}
+
 /**
- * A StreamedBody as a response whose body is read on demand: each read pulls the next chunk, so a slow client
- * slows the database read down instead of filling memory, and a client that goes away cancels the stream,
- * which stops the iterator (closing its cursor). The first chunk is awaited before answering, so a failure at
- * the start is still a problem response. A failure after the status line has gone out can no longer be one:
- * it is logged and errors the body, so the client sees a truncated transfer, never a clean end.
+ * A StreamedBody as a response whose body is read on demand: nothing is read before the client's first read
+ * (a HEAD or a body nobody reads opens no cursor), each read pulls the next chunk, so a slow client slows the
+ * database read down instead of filling memory, and a client that goes away cancels the stream, which stops
+ * the iterator (closing its cursor). A client that stops reading for `stallMs`, or a transfer still running
+ * after `maxMs`, is cut off the same way. `release` (the caller's slots) runs once the iterator has stopped,
+ * however the transfer ends. A failure after the status line has gone out can no longer be a problem
+ * response: it is logged and errors the body, so the client sees a truncated transfer, never a clean end.
  */
-export async function streamResponse(body: StreamedBody, type: string, headers: Headers): Promise<Response> {
+export function streamResponse(
+  body: StreamedBody,
+  type: string,
+  headers: Headers,
+  { release = () => {}, limits = transferLimits() }: { release?: () => void; limits?: TransferLimits } = {},
+): Response {
   const iterator = body.chunks[Symbol.asyncIterator]();
-  let first: IteratorResult<string> | undefined = await iterator.next();
   const requestId = headers.get('X-Request-Id');
   const encoder = new TextEncoder();
-  // A cancel can arrive while a pull waits for its chunk; that chunk then has nowhere to go.
-  let cancelled = false;
-  const stream = new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      try {
-        const { value, done } = first ?? (await iterator.next());
-        first = undefined;
-        if (cancelled) return;
-        if (done) controller.close();
-        else controller.enqueue(encoder.encode(value));
-      } catch (err) {
-        if (cancelled) return;
-        log.error({ requestId, err }, 'streamed response failed');
-        controller.error(err);
-      }
-    },
-    async cancel() {
-      cancelled = true;
+  let ended = false;
+  let stallTimer: NodeJS.Timeout | undefined;
+  let wallClock: NodeJS.Timeout | undefined;
+  /** Stops the iterator (ending its transaction) and gives the slots back, once. */
+  const end = async () => {
+    if (ended) return;
+    ended = true;
+    clearTimeout(stallTimer);
+    clearTimeout(wallClock);
+    try {
       await iterator.return?.();
+    } catch {
+      // It failed already, and that was reported where it happened.
+    } finally {
+      release();
+    }
+  };
+  let controller: ReadableStreamDefaultController<Uint8Array>;
+  const cutOff = (why: string) => {
+    if (ended) return;
+    log.warn({ requestId, ...limits }, why);
+    controller.error(new Error(why));
+    void end();
+  };
+  const awaitRead = () => {
+    stallTimer = setTimeout(() => cutOff('download cut off: the client stopped reading'), limits.stallMs);
+  };
+  const stream = new ReadableStream<Uint8Array>(
+    {
+      start(c) {
+        controller = c;
+        awaitRead();
+      },
+      async pull() {
+        clearTimeout(stallTimer);
+        wallClock ??= setTimeout(() => cutOff('download cut off: it ran longer than an export may'), limits.maxMs);
+        try {
+          const { value, done } = await iterator.next();
+          if (ended) return;
+          if (done) {
+            controller.close();
+            await end();
+          } else {
+            controller.enqueue(encoder.encode(value));
+            awaitRead();
+          }
+        } catch (err) {
+          if (ended) return;
+          log.error({ requestId, err }, 'streamed response failed');
+          controller.error(err);
+          await end();
+        }
+      },
+      cancel: end,
     },
-  });
+    // No chunk is read ahead of the client: the first read of the body is what opens the database read.
+    { highWaterMark: 0 },
+  );
   headers.set('Content-Type', `${type}; charset=utf-8`);
   headers.set('Content-Disposition', `attachment; filename="${body.filename}"`);
   return new Response(stream, { status: 200, headers });
+}
+
+/**
+ * The answer to a HEAD: the GET's status and headers without its body, which is cancelled unread (a streamed
+ * body then never opens its cursor, and gives its slots back at once).
+ */
+export async function withoutBody(response: Response): Promise<Response> {
+  await response.body?.cancel();
+  return new Response(null, { status: response.status, statusText: response.statusText, headers: response.headers });
 }

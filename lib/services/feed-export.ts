@@ -8,6 +8,7 @@ import { getDatabase } from '@/db/client';
 import { revenueDaily, sites } from '@/db/schema';
 import type { StreamRow } from '@/db/stream';
 import { csvCell } from '@/lib/csv';
+import { env } from '@/lib/env';
 import type { RowsInput } from '@/lib/query';
 import { requireAccountLevel } from './account';
 import { feedRow, selectFeed, SITE_FIELDS } from './feed-query';
@@ -56,8 +57,8 @@ const dateFromEpochSeconds = (seconds: number) => new Date(Math.floor(Math.round
 
 /**
  * The feed's rows for the request, as chunks of CSV (header line first) or NDJSON text. The key's scope is
- * checked at once (403); the database is read when the chunks are, and the first chunk holds the
- * first batch of rows, so a query that fails at once fails before anything is sent.
+ * checked at once (403); the rows are read only when the chunks are: nothing is opened for a body that is
+ * never read.
  */
 export async function exportCountryRows(
   principal: Principal,
@@ -78,7 +79,13 @@ export async function exportCountryRows(
     .from(sites)
     .where(eq(sites.userId, userId));
   // The sites are read in the rows' snapshot: every row's site is there, with the name it had then.
-  const batches = database.stream(rows.getSQL(), { batchSize: BATCH_ROWS, first: siteLookup.getSQL() });
+  const { EXPORT_MAX_SECONDS, EXPORT_STALL_SECONDS } = env();
+  const batches = database.stream(rows.getSQL(), {
+    batchSize: BATCH_ROWS,
+    first: siteLookup.getSQL(),
+    maxMs: EXPORT_MAX_SECONDS * 1000,
+    stallMs: EXPORT_STALL_SECONDS * 1000,
+  });
   return chunks(batches, format, userId);
 }
 

@@ -104,14 +104,14 @@ describe('unknown paths and methods', () => {
   it('answer 405 problem with Allow to a method an endpoint does not have', async () => {
     const { raw } = await demoKey();
     const cases: [string, string, string][] = [
-      ['POST', '/api/v1/sites', 'GET'],
-      ['DELETE', '/api/v1/sites', 'GET'],
-      ['POST', '/api/v1/reports/totals', 'GET'],
-      ['PUT', '/api/v1/revenues/countries', 'GET'],
+      ['POST', '/api/v1/sites', 'GET, HEAD'],
+      ['DELETE', '/api/v1/sites', 'GET, HEAD'],
+      ['POST', '/api/v1/reports/totals', 'GET, HEAD'],
+      ['PUT', '/api/v1/revenues/countries', 'GET, HEAD'],
       ['GET', `/api/v1/api-keys/${DEMO_IDS.users.demo}`, 'DELETE'],
       ['PATCH', `/api/v1/api-keys/${DEMO_IDS.users.demo}`, 'DELETE'],
-      ['PUT', '/api/v1/api-keys', 'GET, POST'],
-      ['DELETE', '/api/v1/api-keys', 'GET, POST'],
+      ['PUT', '/api/v1/api-keys', 'GET, HEAD, POST'],
+      ['DELETE', '/api/v1/api-keys', 'GET, HEAD, POST'],
     ];
     for (const [method, path, allow] of cases) {
       const res = await callApi(method, path, { key: raw });

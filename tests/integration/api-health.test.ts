@@ -97,7 +97,7 @@ describe('GET /api/v1/health', () => {
     it(`answers ${method} with 405 and Allow: GET, OPTIONS`, async () => {
       const res = await callApi(method, HEALTH);
       expectProblem(res, 405, HEALTH);
-      expect(res.headers.get('allow')).toBe('GET, OPTIONS');
+      expect(res.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
       expect(limitHeaders(res)).toEqual({ limit: '120', remaining: '29' });
     });
   }
@@ -105,7 +105,7 @@ describe('GET /api/v1/health', () => {
   it('answers OPTIONS with 204 and Allow', async () => {
     const res = await callApi('OPTIONS', HEALTH);
     expect(res.status).toBe(204);
-    expect(res.headers.get('allow')).toBe('GET, OPTIONS');
+    expect(res.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
   });
 
   it('spends the per-address budget: the 31st request of a minute from one address is 429', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEMO_IDS } from '@/db/seed-data';
-import { claimReportSlot, releasingAfter } from '@/lib/http/report-slots';
+import { claimReportSlot } from '@/lib/http/report-slots';
 import { MAX_CONCURRENT_REPORTS_PER_KEY } from '@/lib/limits';
 import { get } from '../support/api';
 import { useTestDatabase } from '../support/db';
@@ -68,35 +68,5 @@ describe(`at most ${MAX_CONCURRENT_REPORTS_PER_KEY} report requests per key at o
     }
     // Had any of them kept its slot, these would be refused.
     for (const key of [record.id, full.record.id]) fillSlots(key).forEach((release) => release());
-  });
-});
-
-describe('releasingAfter', () => {
-  async function* rows(n: number, failAt?: number) {
-    for (let i = 0; i < n; i++) {
-      if (i === failAt) throw new Error('database went away');
-      yield `row ${i}\n`;
-    }
-  }
-
-  it('gives the slot back when the stream ends, fails or is dropped, and not before', async () => {
-    let released = 0;
-    const release = () => released++;
-
-    const done = releasingAfter(rows(2), release);
-    expect((await done.next()).value).toBe('row 0\n');
-    expect(released).toBe(0);
-    for await (const _ of done) void _;
-    expect(released).toBe(1);
-
-    await expect(async () => {
-      for await (const _ of releasingAfter(rows(3, 1), release)) void _;
-    }).rejects.toThrow('database went away');
-    expect(released).toBe(2);
-
-    const dropped = releasingAfter(rows(5), release);
-    await dropped.next();
-    await dropped.return(undefined);
-    expect(released).toBe(3);
   });
 });

@@ -22,7 +22,8 @@ declare module 'vitest' {
 }
 
 async function preparePostgres(url: string, today: string): Promise<void> {
-  const database = await openPostgres(url, { max: 1 });
+  // Seeding is not a request: under load it may take longer than a request's statement may.
+  const database = await openPostgres(url, { max: 1, statementTimeoutMs: 0 });
   try {
     await migrate(database);
     await seedDemo(database.db, { today });

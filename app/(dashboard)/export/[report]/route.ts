@@ -5,8 +5,9 @@ import { isFilterProblem, readCountry } from '@/lib/dashboard/filters';
 import { readSiteDay } from '@/lib/dashboard/url';
 import { viewerOf } from '@/lib/dashboard/viewer';
 import { ValidationError } from '@/lib/errors';
-import { STATUS_OF } from '@/lib/http/problem';
-import { StreamedBody, streamResponse } from '@/lib/http/render';
+import { ProblemError, STATUS_OF } from '@/lib/http/problem';
+import { StreamedBody, streamResponse, withoutBody } from '@/lib/http/render';
+import { claimExportSlot } from '@/lib/http/report-slots';
 import { isDatabaseUnavailable } from '@/lib/http/unavailable';
 import { resolveReportRange } from '@/lib/services/reports';
 
@@ -19,6 +20,15 @@ const text = (body: string, status: number, headers: Record<string, string> = {}
  * cookie rather than an API key. Problems are plain text: the browser shows them in place of a file.
  */
 export async function GET(request: Request, { params }: { params: Promise<{ report: string }> }) {
+  return answer(request, params);
+}
+
+/** GET without the body: a streamed body is cancelled unread, so it opens no cursor and holds no slot. */
+export async function HEAD(request: Request, { params }: { params: Promise<{ report: string }> }) {
+  return withoutBody(await answer(request, params));
+}
+
+async function answer(request: Request, params: Promise<{ report: string }>) {
   const { report } = await params;
   if (!EXPORTS.includes(report as ExportName)) return text(`No such report: ${report}.\n`, 404);
   const { searchParams } = new URL(request.url);
@@ -37,11 +47,18 @@ export async function GET(request: Request, { params }: { params: Promise<{ repo
     const range = await resolveReportRange(viewer.principal, { ...given, country });
     const { fileName, body } = await download(viewer.principal, report as ExportName, range, view);
     const headers = new Headers({ 'Cache-Control': 'no-store' });
-    if (typeof body !== 'string') return await streamResponse(new StreamedBody(body, fileName), 'text/csv', headers);
+    if (typeof body !== 'string') {
+      // Counted with the account's API exports: each holds a database connection while it downloads.
+      const release = claimExportSlot(viewer.principal.userId);
+      return streamResponse(new StreamedBody(body, fileName, viewer.principal.userId), 'text/csv', headers, {
+        release,
+      });
+    }
     headers.set('Content-Type', 'text/csv; charset=utf-8');
     headers.set('Content-Disposition', `attachment; filename="${fileName}"`);
     return new Response(body, { headers });
   } catch (err) {
+    if (err instanceof ProblemError) return text(`${err.detail}\n`, err.status, err.headers);
     // A bad filter (400) or a site of another account (403) is the caller's mistake, not a server error.
     if (isFilterProblem(err)) {
       return text(`${err.errors?.map((e) => e.detail).join('\n') || err.detail}\n`, STATUS_OF[err.code].status);

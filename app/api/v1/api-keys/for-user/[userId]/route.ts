@@ -1,3 +1,3 @@
 import { routesFor } from '@/lib/api/routes';
 
-export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routesFor('/api/v1/api-keys/for-user/{userId}');
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = routesFor('/api/v1/api-keys/for-user/{userId}');

@@ -1,3 +1,3 @@
 import { routesFor } from '@/lib/api/routes';
 
-export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routesFor('/api/v1/reports/countries/export');
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = routesFor('/api/v1/reports/countries/export');
