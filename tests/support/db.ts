@@ -1,5 +1,7 @@
 import fs from 'node:fs';
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, inject } from 'vitest';
+import { sql } from 'drizzle-orm';
 import { type Database, type Db, openPglite, openPostgres, setDatabase } from '@/db/client';
 
 /**
@@ -16,10 +18,16 @@ export interface TestDatabase {
   readonly today: string;
 }
 
+/**
+ * The application_name of this file's PostgreSQL sessions: files share the server, and a test that looks for
+ * sessions left behind (pg_stat_activity) must see only its own file's.
+ */
+export const TEST_APPLICATION_NAME = `portal-test-${randomUUID()}`;
+
 /** Opens a new connection to the test data: a fresh PGlite copy, or a small pool on the shared server. */
 export async function openTestDatabase(): Promise<Database> {
   const source = inject('testDatabase');
-  if (source.kind === 'postgres') return openPostgres(source.url, { max: 5 });
+  if (source.kind === 'postgres') return openPostgres(source.url, { max: 5, applicationName: TEST_APPLICATION_NAME });
   const tarball = fs.readFileSync(source.templatePath);
   return openPglite(undefined, { loadDataDir: new Blob([tarball], { type: 'application/x-tar' }) });
 }
@@ -59,4 +67,18 @@ export function useTestDatabase(): TestDatabase {
     },
     today: inject('demoToday'),
   };
+}
+
+/**
+ * What an export may leave behind in the test's database: on PostgreSQL, this file's sessions that are not
+ * idle (a transaction still open, a cursor still being read); on PGlite, cursors still open.
+ */
+export async function openWork(database: Database): Promise<number> {
+  const rows = await database.db.execute<{ open: number }>(
+    database.kind === 'postgres'
+      ? sql`select count(*)::int as open from pg_stat_activity
+            where application_name = ${TEST_APPLICATION_NAME} and pid <> pg_backend_pid() and state <> 'idle'`
+      : sql`select count(*)::int as open from pg_cursors where name <> ''`,
+  );
+  return Number(('rows' in rows ? rows.rows : rows)[0].open);
 }
