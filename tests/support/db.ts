@@ -74,11 +74,13 @@ export function useTestDatabase(): TestDatabase {
  * idle (a transaction still open, a cursor still being read); on PGlite, cursors still open.
  */
 export async function openWork(database: Database): Promise<number> {
-  const rows = await database.db.execute<{ open: number }>(
+  const result: unknown = await database.db.execute(
     database.kind === 'postgres'
       ? sql`select count(*)::int as open from pg_stat_activity
             where application_name = ${TEST_APPLICATION_NAME} and pid <> pg_backend_pid() and state <> 'idle'`
       : sql`select count(*)::int as open from pg_cursors where name <> ''`,
   );
-  return Number(('rows' in rows ? rows.rows : rows)[0].open);
+  // postgres.js answers an array of rows, PGlite an object holding them.
+  const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as { open: number }[];
+  return Number(rows[0].open);
 }
