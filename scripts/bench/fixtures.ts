@@ -47,31 +47,47 @@ export async function loadDataset(email: string): Promise<Dataset | null> {
   };
 }
 
-export interface Access {
+export interface BenchKey {
   apiKey: string;
   keyId: string;
+}
+
+export interface Access {
+  /** One per concurrent connection: a key may have only 2 report requests running (lib/http/report-slots.ts). */
+  keys: BenchKey[];
   sessionToken: string;
 }
 
 /**
- * An API key (through the service, as `npm run apikey` does) and a dashboard session for the run.
+ * `keyCount` API keys (through the service, as `npm run apikey` does) and a dashboard session for the run.
  * sessions.ts opens sessions only by password (signIn), so the row is written here the way signIn writes
- * it (SHA-256 of a random token); it is removed with the service's signOut.
+ * it (SHA-256 of a random token); it is removed with the service's signOut. If anything fails halfway, what
+ * was created is removed before the error goes on.
  */
-export async function openAccess(dataset: Dataset): Promise<Access> {
-  const created = await createApiKey(dataset.principal, { label: `npm run bench ${new Date().toISOString()}` });
-  const sessionToken = randomBytes(32).toString('base64url');
-  const db = await getDb();
-  await db.insert(sessions).values({
-    tokenHash: sha256Hex(sessionToken),
-    userId: dataset.principal.userId,
-    expiresAt: new Date(Date.now() + 86_400_000),
-  });
-  return { apiKey: created.apiKey, keyId: created.key.id, sessionToken };
+export async function openAccess(dataset: Dataset, keyCount: number): Promise<Access> {
+  const access: Access = { keys: [], sessionToken: randomBytes(32).toString('base64url') };
+  const label = `npm run bench ${new Date().toISOString()}`;
+  try {
+    for (let i = 1; i <= keyCount; i++) {
+      const created = await createApiKey(dataset.principal, { label: `${label} #${i}` });
+      access.keys.push({ apiKey: created.apiKey, keyId: created.key.id });
+    }
+    const db = await getDb();
+    await db.insert(sessions).values({
+      tokenHash: sha256Hex(access.sessionToken),
+      userId: dataset.principal.userId,
+      expiresAt: new Date(Date.now() + 86_400_000),
+    });
+  } catch (err) {
+    await closeAccess(dataset, access);
+    throw err;
+  }
+  return access;
 }
 
+/** Revokes the run's keys and ends its session (a session that was never written is a no-op). */
 export async function closeAccess(dataset: Dataset, access: Access): Promise<void> {
-  await revokeApiKey(dataset.principal, access.keyId);
+  for (const key of access.keys) await revokeApiKey(dataset.principal, key.keyId);
   await signOut(access.sessionToken);
 }
 
