@@ -91,6 +91,29 @@ export async function closeAccess(dataset: Dataset, access: Access): Promise<voi
   await signOut(access.sessionToken);
 }
 
+/**
+ * Waits until no other session of this database is running a statement, for at most `seconds`: autocannon
+ * stops with up to one request per connection still being answered, and those should not slow the next
+ * case's warm-up (or fail it at the statement timeout). False when the time ran out first.
+ */
+export async function waitUntilDatabaseIdle(seconds: number): Promise<boolean> {
+  const db = await getDb();
+  const deadline = Date.now() + seconds * 1000;
+  for (;;) {
+    const result = (await db.execute(sql`
+      select count(*)::int as busy from pg_stat_activity
+      where datname = current_database() and pid <> pg_backend_pid() and state <> 'idle'`)) as unknown;
+    if (rowsOf<{ busy: number }>(result)[0]?.busy === 0) return true;
+    if (Date.now() > deadline) return false;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** postgres.js answers with the rows themselves, PGlite with { rows }. */
+function rowsOf<T>(result: unknown): T[] {
+  return (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as T[];
+}
+
 export interface Machine {
   cpus: number;
   cpuModel: string;
@@ -102,9 +125,7 @@ export interface Machine {
 
 export async function describeMachine(): Promise<Machine> {
   const db = await getDb();
-  const result = (await db.execute(sql`select version() as version`)) as unknown;
-  // postgres.js answers with the rows themselves, PGlite with { rows }.
-  const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as { version: string }[];
+  const rows = rowsOf<{ version: string }>(await db.execute(sql`select version() as version`));
   const cpus = os.cpus();
   return {
     cpus: cpus.length,

@@ -17,14 +17,16 @@ const perSecond = (x: number | undefined) =>
 
 /**
  * The README's Performance table (its columns, rows and number style, aligned as Prettier aligns it), from
- * the run's figures: one row per `row` of the cases, their figures side by side. A case the run did not
- * measure (--only, a failed warm-up) shows as `–`.
+ * the run's figures: one row per `row` of all the cases, their figures side by side. A case the run did not
+ * measure (--only, a failed warm-up) shows as `–`; a row with none measured is left out.
  */
-export function readmeTable(cases: BenchCase[], phases: PhaseResult[], concurrency: number): string {
+export function readmeTable(allCases: BenchCase[], phases: PhaseResult[], concurrency: number): string {
   const find = (phase: PhaseResult['name'], name: string): CaseResult | undefined =>
     phases.find((p) => p.name === phase)?.cases.find((c) => c.name === name);
-  const rows = [...new Set(cases.map((c) => c.row))].map((label) => {
-    const inRow = cases.filter((c) => c.row === label);
+  const measured = (c: BenchCase) => phases.some((p) => p.cases.some((r) => r.name === c.name));
+  const labels = new Set(allCases.filter(measured).map((c) => c.row));
+  const rows = [...labels].map((label) => {
+    const inRow = allCases.filter((c) => c.row === label);
     const cell = (format: (x: number | undefined) => string, pick: (c: BenchCase) => number | undefined) =>
       inRow.map((c) => format(pick(c))).join(' / ');
     return [

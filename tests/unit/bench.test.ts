@@ -96,6 +96,20 @@ describe("the README's Performance table", () => {
     );
   });
 
+  it('leaves out the rows of which no case was measured (--only)', () => {
+    const floorsOnly = [phase('sequential'), phase('concurrent')].map((p) => ({ ...p, cases: p.cases.slice(0, 2) }));
+    expect(
+      readmeTable(cases, floorsOnly, 10)
+        .split('\n')
+        .map((l) => l.split(' |')[0]),
+    ).toEqual([
+      '| request                 ',
+      '| ------------------------',
+      '| health (framework floor)',
+      '| sites (auth floor)      ',
+    ]);
+  });
+
   it('the dashboard cases ask for /, /countries and /sites, by default and for 365 days', () => {
     const dashboard = cases.filter((c) => c.auth === 'session').map((c) => c.path);
     expect(dashboard).toEqual([
