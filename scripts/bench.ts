@@ -5,14 +5,23 @@
  * measured in the same run, so they compare across machines. Writes bench/results.json.
  */
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { SESSION_COOKIE } from '@/lib/auth/cookie';
 import { todayUtc } from '@/lib/query';
 import { buildIfNeeded, root } from './production-build.mjs';
 import { configuredDatabaseTarget, withDatabase } from './open-database';
 import { type Auth, type BenchCase, benchCases, selectCases } from './bench/cases';
-import { type Access, closeAccess, type Dataset, describeMachine, loadDataset, openAccess } from './bench/fixtures';
+import {
+  type Access,
+  closeAccess,
+  type Dataset,
+  describeMachine,
+  loadDataset,
+  openAccess,
+  waitUntilDatabaseIdle,
+} from './bench/fixtures';
 import { load, probe, stopCurrentLoad, summarize, type Stats } from './bench/measure';
+import { DEFAULT_URL, options } from './bench/options';
+import { machineLine, readmeTable } from './bench/readme-table';
 import {
   describeErrors,
   type PhaseResult,
@@ -24,71 +33,14 @@ import {
 } from './bench/report';
 import { freePort, startServer } from './bench/server';
 
-const HELP = `Usage: npm run bench [-- options]
-
-Starts the production server (building it first if the sources changed) on BENCH_DATABASE_URL, else
-DATABASE_URL, else ${'postgres://postgres@127.0.0.1:5432/portal_bench'}, and loads it with autocannon
-as big@example.com (created by \`npm run db:seed -- --scale large\`). Prints p50/p95/p99 and req/s per case,
-also as ratios to GET /api/v1/health, and writes bench/results.json. Exits 1 if any request failed.
-
-Options:
-  --quick            a smoke run: fewer requests and 3 s concurrent phases
-  --only <regex>     run only the cases whose name matches (the two floors always run)
-  --duration <s>     seconds of the concurrent phase per case (default 10)
-  --requests <n>     requests per case in the sequential phase (default 100, --quick 20)
-  --port <n>         port of the server (default: a free one)
-  -h, --help         show this help`;
-
 const EMAIL = 'big@example.com';
-const DEFAULT_URL = 'postgres://postgres@127.0.0.1:5432/portal_bench';
 /** Above anything the run can send, so no case is throttled while every request still passes the limiter. */
 const RATE_LIMIT = 10_000_000;
+/** Connections of the concurrent phase, each with its own API key (a key runs at most 2 reports at once). */
 const CONCURRENCY = 10;
+/** How long a case's requests still in flight when its load stops may take before the next case starts anyway. */
+const SETTLE_SECONDS = 30;
 const RESULTS_FILE = path.join(root, 'bench', 'results.json');
-
-function options() {
-  const { values } = parseArgs({
-    options: {
-      quick: { type: 'boolean', default: false },
-      only: { type: 'string' },
-      duration: { type: 'string' },
-      requests: { type: 'string' },
-      port: { type: 'string' },
-      help: { type: 'boolean', short: 'h', default: false },
-    },
-  });
-  if (values.help) {
-    console.log(HELP);
-    process.exit(0);
-  }
-  const positive = (name: string, raw: string | undefined, fallback: number) => {
-    if (raw === undefined) return fallback;
-    if (!/^[1-9]\d*$/.test(raw)) usage(`--${name} must be a positive whole number, not "${raw}"`);
-    return Number(raw);
-  };
-  let only: RegExp | undefined;
-  try {
-    only = values.only === undefined ? undefined : new RegExp(values.only, 'i');
-  } catch (err) {
-    usage(`--only: ${(err as Error).message}`);
-  }
-  const quick = values.quick;
-  return {
-    quick,
-    only,
-    requests: positive('requests', values.requests, quick ? 20 : 100),
-    warmups: quick ? 2 : 3,
-    durationSeconds: positive('duration', values.duration, quick ? 3 : 10),
-    /** A slow case stops the sequential phase at this many seconds even before its requests are done. */
-    sequentialCapSeconds: quick ? 10 : 30,
-    port: values.port === undefined ? undefined : positive('port', values.port, 0),
-  };
-}
-
-function usage(message: string): never {
-  console.error(`bench: ${message}\n\n${HELP}`);
-  process.exit(2);
-}
 
 const settings = options();
 const databaseUrl = process.env.BENCH_DATABASE_URL || process.env.DATABASE_URL || DEFAULT_URL;
@@ -111,10 +63,11 @@ const checkInterrupted = () => {
   if (interrupted) throw new Interrupted('interrupted');
 };
 
-function headersFor(auth: Auth, access: Access): Record<string, string> {
-  if (auth === 'key') return { 'x-api-key': access.apiKey };
-  if (auth === 'session') return { cookie: `${SESSION_COOKIE}=${access.sessionToken}`, accept: 'text/html' };
-  return {};
+/** The headers of each connection: its own API key, or the run's session (the dashboard has no report slots). */
+function headersFor(auth: Auth, access: Access): Record<string, string>[] {
+  if (auth === 'key') return access.keys.map((key) => ({ 'x-api-key': key.apiKey }));
+  if (auth === 'session') return [{ cookie: `${SESSION_COOKIE}=${access.sessionToken}`, accept: 'text/html' }];
+  return [{}];
 }
 
 /** Warm-up requests; null when they all succeeded, else why not (shown, and the case is not measured). */
@@ -135,7 +88,8 @@ async function warmUp(origin: string, bench: BenchCase, headers: Record<string, 
 }
 
 async function runPhases(origin: string, dataset: Dataset, access: Access) {
-  const cases = selectCases(benchCases({ today: todayUtc(), siteIds: dataset.siteIds }), settings.only);
+  const allCases = benchCases({ today: todayUtc(), siteIds: dataset.siteIds });
+  const cases = selectCases(allCases, settings.only);
   for (const c of cases) {
     if (c.sites && c.sites > dataset.siteIds.length) {
       console.warn(
@@ -175,15 +129,18 @@ async function runPhases(origin: string, dataset: Dataset, access: Access) {
     for (const bench of cases) {
       checkInterrupted();
       const headers = headersFor(bench.auth, access);
-      const failed = await warmUp(origin, bench, headers);
+      const failed = await warmUp(origin, bench, headers[0]);
       checkInterrupted();
       if (failed) {
         errors.push(`${bench.name} (${phase.name}): ${failed}`);
         console.error(`!!! ERROR ${bench.name}: ${failed} — not measured`);
         continue;
       }
-      const stats = summarize(await load({ url: origin + bench.path, headers, ...phase }));
+      const stats = summarize(await load({ url: origin + bench.path, headersByConnection: headers, ...phase }));
       checkInterrupted(); // a run cut short by Ctrl-C is not a figure
+      if (!(await waitUntilDatabaseIdle(SETTLE_SECONDS))) {
+        console.warn(`warning: the database was still busy ${SETTLE_SECONDS} s after "${bench.name}"`);
+      }
       if (bench.floor === 'framework') floor = stats;
       const result = withRatios(bench, stats, floor);
       done.cases.push(result);
@@ -195,7 +152,7 @@ async function runPhases(origin: string, dataset: Dataset, access: Access) {
       }
     }
   }
-  return { phases: results, errors };
+  return { allCases, phases: results, errors };
 }
 
 async function main(): Promise<number> {
@@ -215,7 +172,7 @@ async function main(): Promise<number> {
       }
       checkInterrupted();
       const port = settings.port ?? (await freePort());
-      const access = await openAccess(dataset);
+      const access = await openAccess(dataset, CONCURRENCY);
       try {
         const server = await startServer({
           port,
@@ -228,15 +185,14 @@ async function main(): Promise<number> {
           console.log(
             `\n${EMAIL}: ${count(dataset.siteCount)} sites, ${count(dataset.revenueRows)} revenue rows; ${target.description}`,
           );
-          console.log(
-            `${machine.postgres}\nnode ${machine.node}, ${machine.cpus} × ${machine.cpuModel}, ${(machine.memoryBytes / 2 ** 30).toFixed(1)} GiB`,
-          );
+          console.log(`${machine.postgres}\n${machineLine(machine)}`);
           console.log(
             `server ${server.origin} (scripts/serve.mjs), RATE_LIMIT_PER_MINUTE=${RATE_LIMIT}, in-memory limiter`,
           );
-          const { phases, errors } = await runPhases(server.origin, dataset, access);
+          const { allCases, phases, errors } = await runPhases(server.origin, dataset, access);
+          const date = new Date().toISOString();
           const results: Results = {
-            date: new Date().toISOString(),
+            date,
             ok: errors.length === 0,
             machine,
             database: target.description,
@@ -252,9 +208,15 @@ async function main(): Promise<number> {
           };
           writeResults(RESULTS_FILE, results);
           console.log(`\nWrote ${path.relative(process.cwd(), RESULTS_FILE)}.`);
-          if (errors.length === 0) return 0;
-          console.error(`\n!!! ${errors.length} case(s) failed:\n${errors.map((e) => `  - ${e}`).join('\n')}`);
-          return 1;
+          if (errors.length > 0) {
+            // No README table from a run with failed requests: its figures would include the failures.
+            console.error(`\n!!! ${errors.length} case(s) failed:\n${errors.map((e) => `  - ${e}`).join('\n')}`);
+            return 1;
+          }
+          console.log(`\nREADME table: \`npm run bench\` on ${date.slice(0, 10)} (${date}),`);
+          console.log(`${machineLine(machine)}, ${count(dataset.revenueRows)} daily rows:\n`);
+          console.log(readmeTable(allCases, phases, CONCURRENCY));
+          return 0;
         } finally {
           await server.stop();
         }

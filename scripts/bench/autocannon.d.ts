@@ -14,6 +14,14 @@ declare module 'autocannon' {
     /** How often autocannon samples, in ms; it also notices a finished run only at these ticks. */
     sampleInt?: number;
     headers?: Record<string, string>;
+    /** Called once per connection, before its first request. */
+    setupClient?: (client: Client) => void;
+  }
+
+  /** One connection; it sends its requests one after the other (no pipelining). */
+  export interface Client extends EventEmitter {
+    /** Headers of this connection's requests, on top of the instance's `headers`. */
+    setHeaders(headers: Record<string, string>): void;
   }
 
   export interface Result {

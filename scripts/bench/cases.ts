@@ -1,6 +1,6 @@
 import { addDays } from '@/lib/query';
 
-/** How a case authenticates: not at all, with the run's API key, or with the run's dashboard session. */
+/** How a case authenticates: not at all, with the run's API keys (one per connection), or its dashboard session. */
 export type Auth = 'none' | 'key' | 'session';
 
 export interface BenchCase {
@@ -12,6 +12,8 @@ export interface BenchCase {
   floor?: 'framework' | 'auth';
   /** Sites of the account the case needs (its siteIds subset); a smaller account gets a warning. */
   sites?: number;
+  /** Its row in the README's Performance table, where the cases of one row stand side by side (`a / b / c`). */
+  row: string;
 }
 
 export interface CaseContext {
@@ -20,12 +22,15 @@ export interface CaseContext {
   siteIds: string[];
 }
 
+/** The cases of one README row, in the order they are shown. */
+const row = (label: string, cases: Omit<BenchCase, 'row'>[]): BenchCase[] => cases.map((c) => ({ ...c, row: label }));
+
 const q = (path: string, params: Record<string, string | number>) =>
   `${path}?${new URLSearchParams(Object.entries(params).map(([k, v]) => [k, String(v)]))}`;
 
 /**
- * Every case of the run, in order. To add one, add a line: the path is requested as is, with the
- * authentication named. Dates are relative to today so the figures stay comparable from day to day.
+ * Every case of the run, in order, by README row. To add one, add a line: the path is requested as is, with
+ * the authentication named. Dates are relative to today so the figures stay comparable from day to day.
  */
 export function benchCases({ today, siteIds }: CaseContext): BenchCase[] {
   const since = (days: number) => addDays(today, -(days - 1));
@@ -35,44 +40,76 @@ export function benchCases({ today, siteIds }: CaseContext): BenchCase[] {
   const totals = '/api/v1/reports/totals';
   const byCountry = '/api/v1/reports/by-country';
   const feed = '/api/v1/reports/countries';
+  const byRevenue = { pageSize: 100, sortBy: 'revenueAmount', sortDirection: 'desc' };
+  /** The dashboard's filter bar names the range `from`/`to` (lib/dashboard/url.ts). */
+  const range365 = { from: since(365), to: today };
 
   return [
-    { name: 'health (framework floor)', path: '/api/v1/health', auth: 'none', floor: 'framework' },
-    { name: 'sites (auth floor)', path: '/api/v1/sites', auth: 'key', floor: 'auth' },
+    ...row('health (framework floor)', [
+      { name: 'health (framework floor)', path: '/api/v1/health', auth: 'none', floor: 'framework' },
+    ]),
+    ...row('sites (auth floor)', [{ name: 'sites (auth floor)', path: '/api/v1/sites', auth: 'key', floor: 'auth' }]),
 
-    { name: 'totals 30 d', path: q(totals, range(30)), auth: 'key' },
-    { name: 'totals 365 d', path: q(totals, range(365)), auth: 'key' },
-    { name: 'totals 731 d', path: q(totals, range(731)), auth: 'key' },
-    { name: 'totals 365 d, 1 site', path: q(totals, { ...range(365), ...first(1) }), auth: 'key', sites: 1 },
-    { name: 'totals 365 d, 10 sites', path: q(totals, { ...range(365), ...first(10) }), auth: 'key', sites: 10 },
-    { name: 'totals 365 d, 50 sites', path: q(totals, { ...range(365), ...first(50) }), auth: 'key', sites: 50 },
+    ...row('totals, 30 / 365 / 731 days', [
+      { name: 'totals 30 d', path: q(totals, range(30)), auth: 'key' },
+      { name: 'totals 365 d', path: q(totals, range(365)), auth: 'key' },
+      { name: 'totals 731 d', path: q(totals, range(731)), auth: 'key' },
+    ]),
+    ...row('totals, 365 days, 1 / 10 / 50 sites', [
+      { name: 'totals 365 d, 1 site', path: q(totals, { ...range(365), ...first(1) }), auth: 'key', sites: 1 },
+      { name: 'totals 365 d, 10 sites', path: q(totals, { ...range(365), ...first(10) }), auth: 'key', sites: 10 },
+      { name: 'totals 365 d, 50 sites', path: q(totals, { ...range(365), ...first(50) }), auth: 'key', sites: 50 },
+    ]),
 
-    { name: 'by-country 365 d top 100', path: q(byCountry, top100), auth: 'key' },
-    { name: 'by-country 365 d top 100, cpm>2', path: q(byCountry, { ...top100, Filter: 'cpm>2' }), auth: 'key' },
-    { name: 'by-country 365 d top 100, 10 sites', path: q(byCountry, { ...top100, ...first(10) }), auth: 'key', sites: 10 },
-    { name: 'by-country 365 d top 100, 50 sites', path: q(byCountry, { ...top100, ...first(50) }), auth: 'key', sites: 50 },
-    { name: 'by-country 731 d top 100, 50 sites', path: q(byCountry, { ...top100, ...range(731), ...first(50) }), auth: 'key', sites: 50 },
-    { name: 'by-country 365 d top 100, 90 sites', path: q(byCountry, { ...top100, ...first(90) }), auth: 'key', sites: 90 },
+    ...row('by-country, 365 days, top 100 by revenue', [
+      { name: 'by-country 365 d top 100', path: q(byCountry, top100), auth: 'key' },
+    ]),
+    ...row('the same with `Filter=cpm>2`', [
+      { name: 'by-country 365 d top 100, cpm>2', path: q(byCountry, { ...top100, Filter: 'cpm>2' }), auth: 'key' },
+    ]),
+    ...row('by-country, 365 days, 10 / 50 / 90 sites', [
+      { name: 'by-country 365 d top 100, 10 sites', path: q(byCountry, { ...top100, ...first(10) }), auth: 'key', sites: 10 },
+      { name: 'by-country 365 d top 100, 50 sites', path: q(byCountry, { ...top100, ...first(50) }), auth: 'key', sites: 50 },
+      { name: 'by-country 365 d top 100, 90 sites', path: q(byCountry, { ...top100, ...first(90) }), auth: 'key', sites: 90 },
+    ]),
+    ...row('by-country, 731 days, 50 sites', [
+      { name: 'by-country 731 d top 100, 50 sites', path: q(byCountry, { ...top100, ...range(731), ...first(50) }), auth: 'key', sites: 50 },
+    ]),
 
-    { name: 'countries page 1', path: q(feed, { pageSize: 100 }), auth: 'key' },
-    { name: 'countries page 10,000', path: q(feed, { page: 10_000, pageSize: 100 }), auth: 'key' },
-    { name: 'countries page 50,000 desc', path: q(feed, { page: 50_000, pageSize: 100, sortDirection: 'desc' }), auth: 'key' },
-    {
-      name: 'countries 365 d by revenue desc',
-      path: q(feed, { pageSize: 100, sortBy: 'revenueAmount', sortDirection: 'desc', Filter: `createdAt>=${since(365)}` }),
-      auth: 'key',
-    },
-    { name: 'countries by revenue desc', path: q(feed, { pageSize: 100, sortBy: 'revenueAmount', sortDirection: 'desc' }), auth: 'key' },
-    {
-      name: 'countries 365 d by cpm desc',
-      path: q(feed, { pageSize: 100, sortBy: 'cpm', sortDirection: 'desc', Filter: `createdAt>=${since(365)}` }),
-      auth: 'key',
-    },
-    { name: 'countries Search=united', path: q(feed, { pageSize: 100, Search: 'united' }), auth: 'key' },
-    { name: 'countries 30 d, country==US', path: q(feed, { pageSize: 100, Filter: `createdAt>=${since(30)};country==US` }), auth: 'key' },
+    ...row('feed, page 1', [{ name: 'countries page 1', path: q(feed, { pageSize: 100 }), auth: 'key' }]),
+    ...row('feed, page 10,000 / page 50,000 descending (100 rows each)', [
+      { name: 'countries page 10,000', path: q(feed, { page: 10_000, pageSize: 100 }), auth: 'key' },
+      { name: 'countries page 50,000 desc', path: q(feed, { page: 50_000, pageSize: 100, sortDirection: 'desc' }), auth: 'key' },
+    ]),
+    ...row('feed by revenue desc: all / 365 days', [
+      { name: 'countries by revenue desc', path: q(feed, byRevenue), auth: 'key' },
+      { name: 'countries 365 d by revenue desc', path: q(feed, { ...byRevenue, Filter: `createdAt>=${since(365)}` }), auth: 'key' },
+    ]),
+    ...row('feed by cpm desc, 365 days', [
+      {
+        name: 'countries 365 d by cpm desc',
+        path: q(feed, { pageSize: 100, sortBy: 'cpm', sortDirection: 'desc', Filter: `createdAt>=${since(365)}` }),
+        auth: 'key',
+      },
+    ]),
+    ...row('feed, `Search=united`', [
+      { name: 'countries Search=united', path: q(feed, { pageSize: 100, Search: 'united' }), auth: 'key' },
+    ]),
+    ...row('feed, 30 days and `country==US`', [
+      { name: 'countries 30 d, country==US', path: q(feed, { pageSize: 100, Filter: `createdAt>=${since(30)};country==US` }), auth: 'key' },
+    ]),
 
-    { name: 'dashboard / (overview)', path: '/', auth: 'session' },
-    { name: 'dashboard /countries', path: '/countries', auth: 'session' },
+    // The dashboard's server-rendered documents: the account's default range, then a year through the filter bar.
+    ...row('dashboard, default range: overview / countries / sites (document)', [
+      { name: 'dashboard / (overview)', path: '/', auth: 'session' },
+      { name: 'dashboard /countries', path: '/countries', auth: 'session' },
+      { name: 'dashboard /sites', path: '/sites', auth: 'session' },
+    ]),
+    ...row('dashboard, 365 days: overview / countries / sites (document)', [
+      { name: 'dashboard / (overview) 365 d', path: q('/', range365), auth: 'session' },
+      { name: 'dashboard /countries 365 d', path: q('/countries', range365), auth: 'session' },
+      { name: 'dashboard /sites 365 d', path: q('/sites', range365), auth: 'session' },
+    ]),
   ];
 }
 

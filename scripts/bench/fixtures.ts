@@ -47,32 +47,71 @@ export async function loadDataset(email: string): Promise<Dataset | null> {
   };
 }
 
-export interface Access {
+export interface BenchKey {
   apiKey: string;
   keyId: string;
+}
+
+export interface Access {
+  /** One per concurrent connection: a key may have only 2 report requests running (lib/http/report-slots.ts). */
+  keys: BenchKey[];
   sessionToken: string;
 }
 
 /**
- * An API key (through the service, as `npm run apikey` does) and a dashboard session for the run.
+ * `keyCount` API keys (through the service, as `npm run apikey` does) and a dashboard session for the run.
  * sessions.ts opens sessions only by password (signIn), so the row is written here the way signIn writes
- * it (SHA-256 of a random token); it is removed with the service's signOut.
+ * it (SHA-256 of a random token); it is removed with the service's signOut. If anything fails halfway, what
+ * was created is removed before the error goes on.
  */
-export async function openAccess(dataset: Dataset): Promise<Access> {
-  const created = await createApiKey(dataset.principal, { label: `npm run bench ${new Date().toISOString()}` });
-  const sessionToken = randomBytes(32).toString('base64url');
-  const db = await getDb();
-  await db.insert(sessions).values({
-    tokenHash: sha256Hex(sessionToken),
-    userId: dataset.principal.userId,
-    expiresAt: new Date(Date.now() + 86_400_000),
-  });
-  return { apiKey: created.apiKey, keyId: created.key.id, sessionToken };
+export async function openAccess(dataset: Dataset, keyCount: number): Promise<Access> {
+  const access: Access = { keys: [], sessionToken: randomBytes(32).toString('base64url') };
+  const label = `npm run bench ${new Date().toISOString()}`;
+  try {
+    for (let i = 1; i <= keyCount; i++) {
+      const created = await createApiKey(dataset.principal, { label: `${label} #${i}` });
+      access.keys.push({ apiKey: created.apiKey, keyId: created.key.id });
+    }
+    const db = await getDb();
+    await db.insert(sessions).values({
+      tokenHash: sha256Hex(access.sessionToken),
+      userId: dataset.principal.userId,
+      expiresAt: new Date(Date.now() + 86_400_000),
+    });
+  } catch (err) {
+    await closeAccess(dataset, access);
+    throw err;
+  }
+  return access;
 }
 
+/** Revokes the run's keys and ends its session (a session that was never written is a no-op). */
 export async function closeAccess(dataset: Dataset, access: Access): Promise<void> {
-  await revokeApiKey(dataset.principal, access.keyId);
+  for (const key of access.keys) await revokeApiKey(dataset.principal, key.keyId);
   await signOut(access.sessionToken);
+}
+
+/**
+ * Waits until no other session of this database is running a statement, for at most `seconds`: autocannon
+ * stops with up to one request per connection still being answered, and those should not slow the next
+ * case's warm-up (or fail it at the statement timeout). False when the time ran out first.
+ */
+export async function waitUntilDatabaseIdle(seconds: number): Promise<boolean> {
+  const db = await getDb();
+  const deadline = Date.now() + seconds * 1000;
+  for (;;) {
+    const result = (await db.execute(sql`
+      select count(*)::int as busy from pg_stat_activity
+      where datname = current_database() and pid <> pg_backend_pid() and state <> 'idle'`)) as unknown;
+    if (rowsOf<{ busy: number }>(result)[0]?.busy === 0) return true;
+    if (Date.now() > deadline) return false;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** postgres.js answers with the rows themselves, PGlite with { rows }. */
+function rowsOf<T>(result: unknown): T[] {
+  return (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as T[];
 }
 
 export interface Machine {
@@ -86,9 +125,7 @@ export interface Machine {
 
 export async function describeMachine(): Promise<Machine> {
   const db = await getDb();
-  const result = (await db.execute(sql`select version() as version`)) as unknown;
-  // postgres.js answers with the rows themselves, PGlite with { rows }.
-  const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as { version: string }[];
+  const rows = rowsOf<{ version: string }>(await db.execute(sql`select version() as version`));
   const cpus = os.cpus();
   return {
     cpus: cpus.length,

@@ -1,4 +1,4 @@
-import autocannon, { type Instance } from 'autocannon';
+import autocannon, { type Client, type Instance } from 'autocannon';
 
 /** What one load run saw: every response's latency and status, and the requests that got no answer. */
 export interface Sample {
@@ -26,7 +26,11 @@ export interface Stats {
 
 export interface LoadOptions {
   url: string;
-  headers: Record<string, string>;
+  /**
+   * Connection i sends headersByConnection[i % length]: one API key per connection keeps each key within
+   * its report slots (lib/http/report-slots.ts) as a real client's would be.
+   */
+  headersByConnection: Record<string, string>[];
   connections: number;
   /** Stop after this many responses… */
   amount?: number;
@@ -41,7 +45,7 @@ export function stopCurrentLoad() {
   current?.stop();
 }
 
-export async function load({ url, headers, connections, amount, seconds }: LoadOptions): Promise<Sample> {
+export async function load({ url, headersByConnection, connections, amount, seconds }: LoadOptions): Promise<Sample> {
   const latenciesMs: number[] = [];
   const statusCodes: Record<string, number> = {};
   let failures = 0;
@@ -49,7 +53,9 @@ export async function load({ url, headers, connections, amount, seconds }: LoadO
   let last = started;
   // sampleInt 100: autocannon only notices a finished run at its sampling ticks (default every second).
   // timeout 30 s: above the server's 2 s statement_timeout, so a slow query shows as its 503, not as ours.
-  const instance = autocannon({ url, headers, connections, amount, duration: seconds, timeout: 30, sampleInt: 100 });
+  let opened = 0;
+  const setupClient = (client: Client) => client.setHeaders(headersByConnection[opened++ % headersByConnection.length]);
+  const instance = autocannon({ url, setupClient, connections, amount, duration: seconds, timeout: 30, sampleInt: 100 });
   current = instance;
   instance.on('response', (_client: unknown, status: number, _bytes: number, ms: number) => {
     latenciesMs.push(ms);

@@ -80,7 +80,10 @@ export function describeErrors(result: Stats): string | null {
     .filter(([status]) => !status.startsWith('2'))
     .map(([status, n]) => `${n} × ${status}`);
   if (result.failures > 0) codes.push(`${result.failures} without an answer (connection error or timeout)`);
-  return codes.join(', ');
+  const hint = result.statusCodes['429']
+    ? ' (429: a rate limit or report slot reached; every connection must have its own API key)'
+    : '';
+  return codes.join(', ') + hint;
 }
 
 export function writeResults(file: string, results: Results) {
