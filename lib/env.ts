@@ -30,6 +30,11 @@ const schema = z
     RATE_LIMIT_PER_MINUTE: perMinute(120),
     /** Per client address, for requests without a valid key (and public endpoints). */
     ADDRESS_RATE_LIMIT_PER_MINUTE: perMinute(30),
+    /** Set to "1" by Vercel in its builds and functions. */
+    VERCEL: z
+      .string()
+      .optional()
+      .transform((v) => v === '1'),
   })
   .refine((e) => !e.UPSTASH_REDIS_REST_URL === !e.UPSTASH_REDIS_REST_TOKEN, {
     message: 'set both UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN, or neither',

@@ -23,3 +23,19 @@ export const INGEST_REQUEST_DEADLINE_MS = 60_000;
 
 /** Report requests one API key may have running at once; one more is answered 429 at once. */
 export const MAX_CONCURRENT_REPORTS_PER_KEY = 2;
+
+/**
+ * How long a server's first request waits for migrations that another instance (or `npm run db:migrate`)
+ * is applying, before it answers 503 with Retry-After instead (db/migrate.ts). Less than REQUEST_DEADLINE_MS,
+ * so that the API's answer says why; the next request tries again.
+ */
+export const MIGRATION_LOCK_WAIT_MS = 1_500;
+
+/** `npm run db:migrate` waits longer for another migrator (an index build can take minutes), but not forever. */
+export const MIGRATE_COMMAND_LOCK_WAIT_MS = 10 * 60_000;
+
+/**
+ * A migrator's session idle this long (a serverless instance frozen mid-migration) is ended by PostgreSQL,
+ * which releases the migration lock for the next instance.
+ */
+export const MIGRATION_SESSION_IDLE_TIMEOUT_MS = 60_000;

@@ -1,5 +1,6 @@
 import type { TestProject } from 'vitest/node';
-import { migrate, openPostgres } from '@/db/client';
+import { openPostgres } from '@/db/client';
+import { migrate } from '@/db/migrate';
 import { seedDemo } from '@/db/seed';
 import { todayUtc } from '@/db/seed-data';
 import { pgliteTemplate } from './pglite-template';
