@@ -55,3 +55,7 @@ export async function GET(request: Request, { params }: { params: Promise<{ repo
     throw err;
   }
 }
+
+// The export streams for at most EXPORT_WALL_CLOCK_MS (lib/limits.ts): 300 s, the most Vercel allows on every plan
+// with fluid compute (README, "Deploying to Vercel").
+export const maxDuration = 300;
