@@ -23,6 +23,10 @@ export const NO_TRANSACTION = '-- migrate: no-transaction';
 
 /** Any fixed number: the key of the advisory lock that serialises migrators across instances. */
 const MIGRATION_LOCK = 7_310_2024;
+/** pg_locks' row of that lock in this database, when granted (a bigint key is split into classid and objid). */
+const GRANTED_LOCK = sql`locktype = 'advisory' and granted and objsubid = 1
+  and database = (select oid from pg_database where datname = current_database())
+  and ((classid::bigint << 32) | objid::bigint) = ${MIGRATION_LOCK}::bigint`;
 /** How often a waiting migrator asks for the lock again. */
 const LOCK_POLL_MS = 200;
 
@@ -43,6 +47,8 @@ export interface MigrateOptions {
   onWait?: (holder: string, waitMs: number) => void;
   /** Called after each migration is applied; the next waits for what it returns (still under the lock). */
   onApplied?: (migration: Migration, ms: number) => void | Promise<void>;
+  /** PostgreSQL: how long the migrator's session may sit idle before PostgreSQL ends it, freeing the lock. */
+  idleTimeoutMs?: number;
   /** Tests migrate from copies of the folder. */
   folder?: string;
 }
@@ -85,16 +91,16 @@ export async function migrate(database: Database, options: MigrateOptions = {}):
   // The wait counts from here: connecting and asking are part of what a first request waits for.
   const started = performance.now();
   const migrations = readMigrations(options.folder);
-  if (database.kind === 'pglite' || !database.url) return applyPending(database.db, migrations, options);
+  if (database.kind === 'pglite' || !database.url) return applyPending(database.db, migrations, options, null);
   // Most starts find nothing to do: ask before taking a connection and the lock.
   if ((await pendingOf(database.db, migrations)).length === 0) return [];
   // Not a request: building an index over a large table takes minutes, not a request's 2 s.
   const session = await openPostgres(database.url, { max: 1, statementTimeoutMs: 0 });
   try {
-    await prepareSession(session.db);
+    await prepareSession(session.db, options.idleTimeoutMs ?? MIGRATION_SESSION_IDLE_TIMEOUT_MS);
     await takeLock(session.db, options, started);
     try {
-      return await applyPending(session.db, migrations, options);
+      return await applyPending(session.db, migrations, options, () => assertStillLocked(session.db));
     } finally {
       await session.db.execute(sql`select pg_advisory_unlock(${MIGRATION_LOCK}::bigint)`);
     }
@@ -126,8 +132,8 @@ async function pendingOf(db: Db, migrations: Migration[]): Promise<Migration[]> 
  * The migrator's session: named, so a waiting migrator can say who holds the lock; and ended by PostgreSQL
  * when it sits idle (a serverless instance frozen mid-migration), which releases the lock.
  */
-async function prepareSession(db: Db): Promise<void> {
-  const idle = `${MIGRATION_SESSION_IDLE_TIMEOUT_MS}ms`;
+async function prepareSession(db: Db, idleTimeoutMs: number): Promise<void> {
+  const idle = `${idleTimeoutMs}ms`;
   await db.execute(sql`select set_config('application_name', 'publisher-portal migrations', false),
     set_config('idle_in_transaction_session_timeout', ${idle}, false)`);
   // idle_session_timeout exists from PostgreSQL 14 on.
@@ -159,23 +165,40 @@ async function takeLock(db: Db, options: MigrateOptions, started: number): Promi
 async function lockHolder(db: Db): Promise<string> {
   const [holder] = await query<{ pid: number; app: string | null; addr: string | null; since: string | null }>(
     db,
-    sql`select a.pid, nullif(a.application_name, '') as app, host(a.client_addr) as addr,
+    sql`select pid, nullif(a.application_name, '') as app, host(a.client_addr) as addr,
           to_char(a.backend_start at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') as since
-        from pg_locks l join pg_stat_activity a on a.pid = l.pid
-        where l.locktype = 'advisory' and l.granted and l.objsubid = 1
-          and ((l.classid::bigint << 32) | l.objid::bigint) = ${MIGRATION_LOCK}::bigint`,
+        from pg_locks join pg_stat_activity a using (pid) where ${GRANTED_LOCK}`,
   );
   if (!holder) return 'a session that has just released it';
   const from = [holder.app, holder.addr && `from ${holder.addr}`, holder.since && `connected ${holder.since}`];
   return `PostgreSQL session ${holder.pid} (${from.filter(Boolean).join(', ') || 'no details visible'})`;
 }
 
-async function applyPending(db: Db, migrations: Migration[], options: MigrateOptions): Promise<string[]> {
+/**
+ * A migrator whose session PostgreSQL ended (idle too long) has lost the lock, and postgres.js would carry on
+ * over a new session: it must stop instead, as another migrator may have the lock by now.
+ */
+async function assertStillLocked(db: Db): Promise<void> {
+  const [{ held }] = await query<{ held: boolean }>(
+    db,
+    sql`select exists (select from pg_locks where pid = pg_backend_pid() and ${GRANTED_LOCK}) as held`,
+  );
+  if (!held)
+    throw new Error('Lost the migration lock (the session was ended, idle too long): run the migrations again.');
+}
+
+async function applyPending(
+  db: Db,
+  migrations: Migration[],
+  options: MigrateOptions,
+  beforeEach: (() => Promise<void>) | null,
+): Promise<string[]> {
   await db.execute(sql`CREATE SCHEMA IF NOT EXISTS drizzle`);
   await db.execute(sql`CREATE TABLE IF NOT EXISTS drizzle.__drizzle_migrations (
     id SERIAL PRIMARY KEY, hash text NOT NULL, created_at bigint)`);
   const pending = await pendingOf(db, migrations);
   for (const migration of pending) {
+    await beforeEach?.();
     const started = performance.now();
     const record = sql`insert into drizzle.__drizzle_migrations ("hash", "created_at")
       values (${migration.hash}, ${migration.createdAt})`;

@@ -6,22 +6,24 @@ import { promisify } from 'node:util';
 import { sql } from 'drizzle-orm';
 import { migrate as drizzlePgliteMigrate } from 'drizzle-orm/pglite/migrator';
 import { migrate as drizzlePostgresMigrate } from 'drizzle-orm/postgres-js/migrator';
-import { afterAll, describe, expect, inject, it, vi } from 'vitest';
-import { type Database, getDatabase, openPglite, setDatabase } from '@/db/client';
+import { afterAll, describe, expect, inject, it } from 'vitest';
+import { type Database, openPglite, setDatabase } from '@/db/client';
 import { lockPathFor } from '@/db/embedded-lock';
 import { MigrationsRunningElsewhereError, migrate, migrationsFolder, readMigrations } from '@/db/migrate';
 import { seedDemo } from '@/db/seed';
 import { generateApiKey } from '@/lib/auth/api-key';
 import { readEnv, setEnv } from '@/lib/env';
 import { REQUEST_DEADLINE_MS } from '@/lib/limits';
-import { runCli } from '@/scripts/run-cli';
 import { callApi } from '../support/api';
 import {
   type Kind,
   appliedMigrations,
+  closeInstalledDatabase,
   emptyDatabase,
   migrationsCopy,
+  resolvable,
   rows,
+  runMigrateCommand,
   schemaSnapshot,
 } from '../support/migrations';
 
@@ -242,6 +244,32 @@ describe('a second migrator while the first holds the lock', () => {
     },
     SLOW,
   );
+  it.runIf(serverUrl)(
+    'on PostgreSQL: a migrator frozen halfway loses the lock once its session has sat idle, and then stops',
+    async () => {
+      const scratch = await emptyDatabase('postgres', serverUrl);
+      const gate = resolvable();
+      const holding = resolvable();
+      try {
+        // A serverless instance suspended after its first migration: its session idles, holding the lock.
+        const frozen = migrate(scratch.database, {
+          idleTimeoutMs: 1_000,
+          onApplied: () => (holding.resolve(), gate.promise),
+        }).catch((err: unknown) => err);
+        await holding.promise;
+        // PostgreSQL ends that session after 1 s idle: the next migrator gets the lock and does the rest.
+        expect(await migrate(await scratch.open(), { lockWaitMs: 10_000 })).toEqual(ALL.slice(1));
+        // The frozen one wakes up without its lock and stops rather than run on over a new session.
+        gate.resolve();
+        expect(String(await frozen)).toMatch(/Lost the migration lock/);
+        expect((await appliedMigrations(scratch.database.db)).length).toBe(ALL.length);
+      } finally {
+        gate.resolve();
+        await scratch.drop();
+      }
+    },
+    SLOW,
+  );
 });
 
 describe('npm run db:migrate', () => {
@@ -283,31 +311,3 @@ describe('npm run db:migrate', () => {
     expect(await runMigrateCommand(['--wait', '1.5'])).toMatchObject({ code: 2 });
   });
 });
-
-/** `npm run db:migrate` in this process (what scripts/cli.ts runs), with the environment an operator would set. */
-async function runMigrateCommand(args: string[], environment: Record<string, string> = {}) {
-  if (Object.keys(environment).length > 0) setEnv(readEnv({ ...process.env, DATABASE_URL: '', ...environment }));
-  const out: string[] = [];
-  const err: string[] = [];
-  const log = vi.spyOn(console, 'log').mockImplementation((...parts) => void out.push(parts.join(' ')));
-  const error = vi.spyOn(console, 'error').mockImplementation((...parts) => void err.push(parts.join(' ')));
-  try {
-    const code = await runCli(['migrate', ...args]);
-    return { code, stdout: out.join('\n'), stderr: err.join('\n') };
-  } finally {
-    log.mockRestore();
-    error.mockRestore();
-  }
-}
-
-async function closeInstalledDatabase() {
-  const opened = await getDatabase().catch(() => undefined);
-  setDatabase(undefined);
-  await opened?.close();
-}
-
-function resolvable() {
-  let resolve!: () => void;
-  const promise = new Promise<void>((r) => (resolve = r));
-  return { promise, resolve };
-}

@@ -23,7 +23,8 @@ declare module 'vitest' {
 }
 
 async function preparePostgres(url: string, today: string): Promise<void> {
-  const database = await openPostgres(url, { max: 1 });
+  // Not a request: a year of demo rows may take longer than a request's 2 s on a busy machine.
+  const database = await openPostgres(url, { max: 1, statementTimeoutMs: 0 });
   try {
     await migrate(database);
     await seedDemo(database.db, { today });

@@ -2,12 +2,15 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { type SQL, sql } from 'drizzle-orm';
-import { type Database, type Db, openPglite, openPostgres } from '@/db/client';
+import { vi } from 'vitest';
+import { type Database, type Db, getDatabase, openPglite, openPostgres, setDatabase } from '@/db/client';
 import { migrationsFolder } from '@/db/migrate';
+import { readEnv, setEnv } from '@/lib/env';
+import { runCli } from '@/scripts/run-cli';
 
 /**
  * What tests/integration/migrate.test.ts needs: new, empty databases of either kind, copies of the migrations
- * folder, and a database's schema as comparable text.
+ * folder, a database's schema as comparable text, and `npm run db:migrate` run in process.
  */
 
 export type Kind = Database['kind'];
@@ -109,4 +112,34 @@ export async function schemaSnapshot(db: Db): Promise<string[]> {
 /** The bookkeeping drizzle (and db/migrate.ts) keep: which migrations are applied, by journal time. */
 export async function appliedMigrations(db: Db): Promise<{ id: number; hash: string; created_at: string }[]> {
   return rows(db, sql`select id, hash, created_at::text from drizzle.__drizzle_migrations order by id`);
+}
+
+/** `npm run db:migrate` in this process (what scripts/cli.ts runs), with the environment an operator would set. */
+export async function runMigrateCommand(args: string[], environment: Record<string, string> = {}) {
+  if (Object.keys(environment).length > 0) setEnv(readEnv({ ...process.env, DATABASE_URL: '', ...environment }));
+  const out: string[] = [];
+  const err: string[] = [];
+  const log = vi.spyOn(console, 'log').mockImplementation((...parts) => void out.push(parts.join(' ')));
+  const error = vi.spyOn(console, 'error').mockImplementation((...parts) => void err.push(parts.join(' ')));
+  try {
+    const code = await runCli(['migrate', ...args]);
+    return { code, stdout: out.join('\n'), stderr: err.join('\n') };
+  } finally {
+    log.mockRestore();
+    error.mockRestore();
+  }
+}
+
+/** Closes the database the app opened for itself (getDatabase), if any, and forgets it. */
+export async function closeInstalledDatabase() {
+  const opened = await getDatabase().catch(() => undefined);
+  setDatabase(undefined);
+  await opened?.close();
+}
+
+/** A promise and the function that resolves it: a gate a test opens when it chooses. */
+export function resolvable() {
+  let resolve!: () => void;
+  const promise = new Promise<void>((r) => (resolve = r));
+  return { promise, resolve };
 }
