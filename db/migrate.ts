@@ -102,7 +102,8 @@ export async function migrate(database: Database, options: MigrateOptions = {}):
     try {
       return await applyPending(session.db, migrations, options, () => assertStillLocked(session.db));
     } finally {
-      await session.db.execute(sql`select pg_advisory_unlock(${MIGRATION_LOCK}::bigint)`);
+      // Closing the session releases the lock too: a failure here must not hide the migration's own.
+      await session.db.execute(sql`select pg_advisory_unlock(${MIGRATION_LOCK}::bigint)`).catch(() => {});
     }
   } finally {
     await session.close();
@@ -208,7 +209,9 @@ async function applyPending(
         await tx.execute(record);
       });
     } else {
-      for (const statement of migration.statements) {
+      for (const [i, statement] of migration.statements.entries()) {
+        // Each statement commits on its own: the lock is checked before each, not only before the migration.
+        if (i > 0) await beforeEach?.();
         await dropIfInvalid(db, statement);
         await db.execute(sql.raw(statement));
       }
