@@ -1,7 +1,17 @@
+/**
+ * Vercel sets VERCEL=1 in its builds. A deployment there uses PostgreSQL (DATABASE_URL): its functions have no
+ * disk for an embedded database (lib/deployment.ts answers 503 naming DATABASE_URL), so PGlite, 20 MB of WASM
+ * and data that the tracer would put into every function and the proxy, is replaced by a stub that says so.
+ * Excluding its files from the traces would not do: Turbopack applies outputFileTracingExcludes to routes
+ * only, and Vercel adds the instrumentation hook's trace to every function.
+ */
+const onVercel = process.env.VERCEL === '1';
+
 /** @type {import('next').NextConfig} */
 const nextConfig = {
   // PGlite ships a WASM build of PostgreSQL that must be loaded from node_modules at run time, not bundled.
-  serverExternalPackages: ['@electric-sql/pglite'],
+  serverExternalPackages: onVercel ? [] : ['@electric-sql/pglite'],
+  ...(onVercel && { turbopack: { resolveAlias: { '@electric-sql/pglite': './db/no-embedded-database.ts' } } }),
   poweredByHeader: false,
   // Migrations are read from disk at start-up; make sure serverless bundles (Vercel) carry them.
   outputFileTracingIncludes: { '/**': ['./db/migrations/**/*'] },

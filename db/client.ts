@@ -1,6 +1,5 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { sql } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import * as schema from './schema';
 import { acquireEmbeddedLock } from './embedded-lock';
@@ -10,6 +9,7 @@ import { pgliteStream, postgresStream, type RunStream } from './stream';
 import { databaseMisconfiguration } from '@/lib/deployment';
 import { env } from '@/lib/env';
 import { AppError } from '@/lib/errors';
+import type { MigrateOptions } from './migrate';
 
 export type { RunStream } from './stream';
 
@@ -26,10 +26,6 @@ export interface Database {
   stream: RunStream;
   close(): Promise<void>;
 }
-
-export const migrationsFolder = path.join(process.cwd(), 'db', 'migrations');
-/** Any fixed number: the key of the advisory lock that serialises migrations across instances. */
-const MIGRATION_LOCK = 7_310_2024;
 
 export async function openPglite(dataDir: string | undefined, options: { loadDataDir?: Blob } = {}): Promise<Database> {
   const { PGlite } = await import('@electric-sql/pglite');
@@ -76,38 +72,24 @@ export async function openPostgres(
   };
 }
 
-export async function migrate(database: Database): Promise<void> {
-  if (database.kind === 'pglite' || !database.url) {
-    const { migrate: run } = await import('drizzle-orm/pglite/migrator');
-    await run(database.db as never, { migrationsFolder });
-    return;
-  }
-  // Several instances may start at once (serverless cold starts): a session-level advisory lock on one
-  // dedicated connection lets the first migrate while the others wait and then find nothing left to do.
-  const { migrate: run } = await import('drizzle-orm/postgres-js/migrator');
-  const single = await openPostgres(database.url, { max: 1 });
-  try {
-    // Not a request: building an index over a large table takes minutes, not a request's 2 s.
-    await single.db.execute(sql`set statement_timeout = 0`);
-    await single.db.execute(sql`select pg_advisory_lock(${MIGRATION_LOCK})`);
-    await run(single.db as never, { migrationsFolder });
-    await single.db.execute(sql`select pg_advisory_unlock(${MIGRATION_LOCK})`);
-  } finally {
-    await single.close();
-  }
-}
-
 /**
  * Opens the configured database and applies pending migrations: PostgreSQL when DATABASE_URL is set,
  * otherwise the embedded PGlite folder, which is also seeded with demo data the first time it is created.
  */
 export async function openConfiguredDatabase(
-  options: { seedIfEmpty?: boolean; statementTimeoutMs?: number } = {},
+  options: { seedIfEmpty?: boolean; statementTimeoutMs?: number; migrate?: MigrateOptions } = {},
 ): Promise<Database> {
   const { DATABASE_URL, PGLITE_DIR } = env();
+  // Imported on use: db/migrate.ts opens its own PostgreSQL session with openPostgres.
+  const { migrate } = await import('./migrate');
   if (DATABASE_URL) {
     const database = await openPostgres(DATABASE_URL, { statementTimeoutMs: options.statementTimeoutMs });
-    await migrate(database);
+    try {
+      await migrate(database, options.migrate);
+    } catch (err) {
+      await database.close();
+      throw err;
+    }
     return database;
   }
   const misconfigured = databaseMisconfiguration();
@@ -115,7 +97,7 @@ export async function openConfiguredDatabase(
   const release = acquireEmbeddedLock(PGLITE_DIR);
   try {
     const database = await openPglite(PGLITE_DIR);
-    await migrate(database);
+    await migrate(database, options.migrate);
     if (options.seedIfEmpty ?? true) {
       const { seedDemoIfEmpty } = await import('./seed');
       await seedDemoIfEmpty(database.db);

@@ -43,6 +43,11 @@ const schema = z
     EXPORT_STALL_SECONDS: seconds(EXPORT_STALL_MS),
     /** The longest an export may run (lib/limits.ts); Vercel's maxDuration caps it there. */
     EXPORT_MAX_SECONDS: seconds(EXPORT_WALL_CLOCK_MS),
+    /** Set to "1" by Vercel in its builds and functions. */
+    VERCEL: z
+      .string()
+      .optional()
+      .transform((v) => v === '1'),
   })
   .refine((e) => !e.UPSTASH_REDIS_REST_URL === !e.UPSTASH_REDIS_REST_TOKEN, {
     message: 'set both UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN, or neither',

@@ -43,14 +43,31 @@ export const MAX_CONCURRENT_EXPORTS_PER_ACCOUNT = 2;
 export const EXPORT_STALL_MS = 30_000;
 
 /**
- * The longest an export may run, from its first row to its last, whatever the client's pace: five minutes
- * streams a year of the largest account (7.3 M rows) several times over, and is what Vercel's plans allow a
- * function (the export routes' maxDuration). EXPORT_MAX_SECONDS overrides it.
+ * The longest an export may run, from its first row to its last, whatever the client's pace: ample for a
+ * year of the largest account (7.3 M rows, ~30 s at full speed), and just under the 300 s that Vercel allows
+ * a function (the export routes' maxDuration), so that the export ends itself, cleanly, before the platform
+ * stops it. EXPORT_MAX_SECONDS overrides it.
  */
-export const EXPORT_WALL_CLOCK_MS = 300_000;
+export const EXPORT_WALL_CLOCK_MS = 290_000;
 
 /**
  * A session left idle inside a transaction this long is ended by PostgreSQL itself: the last line of defence
  * against a transaction that our own code failed to end (an export's is ended after EXPORT_STALL_MS).
  */
 export const IDLE_IN_TRANSACTION_TIMEOUT_MS = 60_000;
+
+/**
+ * How long a server's first request waits for migrations that another instance (or `npm run db:migrate`)
+ * is applying, before it answers 503 with Retry-After instead (db/migrate.ts). Less than REQUEST_DEADLINE_MS,
+ * so that the API's answer says why; the next request tries again.
+ */
+export const MIGRATION_LOCK_WAIT_MS = 1_500;
+
+/** `npm run db:migrate` waits longer for another migrator (an index build can take minutes), but not forever. */
+export const MIGRATE_COMMAND_LOCK_WAIT_MS = 10 * 60_000;
+
+/**
+ * A migrator's session idle this long (a serverless instance frozen mid-migration) is ended by PostgreSQL,
+ * which releases the migration lock for the next instance.
+ */
+export const MIGRATION_SESSION_IDLE_TIMEOUT_MS = 60_000;

@@ -1,7 +1,9 @@
 import { EmbeddedDatabaseBusyError } from '@/db/embedded-lock';
+import { AppError } from '@/lib/errors';
 import { type Command, CommandError, UsageError } from './cli-kit';
 import { apikeyCommand } from './commands/apikey';
 import { importCommand } from './commands/import';
+import { migrateCommand } from './commands/migrate';
 import { seedCommand } from './commands/seed';
 import { log } from '@/lib/log';
 
@@ -13,6 +15,7 @@ const COMMANDS: Record<string, Command> = {
   seed: seedCommand,
   apikey: apikeyCommand,
   import: importCommand,
+  migrate: migrateCommand,
 };
 
 const EXIT_USAGE = 2;
@@ -77,6 +80,8 @@ export async function runCli(argv: string[]): Promise<number> {
 /** A one-line explanation for failures the operator can fix (busy folder, bad config, unreachable server). */
 function operationalReason(err: unknown): string | null {
   if (err instanceof EmbeddedDatabaseBusyError) return err.message;
+  // e.g. migrations running elsewhere (db/migrate.ts) when the command opened the database.
+  if (err instanceof AppError && err.code === 'unavailable') return err.message;
   if (err instanceof Error && err.message.startsWith('Invalid configuration')) return err.message;
   // Drizzle wraps driver errors; the useful part (ECONNREFUSED, "database … does not exist") is a cause.
   for (let e = err; e instanceof Error; e = e.cause) {

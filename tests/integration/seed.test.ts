@@ -1,7 +1,8 @@
 import { verify } from '@node-rs/argon2';
 import { and, asc, between, eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Database, type Db, migrate, openPglite } from '@/db/client';
+import { type Database, type Db, openPglite } from '@/db/client';
+import { migrate } from '@/db/migrate';
 import { revenueDaily, sites, users } from '@/db/schema';
 import { DEMO_DAYS, DEMO_IDS, DEMO_PASSWORD, seedDemo } from '@/db/seed';
 import { DEMO_SITES, dayNumber, dayString, revenueFor } from '@/db/seed-data';

@@ -1,5 +1,6 @@
 import type { TestProject } from 'vitest/node';
-import { migrate, openPostgres } from '@/db/client';
+import { openPostgres } from '@/db/client';
+import { migrate } from '@/db/migrate';
 import { seedDemo } from '@/db/seed';
 import { todayUtc } from '@/db/seed-data';
 import { pgliteTemplate } from './pglite-template';
@@ -22,7 +23,7 @@ declare module 'vitest' {
 }
 
 async function preparePostgres(url: string, today: string): Promise<void> {
-  // Seeding is not a request: under load it may take longer than a request's statement may.
+  // Not a request: a year of demo rows may take longer than a request's 2 s on a busy machine.
   const database = await openPostgres(url, { max: 1, statementTimeoutMs: 0 });
   try {
     await migrate(database);

@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
-import { migrate, openPglite } from '@/db/client';
+import { openPglite } from '@/db/client';
+import { migrate } from '@/db/migrate';
 import { seedDemo } from '@/db/seed';
 
 /**

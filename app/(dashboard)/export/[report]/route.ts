@@ -72,3 +72,7 @@ async function answer(request: Request, params: Promise<{ report: string }>) {
     throw err;
   }
 }
+
+// The most Vercel allows on every plan with fluid compute (README, "Deploying to Vercel"); the export ends itself
+// a little earlier, at EXPORT_WALL_CLOCK_MS (lib/limits.ts).
+export const maxDuration = 300;
