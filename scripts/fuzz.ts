@@ -1,9 +1,10 @@
 /**
- * `npm run fuzz [-- --runs 10000]`: hostile requests (tests/support/fuzz.ts) to every operation and method of
- * a production server on a throwaway embedded database seeded with the demo data. Prints the statuses by
- * operation and the slowest requests; exits 1 if any answer breaks a rule (an undocumented status, an error
- * that is not problem+json, a row outside the caller's scope, no answer at all) or the server's output
- * shows a key, a hash or a session.
+ * `npm run fuzz [-- --runs 10000] [--port 3000]`: hostile requests (tests/support/fuzz.ts) to every operation
+ * and method of a production server (on a free port unless given) on a throwaway embedded database seeded
+ * with the demo data. Prints the statuses by operation and the slowest requests; exits 1 if any answer breaks
+ * a rule (an undocumented status, an error that is not problem+json, a row outside the caller's scope, a HEAD
+ * that differs from its GET or has a body, no answer at all) or the server's output shows a key, a hash or a
+ * session.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -21,6 +22,8 @@ import {
   type FuzzCaller,
   type FuzzRequest,
   fuzzRequests,
+  getTwinOf,
+  headMismatches,
   violations,
 } from '../tests/support/fuzz';
 import { secretsIn } from '../tests/support/secrets';
@@ -28,7 +31,9 @@ import { freePort, startServer } from './bench/server';
 import { withDatabase } from './open-database';
 import { buildIfNeeded } from './production-build.mjs';
 
-const runs = Number(/--runs[= ](\d+)/.exec(process.argv.slice(2).join(' '))?.[1] ?? 10_000);
+const option = (name: string) => new RegExp(`--${name}[= ](\\d+)`).exec(process.argv.slice(2).join(' '))?.[1];
+const runs = Number(option('runs') ?? 10_000);
+const port = option('port');
 const CONCURRENCY = 4;
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-fuzz-'));
 setEnv(readEnv({ ...process.env, DATABASE_URL: '', PGLITE_DIR: dataDir }));
@@ -73,18 +78,25 @@ interface Sent {
   problems: string[];
 }
 
+const answerTo = async (origin: string, request: FuzzRequest) => {
+  const response = await fetch(`${origin}${request.path}`, {
+    method: request.method,
+    headers: request.headers,
+    body: request.body,
+    signal: AbortSignal.timeout(30_000),
+  });
+  return { status: response.status, headers: response.headers, text: await response.text() };
+};
+
+/** One request and its checks; a HEAD is followed by its GET, whose answer it must match. */
 async function send(origin: string, request: FuzzRequest, documented: ReturnType<typeof documentedStatuses>) {
   const started = performance.now();
   try {
-    const response = await fetch(`${origin}${request.path}`, {
-      method: request.method,
-      headers: request.headers,
-      body: request.body,
-      signal: AbortSignal.timeout(30_000),
-    });
-    const answer = { status: response.status, headers: response.headers, text: await response.text() };
+    const answer = await answerTo(origin, request);
     const ms = performance.now() - started;
-    return { request, status: answer.status, ms, problems: violations(request, answer, documented) };
+    const problems = violations(request, answer, documented);
+    if (request.method === 'HEAD') problems.push(...headMismatches(answer, await answerTo(origin, getTwinOf(request))));
+    return { request, status: answer.status, ms, problems };
   } catch (err) {
     return { request, status: 0, ms: performance.now() - started, problems: [`no answer: ${(err as Error).message}`] };
   }
@@ -113,7 +125,7 @@ async function main(): Promise<number> {
   const { callers, ids } = await makeCallers();
   if (buildIfNeeded() !== 0) return 1;
   const server = await startServer({
-    port: await freePort(),
+    port: port ? Number(port) : await freePort(),
     database: { PGLITE_DIR: dataDir },
     rateLimitPerMinute: 1_000_000,
     interrupted: () => false,
