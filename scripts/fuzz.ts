@@ -114,6 +114,9 @@ function report(sent: Sent[]) {
     const cells = [...counts].sort(([a], [b]) => a - b).map(([status, n]) => `${status}×${n}`);
     console.log(`  ${operation.padEnd(22)} ${cells.join('  ')}`);
   }
+  const byMethod = new Map<string, number>();
+  for (const { request } of sent) byMethod.set(request.method, (byMethod.get(request.method) ?? 0) + 1);
+  console.log(`  by method: ${[...byMethod].map(([method, n]) => `${method}×${n}`).join('  ')}`);
   console.log('\nslowest:');
   for (const { request, status, ms } of [...sent].sort((a, b) => b.ms - a.ms).slice(0, 10)) {
     console.log(`  ${ms.toFixed(0).padStart(6)} ms  ${status}  ${request.method} ${request.path.slice(0, 110)}`);
