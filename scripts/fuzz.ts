@@ -165,14 +165,19 @@ async function main(): Promise<number> {
     return broken.length > 0 || leaked.length > 0 ? 1 : 0;
   } finally {
     await server.stop();
-    fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }
 
+// The throwaway database goes however the run ends (a failed build included).
+const removeData = () => fs.rmSync(dataDir, { recursive: true, force: true });
 main().then(
-  (code) => process.exit(code),
+  (code) => {
+    removeData();
+    process.exit(code);
+  },
   (err) => {
     console.error(`fuzz failed: ${(err as Error).stack ?? err}`);
+    removeData();
     process.exit(1);
   },
 );
