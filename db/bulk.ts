@@ -3,10 +3,10 @@
  * transaction spanning a stream of them. A BulkSession gives exactly that over the raw driver, so the one
  * revenue write path (lib/services/revenue-write.ts) runs the same SQL on PostgreSQL and on PGlite.
  */
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
+import type { Writable } from 'node:stream';
+import { finished } from 'node:stream/promises';
 import type { PGlite } from '@electric-sql/pglite';
-import type { Sql } from 'postgres';
+import type { Sql, TransactionSql } from 'postgres';
 
 export interface BulkSession {
   /** A statement with $1… parameters; rows come back as plain objects (bigint columns as strings). */
@@ -25,12 +25,40 @@ export function postgresBulk(client: Sql): RunBulk {
       await tx.unsafe('set local statement_timeout = 0');
       return work({
         query: async (text, params = []) => [...(await tx.unsafe(text, params as never[]))] as never,
-        copyIn: async (table, columns, rows) => {
-          const stream = await tx.unsafe(`copy ${table} (${columns.join(', ')}) from stdin`).writable();
-          await pipeline(Readable.from([rows]), stream);
-        },
+        copyIn: (table, columns, rows) => copyInPostgres(tx, `copy ${table} (${columns.join(', ')}) from stdin`, rows),
       });
     }) as never;
+}
+
+/**
+ * COPY … FROM STDIN on postgres.js, settling on failure too. postgres.js 3.4 never settles its writable when
+ * the server rejects the data after the last byte was sent (porsager/postgres#1173): the import would wait
+ * forever and the transaction would never roll back, leaving the connection "idle in transaction (aborted)".
+ * So a probe statement follows the COPY's end on the same connection: the server answers it only after the
+ * COPY, with an error when the COPY aborted the transaction. The server's own message is lost on that path
+ * (postgres.js drops it), so the probe's error says what happened.
+ */
+async function copyInPostgres(tx: TransactionSql, statement: string, rows: string): Promise<void> {
+  const stream: Writable = await tx.unsafe(statement).writable();
+  const done = finished(stream); // settles on success, and on an error the server reports while data is still sent
+  done.catch(() => {}); // awaited below; on the probe's path it may never be
+  // The probe may go out only once the end of the data (CopyDone) has: before that, postgres.js refuses any
+  // statement. Node calls _final for exactly that moment, so it is wrapped to tell when.
+  const endOfData = new Promise<void>((resolve) => {
+    const sendEnd = stream._final!.bind(stream);
+    stream._final = (callback) => {
+      sendEnd(callback);
+      resolve();
+    };
+  });
+  stream.end(rows);
+  await Promise.race([done, endOfData]);
+  try {
+    await Promise.all([done, tx.unsafe('select 1')]);
+  } catch (error) {
+    stream.destroy(); // settles `done` when the probe found the COPY failed
+    throw new Error(`${statement} failed, and its transaction was rolled back`, { cause: error });
+  }
 }
 
 export function pgliteBulk(client: PGlite): RunBulk {

@@ -1,9 +1,10 @@
 /**
- * `npm run fuzz [-- --runs 10000]`: hostile requests (tests/support/fuzz.ts) to every operation and method of
- * a production server on a throwaway embedded database seeded with the demo data. Prints the statuses by
- * operation and the slowest requests; exits 1 if any answer breaks a rule (an undocumented status, an error
- * that is not problem+json, a row outside the caller's scope, no answer at all) or the server's output
- * shows a key, a hash or a session.
+ * `npm run fuzz [-- --runs 10000] [--port 3000]`: hostile requests (tests/support/fuzz.ts) to every operation
+ * and method of a production server (on a free port unless given) on a throwaway embedded database seeded
+ * with the demo data. Prints the statuses by operation and the slowest requests; exits 1 if any answer breaks
+ * a rule (an undocumented status, an error that is not problem+json, a row outside the caller's scope, a HEAD
+ * that differs from its GET or has a body, no answer at all) or the server's output shows a key, a hash or a
+ * session.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -21,6 +22,8 @@ import {
   type FuzzCaller,
   type FuzzRequest,
   fuzzRequests,
+  getTwinOf,
+  headMismatches,
   violations,
 } from '../tests/support/fuzz';
 import { secretsIn } from '../tests/support/secrets';
@@ -28,7 +31,9 @@ import { freePort, startServer } from './bench/server';
 import { withDatabase } from './open-database';
 import { buildIfNeeded } from './production-build.mjs';
 
-const runs = Number(/--runs[= ](\d+)/.exec(process.argv.slice(2).join(' '))?.[1] ?? 10_000);
+const option = (name: string) => new RegExp(`--${name}[= ](\\d+)`).exec(process.argv.slice(2).join(' '))?.[1];
+const runs = Number(option('runs') ?? 10_000);
+const port = option('port');
 const CONCURRENCY = 4;
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-fuzz-'));
 setEnv(readEnv({ ...process.env, DATABASE_URL: '', PGLITE_DIR: dataDir }));
@@ -73,18 +78,25 @@ interface Sent {
   problems: string[];
 }
 
+const answerTo = async (origin: string, request: FuzzRequest) => {
+  const response = await fetch(`${origin}${request.path}`, {
+    method: request.method,
+    headers: request.headers,
+    body: request.body,
+    signal: AbortSignal.timeout(30_000),
+  });
+  return { status: response.status, headers: response.headers, text: await response.text() };
+};
+
+/** One request and its checks; a HEAD is followed by its GET, whose answer it must match. */
 async function send(origin: string, request: FuzzRequest, documented: ReturnType<typeof documentedStatuses>) {
   const started = performance.now();
   try {
-    const response = await fetch(`${origin}${request.path}`, {
-      method: request.method,
-      headers: request.headers,
-      body: request.body,
-      signal: AbortSignal.timeout(30_000),
-    });
-    const answer = { status: response.status, headers: response.headers, text: await response.text() };
+    const answer = await answerTo(origin, request);
     const ms = performance.now() - started;
-    return { request, status: answer.status, ms, problems: violations(request, answer, documented) };
+    const problems = violations(request, answer, documented);
+    if (request.method === 'HEAD') problems.push(...headMismatches(answer, await answerTo(origin, getTwinOf(request))));
+    return { request, status: answer.status, ms, problems };
   } catch (err) {
     return { request, status: 0, ms: performance.now() - started, problems: [`no answer: ${(err as Error).message}`] };
   }
@@ -102,6 +114,9 @@ function report(sent: Sent[]) {
     const cells = [...counts].sort(([a], [b]) => a - b).map(([status, n]) => `${status}×${n}`);
     console.log(`  ${operation.padEnd(22)} ${cells.join('  ')}`);
   }
+  const byMethod = new Map<string, number>();
+  for (const { request } of sent) byMethod.set(request.method, (byMethod.get(request.method) ?? 0) + 1);
+  console.log(`  by method: ${[...byMethod].map(([method, n]) => `${method}×${n}`).join('  ')}`);
   console.log('\nslowest:');
   for (const { request, status, ms } of [...sent].sort((a, b) => b.ms - a.ms).slice(0, 10)) {
     console.log(`  ${ms.toFixed(0).padStart(6)} ms  ${status}  ${request.method} ${request.path.slice(0, 110)}`);
@@ -113,7 +128,7 @@ async function main(): Promise<number> {
   const { callers, ids } = await makeCallers();
   if (buildIfNeeded() !== 0) return 1;
   const server = await startServer({
-    port: await freePort(),
+    port: port ? Number(port) : await freePort(),
     database: { PGLITE_DIR: dataDir },
     rateLimitPerMinute: 1_000_000,
     interrupted: () => false,
@@ -150,14 +165,19 @@ async function main(): Promise<number> {
     return broken.length > 0 || leaked.length > 0 ? 1 : 0;
   } finally {
     await server.stop();
-    fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }
 
+// The throwaway database goes however the run ends (a failed build included).
+const removeData = () => fs.rmSync(dataDir, { recursive: true, force: true });
 main().then(
-  (code) => process.exit(code),
+  (code) => {
+    removeData();
+    process.exit(code);
+  },
   (err) => {
     console.error(`fuzz failed: ${(err as Error).stack ?? err}`);
+    removeData();
     process.exit(1);
   },
 );

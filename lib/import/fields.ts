@@ -30,7 +30,7 @@ export const IMPORT_COLUMNS: readonly ImportColumn[] = [
     name: 'siteName',
     aliases: ['gameName'],
     required: 'siteId or siteName',
-    meaning: "the site's name, up to 200 characters",
+    meaning: "the site's name, up to 200 printable characters (no control characters, in any text column)",
   },
   { name: 'country', aliases: [], required: 'always', meaning: 'viewer country, ISO 3166-1 alpha-2 code, any case' },
   { name: 'impressions', aliases: [], required: 'always', meaning: 'ads shown, a whole number, at most adRequests' },
@@ -173,11 +173,36 @@ const optional =
   (v, today) =>
     isBlank(v) ? null : check(v, today);
 
-/** Text columns take strings only: a JSON number where a name or code belongs is more likely a mix-up. */
+/**
+ * Text columns take strings only: a JSON number where a name or code belongs is more likely a mix-up. And
+ * printable text only, checked before anything reaches the database: PostgreSQL refuses NUL in text (the
+ * whole COPY fails), and no name or code holds a control character or half of a surrogate pair.
+ */
 const text =
   <T>(check: (s: string, today: string) => T | Bad): Check<T> =>
-  (v, today) =>
-    typeof v === 'string' ? check(v.trim(), today) : new Bad(`must be a string, got ${quote(v)}`);
+  (v, today) => {
+    if (typeof v !== 'string') return new Bad(`must be a string, got ${quote(v)}`);
+    const s = v.trim();
+    return unprintable(s) ?? check(s, today);
+  };
+
+/** C0 and C1 control characters and DEL (a tab or line break inside a value included). */
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+function unprintable(s: string): Bad | null {
+  const control = CONTROL.exec(s);
+  if (control) {
+    const code = `U+${control[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`;
+    return new Bad(
+      `contains the control character ${code} at character ${control.index + 1}; only printable text is allowed (${quote(s)})`,
+    );
+  }
+  const surrogate = LONE_SURROGATE.exec(s);
+  if (surrogate)
+    return new Bad(`is not valid Unicode text (half of a surrogate pair at character ${surrogate.index + 1})`);
+  return null;
+}
 
 const maxLength = (n: number) => (s: string) =>
   s.length <= n ? s : new Bad(`is ${s.length} characters long; at most ${n} are allowed (${quote(s)})`);

@@ -7,6 +7,13 @@ import { badRequest } from '@/lib/errors';
 /** Two years plus a leap day: enough for year-over-year views, small enough to keep reports fast. */
 export const MAX_RANGE_DAYS = 731;
 
+/**
+ * The first day a date may name. Years before 1000 are refused so that no day needs a sign or a fifth
+ * digit; a range is checked against it after its defaults are applied (resolveRange), since a default range
+ * ending early in year 1000 would begin before it.
+ */
+export const FIRST_DAY = '1000-01-01';
+
 const DAY_MS = 86_400_000;
 const DAY_FORMAT = /^(\d{4})-(\d{2})-(\d{2})$/;
 
@@ -20,8 +27,7 @@ function dayToMs(day: string): number {
   const m = DAY_FORMAT.exec(day);
   if (!m) return NaN;
   const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
-  // Years before 1000 are rejected so that day arithmetic can never produce a year that needs sign or 5 digits.
-  if (y < 1000) return NaN;
+  if (y < 1000) return NaN; // FIRST_DAY
   const ms = Date.UTC(y, mo - 1, d);
   const back = new Date(ms);
   // Date.UTC rolls 2026-02-30 over to March; a round trip exposes that.
@@ -74,7 +80,8 @@ export interface DaySelection {
 
 /**
  * Resolves the requested range. Omitted ends default so that the range is `defaultDays` long and ends
- * today (or at the given toDate); a lone fromDate runs to today.
+ * today (or at the given toDate); a lone fromDate runs to today. Every report's range comes through here
+ * (reportScope), so a range it returns is one the day arithmetic can work with.
  */
 export function resolveRange(given: DaySelection, opts: { defaultDays: number; today: string }): DateRange {
   if (!Number.isInteger(opts.defaultDays) || opts.defaultDays < 1 || opts.defaultDays > MAX_RANGE_DAYS) {
@@ -85,6 +92,19 @@ export function resolveRange(given: DaySelection, opts: { defaultDays: number; t
   // Say where an end came from when the caller did not write it; otherwise the message looks wrong.
   const toText = given.toDate === null ? `toDate (defaulted to today, ${toDate})` : `toDate ${toDate}`;
 
+  if (given.fromDate === null && !isDay(fromDate)) {
+    throw badRequest(
+      'toDate',
+      `${toText} with the default range of ${opts.defaultDays} days would begin on ${fromDate}, before ${FIRST_DAY}, the first day a report can cover; give a fromDate too`,
+    );
+  }
+  // Ends a caller computed rather than parsed (a dashboard's comparison period) may fall outside the days too.
+  for (const [parameter, day] of [
+    ['fromDate', fromDate],
+    ['toDate', toDate],
+  ] as const) {
+    if (!isDay(day)) throw badRequest(parameter, `${parameter} ${day} is not a day from ${FIRST_DAY} on`);
+  }
   if (fromDate > toDate) throw badRequest('fromDate', `fromDate ${fromDate} is after ${toText}`);
   const days = daysBetweenInclusive(fromDate, toDate);
   if (days > MAX_RANGE_DAYS) {

@@ -51,6 +51,12 @@ class Rejected extends Error {
   }
 }
 
+/**
+ * The first key of the transaction-scoped advisory lock that creating sites by name takes per owner (the
+ * second is the owner's id, hashed). Two-key advisory locks never meet the single-key one of migrations.
+ */
+const CREATE_SITES_LOCK = 7_310_2025;
+
 /** Rows per COPY: large enough to amortise a round trip, small enough to keep memory flat. */
 const COPY_BATCH = 20_000;
 const DEFAULT_MAX_ERRORS = 1_000;
@@ -125,6 +131,13 @@ export async function importRevenue(
       await copying;
       options.onProgress?.({ rows, phase: 'applying' });
 
+      if (owner && options.createSites) {
+        // Site names are not unique in the schema (an account may have two sites of one name), so two imports
+        // creating the same new site at once would each see none and each create one. Held until commit, this
+        // lets one create it while the other waits and then finds it. Both files are read and staged before it,
+        // so only their applying takes turns.
+        await session.query('select pg_advisory_xact_lock($1, hashtext($2))', [CREATE_SITES_LOCK, owner.id]);
+      }
       const sites = await resolveSites(
         session,
         { ownerId: owner?.id ?? null, createSites: !!options.createSites },

@@ -15,6 +15,8 @@ import {
   type FuzzCaller,
   type FuzzRequest,
   fuzzRequests,
+  getTwinOf,
+  headMismatches,
   violations,
 } from '../support/fuzz';
 import { adminKey, issueKey } from '../support/keys';
@@ -23,9 +25,10 @@ import { secretsIn } from '../support/secrets';
 /**
  * Issue 9, point 7, in process: fast-check sends hostile requests to every operation (and other methods on
  * its path) as every kind of caller; each answer must be 2xx or a documented error as problem+json with
- * rate-limit headers, and show no row of a site outside the caller's scope. FUZZ_RUNS cases per operation
- * (300 by default); `npm run fuzz` sends 10,000 to a production server. The callers' data is made here, so
- * the demo data is never touched.
+ * rate-limit headers, and show no row of a site outside the caller's scope; a HEAD answers as the same
+ * request's GET, sent after it, does, without a body. FUZZ_RUNS cases per operation (300 by default);
+ * `npm run fuzz` sends 10,000 to a production server. The callers' data is made here, so the demo data is
+ * never touched.
  */
 const t = useTestDatabase();
 const RUNS = Number(process.env.FUZZ_RUNS || 300);
@@ -113,6 +116,9 @@ describe('hostile requests to every operation', () => {
           // fetchInProcess also checks the answer against the OpenAPI document, schema included.
           const answer = await send(request);
           expect(violations(request, answer, documented), `${request.method} ${request.path}`).toEqual([]);
+          if (request.method === 'HEAD') {
+            expect(headMismatches(answer, await send(getTwinOf(request))), `HEAD ${request.path}`).toEqual([]);
+          }
         }),
         { numRuns: RUNS },
       );

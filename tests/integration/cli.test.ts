@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { type Database, openPglite, openPostgres, setDatabase } from '@/db/client';
 import { lockPathFor } from '@/db/embedded-lock';
@@ -11,6 +12,7 @@ import { hashApiKey } from '@/lib/auth/api-key';
 import { readEnv, setEnv } from '@/lib/env';
 import { runCli } from '@/scripts/run-cli';
 import { get } from '../support/api';
+import { createPublisher } from '../support/factories';
 
 /**
  * The operator CLI on an embedded database folder of its own and, when TEST_DATABASE_URL is set, on
@@ -64,6 +66,20 @@ async function withFolder<T>(dir: string, work: (database: Database) => Promise<
   } finally {
     setDatabase(undefined);
     await database.close();
+  }
+}
+
+/** `npm run import -- file --owner … --create-sites` with one row naming `siteName`. */
+async function importNamedSite(environment: Record<string, string>, owner: string, siteName: string) {
+  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'portal-import-')), 'rows.csv');
+  try {
+    fs.writeFileSync(
+      file,
+      `day,siteName,country,impressions,clicks,adRequests,revenue\n2025-10-01,${siteName},US,1,0,1,1\n`,
+    );
+    return await cli(['import', file, '--owner', owner, '--create-sites'], environment);
+  } finally {
+    fs.rmSync(path.dirname(file), { recursive: true, force: true });
   }
 }
 
@@ -171,6 +187,17 @@ describe('operator CLI on the embedded database', () => {
     expect(result.stdout).toBe('');
   });
 
+  it('import refuses a NUL in a siteName, naming line and field, and the next import works', async () => {
+    const result = await importNamedSite(env, 'demo@example.com', 'Cli\u0000Game');
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/^line 2, siteName: contains the control character U\+0000 at character 4;/m);
+    expect(result.stderr).toMatch(/nothing was imported: 1 bad line/);
+    const good = await importNamedSite(env, 'demo@example.com', 'Cli Game');
+    expect(good.stderr).toBe('');
+    expect(good.stdout).toMatch(/1 rows: 1 inserted, 0 updated, 0 unchanged, 1 sites created/);
+    expect(good.code).toBe(0);
+  });
+
   it('takes over a lock left behind by a process that no longer exists', async () => {
     fs.writeFileSync(lockPathFor(dir), '999999999');
     const result = await cli(['apikey', '--email', 'demo@example.com'], env);
@@ -189,6 +216,24 @@ describe('operator CLI on PostgreSQL', () => {
   // Only when the suite runs on PostgreSQL (TEST_DATABASE_URL); embedded runs cover the CLI above.
   const source = inject('testDatabase');
   if (source.kind !== 'postgres') return;
+  it('import refuses a NUL in a siteName on DATABASE_URL, leaves no session in a transaction, and imports next', async () => {
+    const database = await openPostgres(source.url, { max: 1 });
+    try {
+      const owner = await createPublisher(database.db);
+      const refused = await importNamedSite({ DATABASE_URL: source.url }, owner.email, 'Cli\u0000Game');
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toMatch(/^line 2, siteName: contains the control character U\+0000/m);
+      const good = await importNamedSite({ DATABASE_URL: source.url }, owner.email, 'Cli Game');
+      expect(good.code, good.stderr).toBe(0);
+      const left = await database.db.execute(
+        sql`select state from pg_stat_activity where datname = current_database() and state like 'idle in transaction%'`,
+      );
+      expect([...(left as unknown as unknown[])]).toEqual([]);
+    } finally {
+      await database.close();
+    }
+  });
+
   it('creates a key on DATABASE_URL', async () => {
     const result = await cli(['apikey', '--email', 'demo@example.com'], { DATABASE_URL: source.url });
     expect(result.code).toBe(0);

@@ -4,7 +4,8 @@ import { ENDPOINTS } from '../../lib/api/endpoints';
 /**
  * Hostile requests for every endpoint and method, and the rules every answer must keep (issue 9, point 7):
  * 2xx or a status the OpenAPI document lists for that operation (405 for a method the path does not have),
- * every error a problem+json with the rate-limit headers, and every returned row in the caller's scope.
+ * every error a problem+json with the rate-limit headers, and every returned row in the caller's scope. A HEAD
+ * is answered as its GET would be (the same status and headers) without a body (issue 18, point 5).
  * Shared by the in-process property test (tests/integration/api-fuzz.test.ts) and `npm run fuzz`
  * (scripts/fuzz.ts), which sends them to a production server.
  */
@@ -27,7 +28,7 @@ export interface FuzzRequest {
   caller: FuzzCaller;
 }
 
-const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
+const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
 
 const HOSTILE_WORDS = [
   ...['', ' ', '0', '-1', '1e309', 'NaN', 'null', 'true', '[]', '{}', ',', ',,', ';', '==', '=in=()', '*'],
@@ -94,7 +95,7 @@ function encodes(text: string): boolean {
 }
 
 /**
- * Requests to one operation's path: mostly its own method (sometimes another), its path parameters from
+ * Requests to one operation's path: mostly its own method (sometimes HEAD or another), its path parameters from
  * known and hostile ids, documented and unknown query parameters with hostile values (repeated sometimes),
  * any Accept, a key in the header, as a Bearer token, or both.
  */
@@ -112,7 +113,12 @@ export function fuzzRequests(
     .filter((v) => !['', '.', '..'].includes(v) && encodes(v));
   return fc
     .record({
-      method: fc.oneof({ weight: 4, arbitrary: fc.constant(endpoint.method) }, fc.constantFrom(...METHODS)),
+      // HEAD on its own too: on a GET path it runs the whole GET (an export's included) up to its body.
+      method: fc.oneof(
+        { weight: 4, arbitrary: fc.constant(endpoint.method) },
+        fc.constant('HEAD'),
+        fc.constantFrom(...METHODS),
+      ),
       pathValues: fc.array(pathValue, { minLength: 2, maxLength: 2 }),
       query: fc.array(fc.tuple(parameterName(parameters), hostileValue(ids)), { maxLength: 4 }),
       // Mostly what real clients send, so that most cases get past negotiation and authentication.
@@ -138,7 +144,7 @@ export function fuzzRequests(
       if (contentType !== null) headers['Content-Type'] = contentType;
       if (caller.key !== null && keyAs !== 'bearer') headers['X-Api-Key'] = caller.key;
       if (caller.key !== null && keyAs !== 'header') headers.Authorization = `Bearer ${caller.key}`;
-      const withBody = sent !== null && method !== 'GET' && method !== 'OPTIONS';
+      const withBody = sent !== null && !['GET', 'HEAD', 'OPTIONS'].includes(method);
       return {
         operationId,
         method,
@@ -182,16 +188,23 @@ export function documentedParameters(
 export function violations(request: FuzzRequest, answer: FuzzAnswer, documented: DocumentedStatuses): string[] {
   const problems: string[] = [];
   const endpoint = ENDPOINTS.find((e) => e.operationId === request.operationId)!;
+  // A HEAD is its path's GET without the body: GET's statuses (405 where the path has no GET), no body.
+  const head = request.method === 'HEAD';
+  const hasGet = documented('GET', endpoint.path) !== null;
   const allowed =
     request.method === 'OPTIONS'
       ? new Set([204, 429, 503])
-      : (documented(request.method, endpoint.path) ?? new Set([405, 429, 503]));
+      : (documented(head ? 'GET' : request.method, endpoint.path) ?? new Set([405, 429, 503]));
   const { status } = answer;
-  if (status >= 300 && !allowed.has(status)) problems.push(`status ${status} is not documented`);
+  // Any 2xx is the operation's to choose, but a HEAD where the path has no GET has nothing to succeed at.
+  const maySucceed = !head || hasGet;
+  if ((status >= 300 || !maySucceed) && !allowed.has(status)) problems.push(`status ${status} is not documented`);
   const type = answer.headers.get('content-type') ?? '';
+  // Where the path has no GET the 405 is the wrapper's, whose body only a server drops (an in-process call keeps it).
+  if (head && hasGet && answer.text !== '') problems.push(`HEAD answered with a body: ${answer.text.slice(0, 80)}`);
   if (status >= 400) {
     if (!type.startsWith('application/problem+json')) problems.push(`error with Content-Type ${type}`);
-    else {
+    else if (!head) {
       const problem = JSON.parse(answer.text) as { status?: unknown; title?: unknown; detail?: unknown };
       if (problem.status !== status || typeof problem.title !== 'string' || typeof problem.detail !== 'string') {
         problems.push('error body is not a problem with status, title and detail');
@@ -199,7 +212,26 @@ export function violations(request: FuzzRequest, answer: FuzzAnswer, documented:
     }
     if (!answer.headers.get('x-ratelimit-limit')) problems.push('error without X-RateLimit-Limit');
   }
-  if (status < 300) problems.push(...outOfScope(request.caller, type, answer.text));
+  if (status < 300 && !head) problems.push(...outOfScope(request.caller, type, answer.text));
+  return problems;
+}
+
+/** The GET a HEAD stands for: the same request with the other method. */
+export const getTwinOf = (head: FuzzRequest): FuzzRequest => ({ ...head, method: 'GET' });
+
+/**
+ * What differs between the answers to a HEAD and to its GET (getTwinOf), sent one after the other: the same
+ * status, Content-Type and Allow. Not comparable when either was turned away for load (429, 503): a slot
+ * the other held, say.
+ */
+export function headMismatches(head: FuzzAnswer, get: FuzzAnswer): string[] {
+  if ([head.status, get.status].some((s) => s === 429 || s === 503)) return [];
+  const problems: string[] = [];
+  if (head.status !== get.status) problems.push(`HEAD answered ${head.status} where GET answered ${get.status}`);
+  for (const name of ['content-type', 'allow']) {
+    const [h, g] = [head.headers.get(name), get.headers.get(name)];
+    if (h !== g) problems.push(`HEAD's ${name} ${JSON.stringify(h)} differs from GET's ${JSON.stringify(g)}`);
+  }
   return problems;
 }
 

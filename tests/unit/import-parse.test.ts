@@ -375,6 +375,8 @@ describe('CSV structure', () => {
     ['LF', '\n'],
     ['CRLF', '\r\n'],
   ])('counts physical lines across quoted multi-line cells (%s)', async (_, nl) => {
+    // A line break is a control character, so no text value may hold one: each such record is an error on
+    // its first line, and the lines after it keep their numbers.
     const csv = [
       HEADER, // 1
       `2026-01-02,"Sky${nl}Hopper${nl}Deluxe",US,1,0,1,1`, // 2-4
@@ -384,14 +386,14 @@ describe('CSV structure', () => {
       '2026-01-02,Plain,XX,1,0,1,1', // 9
     ].join(nl);
     const results = await parseAll(csv, 'csv');
-    expect(rowsOf(results).map((r) => [r.line, r.siteName])).toEqual([
-      [2, `Sky${nl}Hopper${nl}Deluxe`],
-      [6, 'Plain'],
-    ]);
+    expect(rowsOf(results).map((r) => [r.line, r.siteName])).toEqual([[6, 'Plain']]);
     expect(where(results)).toEqual([
+      [2, 'siteName'],
+      [7, 'siteName'],
       [7, 'country'],
       [9, 'country'],
     ]);
+    expect(errorsOf(results)[0].detail).toContain(JSON.stringify(`Sky${nl}Hopper${nl}Deluxe`));
   });
 
   it('skips blank and separator-only lines, and strips a BOM and CRLF', async () => {
@@ -416,9 +418,14 @@ describe('CSV structure', () => {
   it('reads escaped quotes and commas in a quoted cell across lines, even at a line end', async () => {
     const csv = `${HEADER}\n2026-01-02,"Say ""hi,""\nthen ""bye""",US,1,0,1,1\n2026-01-02,"a,b",US,1,0,1,1\n`;
     const results = await parseAll(csv, 'csv');
-    expect(rowsOf(results).map((r) => [r.line, r.siteName])).toEqual([
-      [2, 'Say "hi,"\nthen "bye"'],
-      [4, 'a,b'],
+    expect(rowsOf(results).map((r) => [r.line, r.siteName])).toEqual([[4, 'a,b']]);
+    // The line break makes the name unprintable; the message shows the cell as read, quotes and all.
+    expect(errorsOf(results)).toEqual([
+      {
+        line: 2,
+        field: 'siteName',
+        detail: `contains the control character U+000A at character 10; only printable text is allowed (${JSON.stringify('Say "hi,"\nthen "bye"')})`,
+      },
     ]);
   });
 

@@ -11,7 +11,7 @@ import {
   MAX_RANGE_DAYS,
 } from '@/lib/query';
 import type { FieldError } from '@/lib/errors';
-import { parseDay } from '@/lib/query/dates';
+import { FIRST_DAY, parseDay } from '@/lib/query/dates';
 import { errorsOf, qp } from './helpers';
 
 const today = '2026-03-15';
@@ -119,6 +119,32 @@ describe('reading and resolving a range', () => {
       },
     ]);
     expect(errorsOf(() => parse('fromDate=2020-01-01'))[0].detail).toContain('defaulted to today');
+  });
+
+  it('refuses a default range that would begin before year 1000, naming toDate, and takes one that does not', () => {
+    expect(FIRST_DAY).toBe('1000-01-01');
+    expect(errorsOf(() => parse('toDate=1000-01-01'))).toEqual([
+      {
+        parameter: 'toDate',
+        detail:
+          'toDate 1000-01-01 with the default range of 30 days would begin on 0999-12-03, before 1000-01-01, the first day a report can cover; give a fromDate too',
+      },
+    ]);
+    expect(errorsOf(() => parse('toDate=1000-01-29'))[0].parameter).toBe('toDate');
+    expect(parse('toDate=1000-01-30')).toEqual({ fromDate: FIRST_DAY, toDate: '1000-01-30' });
+    expect(parse('fromDate=1000-01-01&toDate=1000-01-01')).toEqual({ fromDate: FIRST_DAY, toDate: FIRST_DAY });
+    expect(parse('toDate=1000-01-01', 1)).toEqual({ fromDate: FIRST_DAY, toDate: FIRST_DAY });
+  });
+
+  it('refuses computed ends outside the days (a comparison period before year 1000)', () => {
+    const resolve = (fromDate: string, toDate: string) => () =>
+      resolveRange({ fromDate, toDate }, { defaultDays: 30, today });
+    expect(errorsOf(resolve(addDays(FIRST_DAY, -10), addDays(FIRST_DAY, -1)))).toEqual([
+      { parameter: 'fromDate', detail: 'fromDate 0999-12-22 is not a day from 1000-01-01 on' },
+    ]);
+    expect(errorsOf(resolve(FIRST_DAY, '0999-12-31'))).toEqual([
+      { parameter: 'toDate', detail: 'toDate 0999-12-31 is not a day from 1000-01-01 on' },
+    ]);
   });
 
   it('refuses a nonsensical defaultDays as a programming error', () => {
