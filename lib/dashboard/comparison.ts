@@ -1,4 +1,4 @@
-import { addDays, daysBetweenInclusive } from '@/lib/query/dates';
+import { addDays, daysBetweenInclusive, FIRST_DAY } from '@/lib/query/dates';
 import type { SearchParams } from './url';
 import { paramOf } from './url';
 
@@ -49,6 +49,12 @@ function yearBefore(day: string): string {
  * (a single day included) the days of equal number just before.
  */
 export function comparisonRange<R extends DayRange>(range: R, mode: CompareMode): R | null {
+  const compared = comparedWith(range, mode);
+  // Nothing to compare with before the first day a report can cover (a range early in year 1000).
+  return compared && compared.fromDate >= FIRST_DAY ? compared : null;
+}
+
+function comparedWith<R extends DayRange>(range: R, mode: CompareMode): R | null {
   const { fromDate, toDate } = range;
   if (mode === 'none') return null;
   if (mode === 'year') return { ...range, fromDate: yearBefore(fromDate), toDate: yearBefore(toDate) };

@@ -4,6 +4,12 @@ import { comparisonRange, completePart, readCompare } from '@/lib/dashboard/comp
 const r = (fromDate: string, toDate: string) => ({ fromDate, toDate });
 
 describe('comparisonRange', () => {
+  it('compares with nothing when the compared days would begin before year 1000', () => {
+    expect(comparisonRange(r('1000-01-01', '1000-01-10'), 'previous')).toBeNull();
+    expect(comparisonRange(r('1000-06-01', '1000-06-10'), 'year')).toBeNull();
+    expect(comparisonRange(r('1000-01-11', '1000-01-20'), 'previous')).toEqual(r('1000-01-01', '1000-01-10'));
+  });
+
   it('compares a whole month with the whole previous month, and a month to date day for day', () => {
     expect(comparisonRange(r('2026-10-01', '2026-10-31'), 'previous')).toEqual(r('2026-09-01', '2026-09-30'));
     expect(comparisonRange(r('2026-11-01', '2026-11-23'), 'previous')).toEqual(r('2026-10-01', '2026-10-23'));
