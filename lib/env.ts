@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { STAMP_SECRET_VARIABLE } from '@/lib/http/own-server.mjs';
 import { fieldErrorsOf } from '@/lib/zod-issues';
 
 /** Requests per minute: a positive whole number in decimal digits ("1.5", "0", "1e3" are typos, not limits). */
@@ -8,6 +9,19 @@ const perMinute = (fallback: number) =>
     .regex(/^[1-9]\d*$/, 'must be a positive whole number')
     .default(String(fallback))
     .transform(Number);
+
+/**
+ * TRUST_PROXY: how many proxies in front of the server append to X-Forwarded-For, so that the client is that
+ * many entries from its right. 0/false trusts no proxy; 1/true is one (Vercel's edge, one load balancer).
+ */
+const proxyHops = z
+  .string()
+  .regex(
+    /^(?:true|false|[0-9]|10)$/,
+    'must be 0/false (no proxy), 1/true, or the number of proxies that append to X-Forwarded-For (at most 10)',
+  )
+  .default('0')
+  .transform((v) => (v === 'true' ? 1 : v === 'false' ? 0 : Number(v)));
 
 /**
  * Configuration, read once from the environment and validated, so a typo fails loudly at start-up
@@ -22,10 +36,7 @@ const schema = z
     PGLITE_DIR: z.string().min(1).default('./.data/pglite'),
     UPSTASH_REDIS_REST_URL: z.url().optional(),
     UPSTASH_REDIS_REST_TOKEN: z.string().min(1).optional(),
-    TRUST_PROXY: z
-      .enum(['0', '1', 'true', 'false'])
-      .default('0')
-      .transform((v) => v === '1' || v === 'true'),
+    TRUST_PROXY: proxyHops,
     /** Per API key; the spec's 120 by default. X-RateLimit-Limit states it. */
     RATE_LIMIT_PER_MINUTE: perMinute(120),
     /** Per client address, for requests without a valid key (and public endpoints). */
@@ -63,3 +74,12 @@ export function env(): Env {
 export function setEnv(value: Env | undefined) {
   cached = value;
 }
+
+/**
+ * Not configuration: what our own server (scripts/serve.mjs) sets in its process before Next.js loads, read
+ * where it is used, never cached. Absent under any other server.
+ */
+export const ownServer = {
+  /** The key that client-address stamps are signed with (lib/http/client-address.ts). */
+  stampSecret: (): string | undefined => process.env[STAMP_SECRET_VARIABLE] || undefined,
+};
