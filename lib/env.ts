@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { STAMP_SECRET_VARIABLE } from '@/lib/http/own-server.mjs';
+import { LISTEN_HOST_VARIABLE, STAMP_SECRET_VARIABLE } from '@/lib/http/own-server.mjs';
 import { fieldErrorsOf } from '@/lib/zod-issues';
 
 /** Requests per minute: a positive whole number in decimal digits ("1.5", "0", "1e3" are typos, not limits). */
@@ -9,6 +9,12 @@ const perMinute = (fallback: number) =>
     .regex(/^[1-9]\d*$/, 'must be a positive whole number')
     .default(String(fallback))
     .transform(Number);
+
+/** A yes/no switch: 1/true or 0/false. */
+const flag = z
+  .enum(['0', '1', 'true', 'false'])
+  .default('0')
+  .transform((v) => v === '1' || v === 'true');
 
 /**
  * TRUST_PROXY: how many proxies in front of the server append to X-Forwarded-For, so that the client is that
@@ -37,6 +43,13 @@ const schema = z
     UPSTASH_REDIS_REST_URL: z.url().optional(),
     UPSTASH_REDIS_REST_TOKEN: z.string().min(1).optional(),
     TRUST_PROXY: proxyHops,
+    /** Lets a server that listens beyond loopback start although demo accounts keep their published password. */
+    ALLOW_DEMO: flag,
+    /** Set by Vercel in every deployment: the app is on the internet, whatever it listens on. */
+    VERCEL: z
+      .string()
+      .optional()
+      .transform((v) => v !== undefined),
     /** Per API key; the spec's 120 by default. X-RateLimit-Limit states it. */
     RATE_LIMIT_PER_MINUTE: perMinute(120),
     /** Per client address, for requests without a valid key (and public endpoints). */
@@ -82,4 +95,6 @@ export function setEnv(value: Env | undefined) {
 export const ownServer = {
   /** The key that client-address stamps are signed with (lib/http/client-address.ts). */
   stampSecret: (): string | undefined => process.env[STAMP_SECRET_VARIABLE] || undefined,
+  /** The address it listens on (lib/demo-gate.ts). */
+  listenHost: (): string | undefined => process.env[LISTEN_HOST_VARIABLE] || undefined,
 };

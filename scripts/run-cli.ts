@@ -2,6 +2,7 @@ import { EmbeddedDatabaseBusyError } from '@/db/embedded-lock';
 import { type Command, CommandError, UsageError } from './cli-kit';
 import { apikeyCommand } from './commands/apikey';
 import { importCommand } from './commands/import';
+import { passwordCommand } from './commands/password';
 import { seedCommand } from './commands/seed';
 import { log } from '@/lib/log';
 
@@ -13,6 +14,7 @@ const COMMANDS: Record<string, Command> = {
   seed: seedCommand,
   apikey: apikeyCommand,
   import: importCommand,
+  password: passwordCommand,
 };
 
 const EXIT_USAGE = 2;

@@ -9,7 +9,12 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import next from 'next';
 import pino from 'pino';
-import { CLIENT_ADDRESS_HEADER, STAMP_SECRET_VARIABLE, signAddress } from '../lib/http/own-server.mjs';
+import {
+  CLIENT_ADDRESS_HEADER,
+  LISTEN_HOST_VARIABLE,
+  STAMP_SECRET_VARIABLE,
+  signAddress,
+} from '../lib/http/own-server.mjs';
 
 const MALFORMED_PATH_HEADER = 'x-portal-malformed-path'; // lib/http/malformed-path.ts
 
@@ -34,11 +39,13 @@ const { values } = parseArgs({
   options: { port: { type: 'string', short: 'p' }, hostname: { type: 'string', short: 'H' } },
 });
 const port = Number(values.port ?? process.env.PORT ?? 3000);
-const hostname = values.hostname ?? process.env.HOSTNAME ?? '0.0.0.0';
+// Loopback unless told otherwise. HOST, not HOSTNAME: shells and containers set HOSTNAME to the machine's name.
+const hostname = values.hostname || process.env.HOST || '127.0.0.1';
 process.env.NODE_ENV = 'production';
-// Before Next.js loads the app, which reads it (lib/env.ts ownServer): never inherited, never configured.
+// Before Next.js loads the app, which reads both (lib/env.ts ownServer): never inherited, never configured.
 const stampSecret = randomBytes(32).toString('base64url');
 process.env[STAMP_SECRET_VARIABLE] = stampSecret;
+process.env[LISTEN_HOST_VARIABLE] = hostname;
 
 // Next.js's own notion of its origin: proxy.ts's request URLs use localhost, and a rewrite to another origin
 // would be proxied over HTTP instead of served in process.
