@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { LISTEN_HOST_VARIABLE, STAMP_SECRET_VARIABLE } from '@/lib/http/own-server.mjs';
+import { LISTEN_HOST_VARIABLE, STAMP_SECRET_VARIABLE } from '@/lib/own-server.mjs';
 import { fieldErrorsOf } from '@/lib/zod-issues';
 
 /** Requests per minute: a positive whole number in decimal digits ("1.5", "0", "1e3" are typos, not limits). */

@@ -9,12 +9,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import next from 'next';
 import pino from 'pino';
-import {
-  CLIENT_ADDRESS_HEADER,
-  LISTEN_HOST_VARIABLE,
-  STAMP_SECRET_VARIABLE,
-  signAddress,
-} from '../lib/http/own-server.mjs';
+import { CLIENT_ADDRESS_HEADER, LISTEN_HOST_VARIABLE, STAMP_SECRET_VARIABLE, signAddress } from '../lib/own-server.mjs';
 
 const MALFORMED_PATH_HEADER = 'x-portal-malformed-path'; // lib/http/malformed-path.ts
 
