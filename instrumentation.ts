@@ -1,16 +1,10 @@
 /**
- * Runs once when the server starts: opening the database applies pending migrations and, for a new
- * embedded database, seeds the demo data, so the first visitor does not wait for it.
+ * Runs once when the server starts (`npm start`, `next start`, each Vercel instance). The import sits under the
+ * runtime check itself, so that the Edge build of this file leaves the Node-only start-up (lib/start-up.ts) out.
  */
 export async function register() {
-  if (process.env.NEXT_RUNTIME !== 'nodejs') return;
-  const { getDatabase } = await import('./db/client');
-  const { log } = await import('./lib/log');
-  try {
-    const database = await getDatabase();
-    log.info({ database: database.kind === 'pglite' ? 'embedded PGlite' : 'PostgreSQL' }, 'database ready');
-  } catch (err) {
-    // The server still starts; requests retry opening the database and answer with a clear error.
-    log.error({ err }, 'could not open the database');
+  if (process.env.NEXT_RUNTIME === 'nodejs') {
+    const [{ startUp }, { getDatabase }] = await Promise.all([import('./lib/start-up'), import('./db/client')]);
+    await startUp(getDatabase);
   }
 }

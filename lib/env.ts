@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { EXPORT_STALL_MS, EXPORT_WALL_CLOCK_MS } from '@/lib/limits';
+import { LISTEN_HOST_VARIABLE, STAMP_SECRET_VARIABLE } from '@/lib/own-server.mjs';
 import { fieldErrorsOf } from '@/lib/zod-issues';
 
 /** Requests per minute: a positive whole number in decimal digits ("1.5", "0", "1e3" are typos, not limits). */
@@ -17,6 +18,24 @@ const seconds = (fallbackMs: number) =>
     .regex(/^[1-9]\d*$/, 'must be a positive whole number of seconds')
     .default(String(fallbackMs / 1000))
     .transform(Number);
+/** A yes/no switch: 1/true or 0/false. */
+const flag = z
+  .enum(['0', '1', 'true', 'false'])
+  .default('0')
+  .transform((v) => v === '1' || v === 'true');
+
+/**
+ * TRUST_PROXY: how many proxies in front of the server append to X-Forwarded-For, so that the client is that
+ * many entries from its right. 0/false trusts no proxy; 1/true is one (Vercel's edge, one load balancer).
+ */
+const proxyHops = z
+  .string()
+  .regex(
+    /^(?:true|false|[0-9]|10)$/,
+    'must be 0/false (no proxy), 1/true, or the number of proxies that append to X-Forwarded-For (at most 10)',
+  )
+  .default('0')
+  .transform((v) => (v === 'true' ? 1 : v === 'false' ? 0 : Number(v)));
 
 /**
  * Configuration, read once from the environment and validated, so a typo fails loudly at start-up
@@ -31,10 +50,14 @@ const schema = z
     PGLITE_DIR: z.string().min(1).default('./.data/pglite'),
     UPSTASH_REDIS_REST_URL: z.url().optional(),
     UPSTASH_REDIS_REST_TOKEN: z.string().min(1).optional(),
-    TRUST_PROXY: z
-      .enum(['0', '1', 'true', 'false'])
-      .default('0')
-      .transform((v) => v === '1' || v === 'true'),
+    TRUST_PROXY: proxyHops,
+    /** Lets a server that listens beyond loopback start although demo accounts keep their published password. */
+    ALLOW_DEMO: flag,
+    /** Set ("1") by Vercel in its builds and functions: the app is on the internet, whatever it listens on. */
+    VERCEL: z
+      .string()
+      .optional()
+      .transform((v) => v !== undefined),
     /** Per API key; the spec's 120 by default. X-RateLimit-Limit states it. */
     RATE_LIMIT_PER_MINUTE: perMinute(120),
     /** Per client address, for requests without a valid key (and public endpoints). */
@@ -43,11 +66,6 @@ const schema = z
     EXPORT_STALL_SECONDS: seconds(EXPORT_STALL_MS),
     /** The longest an export may run (lib/limits.ts); Vercel's maxDuration caps it there. */
     EXPORT_MAX_SECONDS: seconds(EXPORT_WALL_CLOCK_MS),
-    /** Set to "1" by Vercel in its builds and functions. */
-    VERCEL: z
-      .string()
-      .optional()
-      .transform((v) => v === '1'),
   })
   .refine((e) => !e.UPSTASH_REDIS_REST_URL === !e.UPSTASH_REDIS_REST_TOKEN, {
     message: 'set both UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN, or neither',
@@ -81,3 +99,14 @@ export function env(): Env {
 export function setEnv(value: Env | undefined) {
   cached = value;
 }
+
+/**
+ * Not configuration: what our own server (scripts/serve.mjs) sets in its process before Next.js loads, read
+ * where it is used, never cached. Absent under any other server.
+ */
+export const ownServer = {
+  /** The key that client-address stamps are signed with (lib/http/client-address.ts). */
+  stampSecret: (): string | undefined => process.env[STAMP_SECRET_VARIABLE] || undefined,
+  /** The address it listens on (lib/demo-gate.ts). */
+  listenHost: (): string | undefined => process.env[LISTEN_HOST_VARIABLE] || undefined,
+};

@@ -4,6 +4,7 @@ import { type Command, CommandError, UsageError } from './cli-kit';
 import { apikeyCommand } from './commands/apikey';
 import { importCommand } from './commands/import';
 import { migrateCommand } from './commands/migrate';
+import { passwordCommand } from './commands/password';
 import { seedCommand } from './commands/seed';
 import { log } from '@/lib/log';
 
@@ -16,6 +17,7 @@ const COMMANDS: Record<string, Command> = {
   apikey: apikeyCommand,
   import: importCommand,
   migrate: migrateCommand,
+  password: passwordCommand,
 };
 
 const EXIT_USAGE = 2;

@@ -1,14 +1,16 @@
 #!/usr/bin/env node
 // The production server behind `npm start`: Next.js's request handler on a plain Node HTTP server, so that
 // every request can carry the caller's real TCP address (the per-address rate limit needs it and Next.js
-// route handlers cannot see the socket). Any copy of that header sent by a client is replaced.
+// route handlers cannot see the socket). The address travels in a header signed with a key made afresh for
+// this process, so a copy a client sends is replaced here and, under any other server, believed nowhere.
+import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import next from 'next';
 import pino from 'pino';
+import { CLIENT_ADDRESS_HEADER, LISTEN_HOST_VARIABLE, STAMP_SECRET_VARIABLE, signAddress } from '../lib/own-server.mjs';
 
-const CLIENT_ADDRESS_HEADER = 'x-portal-client-address'; // lib/http/client-address.ts reads it
 const MALFORMED_PATH_HEADER = 'x-portal-malformed-path'; // lib/http/malformed-path.ts
 
 /**
@@ -32,8 +34,13 @@ const { values } = parseArgs({
   options: { port: { type: 'string', short: 'p' }, hostname: { type: 'string', short: 'H' } },
 });
 const port = Number(values.port ?? process.env.PORT ?? 3000);
-const hostname = values.hostname ?? process.env.HOSTNAME ?? '0.0.0.0';
+// Loopback unless told otherwise. HOST, not HOSTNAME: shells and containers set HOSTNAME to the machine's name.
+const hostname = values.hostname || process.env.HOST || '127.0.0.1';
 process.env.NODE_ENV = 'production';
+// Before Next.js loads the app, which reads both (lib/env.ts ownServer): never inherited, never configured.
+const stampSecret = randomBytes(32).toString('base64url');
+process.env[STAMP_SECRET_VARIABLE] = stampSecret;
+process.env[LISTEN_HOST_VARIABLE] = hostname;
 
 // Next.js's own notion of its origin: proxy.ts's request URLs use localhost, and a rewrite to another origin
 // would be proxied over HTTP instead of served in process.
@@ -42,15 +49,27 @@ const handle = app.getRequestHandler();
 await app.prepare();
 
 const server = createServer((req, res) => {
-  req.headers[CLIENT_ADDRESS_HEADER] = req.socket.remoteAddress ?? 'unknown';
+  req.headers[CLIENT_ADDRESS_HEADER] = signAddress(req.socket.remoteAddress ?? 'unknown', stampSecret);
   routeMalformedPath(req);
   handle(req, res);
 });
 // The app logs through lib/log.ts; this plain-JS entry point only says where it listens, in the same format.
 const log = pino({ base: { service: 'publisher-portal' } });
+server.once('error', (err) => {
+  log.fatal(
+    { host: hostname, port, code: err.code },
+    `cannot listen on ${hostname}:${port} (${err.code ?? err.message})`,
+  );
+  process.exit(1);
+});
 server.listen(port, hostname, () => {
-  const url = `http://${hostname === '0.0.0.0' ? 'localhost' : hostname}:${port}`;
-  log.info({ url }, `Publisher Portal ready on ${url}`);
+  const shown = ['0.0.0.0', '::'].includes(hostname)
+    ? 'localhost'
+    : hostname.includes(':')
+      ? `[${hostname}]`
+      : hostname;
+  const url = `http://${shown}:${port}`;
+  log.info({ url, host: hostname }, `Publisher Portal ready on ${url}`);
 });
 
 for (const signal of ['SIGINT', 'SIGTERM']) {

@@ -40,7 +40,8 @@ export function childEnv(overrides: Record<string, string>): NodeJS.ProcessEnv {
     UPSTASH_REDIS_REST_TOKEN: '',
     TRUST_PROXY: '0',
     PORT: '',
-    HOSTNAME: '',
+    HOST: '',
+    ALLOW_DEMO: '',
     ...overrides,
   } as unknown as NodeJS.ProcessEnv;
 }
@@ -113,20 +114,48 @@ export interface StartServerOptions {
    */
   ready?: { path: string; status: number };
   timeoutMs?: number;
+  /**
+   * What starts it: our server (scripts/serve.mjs, the default), `npm start`'s scripts/start.mjs (which runs
+   * serve.mjs in a child: both stop together), or Next.js's own `next start`, which stamps no client address.
+   */
+  entry?: 'serve' | 'start' | 'next-start';
+  /** A port of its own; by default any free one. */
+  port?: number;
+  /** Where it listens; 127.0.0.1 by default, null for the entry's own default. */
+  hostname?: string | null;
 }
 
+const ENTRIES = {
+  serve: ['scripts/serve.mjs'],
+  start: ['scripts/start.mjs'],
+  'next-start': ['node_modules/next/dist/bin/next', 'start'],
+} as const;
+
 export async function startServer(options: StartServerOptions): Promise<ServerProcess> {
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   const url = `http://127.0.0.1:${port}`;
+  const hostname = options.hostname === undefined ? '127.0.0.1' : options.hostname;
+  const [script, ...command] = ENTRIES[options.entry ?? 'serve'];
+  const group = options.entry === 'start';
   const child = spawn(
     process.execPath,
-    [path.join(ROOT, 'scripts', 'serve.mjs'), '--port', String(port), '--hostname', '127.0.0.1'],
+    [path.join(ROOT, script), ...command, '--port', String(port), ...(hostname ? ['--hostname', hostname] : [])],
     {
       cwd: ROOT,
       env: childEnv({ ...options.database, ...options.env }),
       stdio: ['ignore', 'pipe', 'pipe'],
+      // start.mjs runs serve.mjs in a child: a process group of their own, so that stopping one stops both.
+      detached: group,
     },
   );
+  const signal = (name: NodeJS.Signals) => {
+    try {
+      if (group) process.kill(-child.pid!, name);
+      else child.kill(name);
+    } catch {
+      // Already gone.
+    }
+  };
   let output = '';
   child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
   child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
@@ -142,8 +171,8 @@ export async function startServer(options: StartServerOptions): Promise<ServerPr
     output: () => output,
     async stop() {
       if (child.exitCode !== null || child.signalCode !== null) return;
-      child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+      signal('SIGTERM');
+      const timer = setTimeout(() => signal('SIGKILL'), 5_000);
       await exited;
       clearTimeout(timer);
     },
@@ -171,6 +200,9 @@ export async function startServer(options: StartServerOptions): Promise<ServerPr
   await server.stop();
   throw new Error(`server ${options.name} not ready on ${url} (last: ${last}):\n${output}`);
 }
+
+/** A port for a server of the e2e run: past the webServer's (E2E_PORT), so a run keeps to its own range. */
+export const e2ePort = (offset: number) => Number(process.env.E2E_PORT ?? 3200) + offset;
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 

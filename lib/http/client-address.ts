@@ -1,30 +1,75 @@
-import { env } from '@/lib/env';
+import ipaddr from 'ipaddr.js';
+import { env, ownServer } from '@/lib/env';
+import { CLIENT_ADDRESS_HEADER, verifiedAddress } from '@/lib/own-server.mjs';
 
 /**
- * Set by our own server (scripts/serve.mjs) from the TCP connection, after removing any copy the client
- * sent, so it cannot be forged. Behind a proxy that we trust (TRUST_PROXY=1, e.g. on Vercel) the proxy's
- * X-Forwarded-For is used instead: its first entry is the client as the proxy saw it.
+ * The caller's address, for the per-address rate limit and the sign-in throttle. Nothing a client sends is
+ * believed unless the deployment vouches for it:
+ * - behind TRUST_PROXY proxies that append to X-Forwarded-For (Vercel's edge, a load balancer), the entry that
+ *   many hops from its right: the client as the outermost trusted proxy saw it. Entries further left are
+ *   whatever the client wrote.
+ * - otherwise the address our own server (scripts/serve.mjs) stamped from the TCP connection, signed with a key
+ *   made afresh by each server process: a stamp a client writes himself has no valid signature and is ignored.
+ * - neither (`next start` without TRUST_PROXY): "unknown", one bucket shared by every caller, which nobody can
+ *   leave by choosing headers.
  */
-export const CLIENT_ADDRESS_HEADER = 'x-portal-client-address';
+export { CLIENT_ADDRESS_HEADER };
 
-/** Longer than any IPv6 address in text form (45): a bucket name never grows with what a client sends. */
-const MAX_ADDRESS_LENGTH = 64;
+/** Every caller without an address a proxy or our server vouches for. */
+export const UNKNOWN_ADDRESS = 'unknown';
 
-/** One spelling per address, so one client never gets two buckets: trimmed, lower-case, IPv4-mapped IPv6 unwrapped. */
-function normalize(address: string | undefined | null): string {
-  const trimmed = (address ?? '').trim().toLowerCase();
-  const unwrapped = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/.exec(trimmed)?.[1] ?? trimmed;
-  return unwrapped.slice(0, MAX_ADDRESS_LENGTH);
+/**
+ * One bucket name per client: IPv4 in dotted decimal (IPv4-mapped IPv6 unwrapped); IPv6 per /64, the block
+ * one subscriber usually gets, so that the 2^64 addresses of one line are one client. Ports and brackets a
+ * proxy may add (`[2001:db8::1]:443`, `192.0.2.1:5000`) are dropped. Anything else is no address (null).
+ */
+export function addressBucket(text: string): string | null {
+  let candidate = text.trim();
+  const bracketed = /^\[([^\]]+)\](?::\d+)?$/.exec(candidate);
+  if (bracketed) candidate = bracketed[1];
+  else if (/^[\d.]+:\d+$/.test(candidate)) candidate = candidate.slice(0, candidate.lastIndexOf(':'));
+  if (!ipaddr.IPv4.isValidFourPartDecimal(candidate) && !ipaddr.IPv6.isValid(candidate)) return null;
+  const address = ipaddr.process(candidate);
+  if (address.kind() === 'ipv4') return address.toString();
+  const [a, b, c, d] = (address as ipaddr.IPv6).parts;
+  return `${new ipaddr.IPv6([a, b, c, d, 0, 0, 0, 0]).toString()}/64`;
 }
 
-/**
- * The caller's address for the per-address rate limit. `trustProxy` defaults to the TRUST_PROXY setting
- * (read once by env()); tests pass it explicitly.
- */
-export function clientAddress(request: Request, trustProxy: boolean = env().TRUST_PROXY): string {
-  if (trustProxy) {
-    const forwarded = normalize(request.headers.get('x-forwarded-for')?.split(',')[0]);
+/** The entry `hops` from the right of X-Forwarded-For, or null when the list is shorter or it is no address. */
+function forwardedAddress(forwardedFor: string | null, hops: number): string | null {
+  const entries = (forwardedFor ?? '').split(',');
+  if (!forwardedFor || entries.length < hops) return null;
+  return addressBucket(entries[entries.length - hops]);
+}
+
+/** What this deployment vouches for: proxies that append to X-Forwarded-For, and our server's stamp key. */
+export interface AddressTrust {
+  proxyHops: number;
+  stampSecret: string | undefined;
+}
+
+/** TRUST_PROXY (read once by env()) and the key our server set for this process, if it did. */
+export const deploymentTrust = (): AddressTrust => ({
+  proxyHops: env().TRUST_PROXY,
+  stampSecret: ownServer.stampSecret(),
+});
+
+/** The caller's address bucket; tests pass a trust of their own. */
+export function clientAddress(request: Pick<Request, 'headers'>, trust: AddressTrust = deploymentTrust()): string {
+  if (trust.proxyHops > 0) {
+    const forwarded = forwardedAddress(request.headers.get('x-forwarded-for'), trust.proxyHops);
     if (forwarded) return forwarded;
   }
-  return normalize(request.headers.get(CLIENT_ADDRESS_HEADER)) || 'unknown';
+  const stamped = verifiedAddress(request.headers.get(CLIENT_ADDRESS_HEADER), trust.stampSecret);
+  return (stamped && addressBucket(stamped)) ?? UNKNOWN_ADDRESS;
+}
+
+/** What a server that cannot tell its callers apart says at start-up, or null when it can. */
+export function unknownAddressWarning(trust: AddressTrust = deploymentTrust()): string | null {
+  if (trust.proxyHops > 0 || trust.stampSecret) return null;
+  return (
+    'Client addresses are unknown: this server was not started by npm start and TRUST_PROXY is not set, so ' +
+    'every caller without a valid API key shares one rate limit and one sign-in throttle. Behind a proxy, set ' +
+    'TRUST_PROXY to the number of proxies that append to X-Forwarded-For (1 on Vercel).'
+  );
 }

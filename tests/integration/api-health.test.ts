@@ -1,11 +1,10 @@
-import { randomUUID } from 'node:crypto';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type Database, setDatabase } from '@/db/client';
 import { generateApiKey } from '@/lib/auth/api-key';
-import { CLIENT_ADDRESS_HEADER } from '@/lib/http/client-address';
 import { setRateLimitStore, WINDOW_MS } from '@/lib/ratelimit';
 import { createMemoryStore } from '@/lib/ratelimit/memory';
 import { callApi, get } from '../support/api';
+import { newClientAddress, stamped } from '../support/client-address';
 import { useTestDatabase } from '../support/db';
 import { createPublisher } from '../support/factories';
 import { issueKey, otherLastChar } from '../support/keys';
@@ -46,10 +45,7 @@ afterEach(() => {
 });
 
 const HEALTH = '/api/v1/health';
-const from = (address: string, headers: Record<string, string> = {}) => ({
-  [CLIENT_ADDRESS_HEADER]: address,
-  ...headers,
-});
+const from = (address: string, headers: Record<string, string> = {}) => ({ ...stamped(address), ...headers });
 
 describe('GET /api/v1/health', () => {
   it('answers 200 {"status":"ok"} as JSON without a key, with a request id and the rate-limit headers', async () => {
@@ -75,7 +71,7 @@ describe('GET /api/v1/health', () => {
   it('ignores keys: invalid ones are no 401, and a valid one spends the address budget, not the key', async () => {
     const good = key.raw;
     const badChecksum = otherLastChar(good);
-    const address = `health-${randomUUID()}`;
+    const address = newClientAddress();
     const sent: Record<string, string>[] = [
       { 'X-Api-Key': generateApiKey().raw },
       { 'X-Api-Key': badChecksum },
@@ -109,7 +105,7 @@ describe('GET /api/v1/health', () => {
   });
 
   it('spends the per-address budget: the 31st request of a minute from one address is 429', async () => {
-    const headers = from(`health-${randomUUID()}`);
+    const headers = from(newClientAddress());
     for (let i = 1; i <= 30; i++) {
       const res = await get(HEALTH, { headers });
       expect(res.status, res.text).toBe(200);

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type Database, openPostgres, setDatabase } from '@/db/client';
-import { CLIENT_ADDRESS_HEADER } from '@/lib/http/client-address';
 import { readEnv, setEnv } from '@/lib/env';
 import { REQUEST_DEADLINE_MS } from '@/lib/limits';
 import { get } from '../support/api';
+import { stamped } from '../support/client-address';
 import { useTestDatabase } from '../support/db';
 import { type FaultMode, type FaultProxy, startFaultProxy } from '../support/fault-proxy';
 import { demoKey } from '../support/keys';
@@ -81,7 +81,7 @@ describe.runIf(TEST_DATABASE_URL)('a PostgreSQL outage', () => {
     try {
       const remaining: string[] = [];
       for (let i = 0; i < 8; i++) {
-        const res = await get('/api/v1/sites', { key: raw, headers: { [CLIENT_ADDRESS_HEADER]: '198.51.100.77' } });
+        const res = await get('/api/v1/sites', { key: raw, headers: stamped('198.51.100.77') });
         expectProblem(res, 503, '/api/v1/sites');
         remaining.push(res.headers.get('x-ratelimit-remaining') ?? '');
       }

@@ -1,9 +1,11 @@
 import { eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { sessions } from '@/db/schema';
+import { CLIENT_ADDRESS_HEADER, clientAddress } from '@/lib/http/client-address';
 import { createMemoryStore } from '@/lib/ratelimit/memory';
 import { setRateLimitStore } from '@/lib/ratelimit';
 import { SIGN_IN_LIMITS, signIn, signOutEverywhere, type SignInResult, userForSession } from '@/lib/services/sessions';
+import { forgedStamp, newClientAddress, stamped } from '../support/client-address';
 import { useTestDatabase } from '../support/db';
 import { createPublisher } from '../support/factories';
 import { sessionPrincipal } from '../support/keys';
@@ -116,6 +118,32 @@ describe('sign-in throttling', () => {
     expectThrottled(await signIn(alice.email, PASSWORD, shared));
     // Alice's lock does not lock Bob out, even from the same address (still under its own limit).
     expect((await signIn(bob.email, PASSWORD, shared)).ok).toBe(true);
+  });
+});
+
+describe('the address a sign-in counts against (issue 18 point 2)', () => {
+  // What the sign-in action passes (lib/auth/session.ts, actionClientAddress): the address of its request.
+  const addressOf = (headers: Record<string, string>) =>
+    clientAddress(new Request('http://portal.local/login', { headers }));
+  /** A different forgery each time: a bare address, or one signed with the client's own key; any X-Forwarded-For. */
+  const forged = (i: number) => ({
+    ...(i % 2 ? { [CLIENT_ADDRESS_HEADER]: `198.51.100.${i}` } : forgedStamp(newClientAddress())),
+    'x-forwarded-for': newClientAddress(),
+  });
+
+  it(`a stamp the client writes himself buys no fresh budget: ${perPair} guesses, however forged, then throttled`, async () => {
+    const user = await createPublisher(t.db, { password: PASSWORD });
+    for (let i = 0; i < perPair; i++) expectInvalid(await signIn(user.email, `guess-${i}`, addressOf(forged(i))));
+    expectThrottled(await signIn(user.email, PASSWORD, addressOf(forged(perPair))));
+    // The owner, from an address our server stamped, is not locked out by it.
+    expect((await signIn(user.email, PASSWORD, addressOf(stamped(newClientAddress())))).ok).toBe(true);
+  });
+
+  it(`nor a fresh per-address budget for spraying e-mails: ${perAddress} attempts in all`, async () => {
+    for (let i = 0; i < perAddress; i++) {
+      expectInvalid(await signIn(`forger-${i}@test.example`, 'password1', addressOf(forged(i))));
+    }
+    expectThrottled(await signIn('forger-last@test.example', 'password1', addressOf(forged(perAddress))));
   });
 });
 

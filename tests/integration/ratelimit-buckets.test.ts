@@ -1,9 +1,9 @@
-import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DEMO_IDS } from '@/db/seed';
 import { setRateLimitStore } from '@/lib/ratelimit';
 import { createMemoryStore } from '@/lib/ratelimit/memory';
 import { callApi, get } from '../support/api';
+import { newClientAddress, stamped } from '../support/client-address';
 import { useTestDatabase } from '../support/db';
 import { createPublisher, createSite } from '../support/factories';
 import { issueKey, otherLastChar } from '../support/keys';
@@ -28,8 +28,7 @@ async function freshUser() {
   return user;
 }
 const remainingOf = (res: { headers: Headers }) => Number(res.headers.get('x-ratelimit-remaining'));
-const at = (address: string) => ({ 'x-portal-client-address': address });
-const newAddress = () => `rl-buckets-${randomUUID()}`;
+const at = stamped;
 
 describe('one bucket per key', () => {
   it('keys of one account, and of different accounts, count apart', async () => {
@@ -90,7 +89,7 @@ describe('one bucket per key', () => {
 
 describe('callers without a valid key: 30 a minute per client address', () => {
   it('the 31st from one address is 429; every kind of keyless request counts', async () => {
-    const address = newAddress();
+    const address = newClientAddress();
     const key = (await issueKey((await freshUser()).id)).raw;
     const keyless = [
       () => get('/api/v1/sites', { headers: at(address) }),
@@ -118,7 +117,7 @@ describe('callers without a valid key: 30 a minute per client address', () => {
   });
 
   it("never spends a real key's quota, and a valid key from the exhausted address keeps working", async () => {
-    const address = newAddress();
+    const address = newClientAddress();
     const user = await freshUser();
     const { raw: key } = await issueKey(user.id);
     const { raw: revoked, record } = await issueKey(user.id);
@@ -145,7 +144,7 @@ describe('callers without a valid key: 30 a minute per client address', () => {
   });
 
   it('different addresses have separate buckets', async () => {
-    const [a, b] = [newAddress(), newAddress()];
+    const [a, b] = [newClientAddress(), newClientAddress()];
     await Promise.all(range(31).map(() => get('/api/v1/sites', { headers: at(a) })));
     expect((await get('/api/v1/sites', { headers: at(a) })).status).toBe(429);
     const other = await get('/api/v1/sites', { headers: at(b) });
@@ -154,7 +153,7 @@ describe('callers without a valid key: 30 a minute per client address', () => {
   });
 
   it('the address bucket serves again in the next window', async () => {
-    const address = newAddress();
+    const address = newClientAddress();
     await Promise.all(range(31).map(() => get('/api/v1/sites', { headers: at(address) })));
     expect((await get('/api/v1/sites', { headers: at(address) })).status).toBe(429);
     clock.set(MINUTE + 60_000);

@@ -1,10 +1,9 @@
-import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readEnv, setEnv } from '@/lib/env';
-import { CLIENT_ADDRESS_HEADER } from '@/lib/http/client-address';
 import { setRateLimitStore } from '@/lib/ratelimit';
 import { createMemoryStore } from '@/lib/ratelimit/memory';
 import { get } from '../support/api';
+import { newClientAddress, stamped } from '../support/client-address';
 import { useTestDatabase } from '../support/db';
 import { createPublisher } from '../support/factories';
 import { issueKey } from '../support/keys';
@@ -40,7 +39,7 @@ describe('configured rate limits', () => {
   });
 
   it('an address without a valid key gets ADDRESS_RATE_LIMIT_PER_MINUTE; Limit still states the per-key figure', async () => {
-    const headers = { [CLIENT_ADDRESS_HEADER]: `rl-config-${randomUUID()}` };
+    const headers = stamped(newClientAddress());
     for (let i = 1; i <= 3; i++) {
       const res = await get('/api/v1/sites', { headers });
       expect(res.status, res.text).toBe(401);

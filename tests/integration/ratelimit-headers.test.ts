@@ -5,6 +5,7 @@ import { keyLimit, type RateLimitStore, setRateLimitStore, WINDOW_MS } from '@/l
 import { createMemoryStore } from '@/lib/ratelimit/memory';
 import { createUpstashStore } from '@/lib/ratelimit/upstash';
 import { type ApiResult, callApi, get } from '../support/api';
+import { newClientAddress, stamped } from '../support/client-address';
 import { useTestDatabase } from '../support/db';
 import { createPublisher, createSite } from '../support/factories';
 import { issueKey, otherLastChar } from '../support/keys';
@@ -192,7 +193,7 @@ async function checkRefusals(store: RateLimitStore, k: Awaited<ReturnType<typeof
     expect(limitHeaders(res)).toEqual({ limit: '120', remaining: '0' });
     expect(Number(res.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
   }
-  const address = { 'x-portal-client-address': `rl-headers-${randomUUID()}` };
+  const address = stamped(newClientAddress());
   for (let i = 0; i < 30; i++) expect((await get('/api/v1/sites', { headers: address })).status).toBe(401);
   const res = await get('/api/v1/sites', { headers: address });
   expectProblem(res, 429, '/api/v1/sites');

@@ -1,19 +1,21 @@
-import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { CLIENT_ADDRESS_HEADER } from '@/lib/http/client-address';
 import { setRateLimitStore } from '@/lib/ratelimit';
 import { createMemoryStore } from '@/lib/ratelimit/memory';
 import { get } from '../support/api';
+import { forgedStamp, newClientAddress, stamped } from '../support/client-address';
 import { useTestDatabase } from '../support/db';
 import { createPublisher, createSite } from '../support/factories';
 import { issueKey } from '../support/keys';
 import { limitHeaders, manualClock } from './ratelimit-helpers';
 
-// Issue 3 point 5, the address: X-Forwarded-For only with TRUST_PROXY, else the address our server stamps.
-// env() reads TRUST_PROXY once per process; this file flips it through a mock of lib/env.
-const trust = vi.hoisted(() => ({ proxy: false }));
+// Issue 18 point 2: the keyless budget of 30 a minute per address, through the route handlers, for a client who
+// writes the address headers himself. TRUST_PROXY is a hop count; env() reads it once per process, so this file
+// sets it through a mock of lib/env.
+const trust = vi.hoisted(() => ({ proxyHops: 0 }));
 vi.mock('@/lib/env', async (importOriginal) => {
   const actual = await importOriginal<typeof import('@/lib/env')>();
-  return { ...actual, env: () => ({ ...actual.env(), TRUST_PROXY: trust.proxy }) };
+  return { ...actual, env: () => ({ ...actual.env(), TRUST_PROXY: trust.proxyHops }) };
 });
 
 const t = useTestDatabase();
@@ -22,80 +24,78 @@ const clock = manualClock(Date.UTC(2026, 6, 5, 12, 0, 4));
 beforeEach(() => setRateLimitStore(createMemoryStore(clock.now)));
 afterEach(() => {
   setRateLimitStore(undefined);
-  trust.proxy = false;
+  trust.proxyHops = 0;
 });
 
-const ip = () => `198.51.100.${Math.floor(Math.random() * 250) + 1}-${randomUUID().slice(0, 8)}`;
 const keyless = (headers: Record<string, string>) => get('/api/v1/sites', { headers });
+const LIMIT = 30;
 
-describe('TRUST_PROXY on (behind Vercel or another trusted proxy)', () => {
-  beforeEach(() => {
-    trust.proxy = true;
+/** Spends the address's whole budget, one request per header set, and expects the next one refused. */
+async function expectOneBudget(headersOf: (i: number) => Record<string, string>) {
+  for (let i = 0; i < LIMIT; i++) {
+    const res = await keyless(headersOf(i));
+    expect(res.status, `request ${i + 1}`).toBe(401);
+    expect(limitHeaders(res).remaining, `request ${i + 1}`).toBe(String(LIMIT - 1 - i));
+  }
+  expect((await keyless(headersOf(LIMIT))).status).toBe(429);
+}
+
+describe('TRUST_PROXY off: only our own server names the caller', () => {
+  it('a stamp the client writes himself gets no budget of its own, however he varies it', async () => {
+    // Unsigned, or signed with a key of his own; with X-Forwarded-For varied too. All are one caller: unknown.
+    await expectOneBudget((i): Record<string, string> =>
+      i % 2
+        ? { [CLIENT_ADDRESS_HEADER]: `203.0.113.${i}`, 'x-forwarded-for': `198.51.100.${i}` }
+        : { ...forgedStamp(newClientAddress()), 'x-forwarded-for': newClientAddress() },
+    );
   });
 
-  it("counts per X-Forwarded-For's first entry: two clients behind one proxy address get two buckets", async () => {
-    const proxy = ip();
-    const [a, b] = [ip(), ip()];
-    for (let i = 0; i < 30; i++)
-      await keyless({ 'x-portal-client-address': proxy, 'x-forwarded-for': `${a}, ${proxy}` });
-    expect((await keyless({ 'x-portal-client-address': proxy, 'x-forwarded-for': `${a}, ${proxy}` })).status).toBe(429);
-    // Same first entry, whatever follows it: the same bucket.
-    expect((await keyless({ 'x-portal-client-address': ip(), 'x-forwarded-for': a })).status).toBe(429);
-    const other = await keyless({ 'x-portal-client-address': proxy, 'x-forwarded-for': `${b}, ${proxy}` });
+  it('our stamp counts per address, and X-Forwarded-For changes nothing', async () => {
+    const client = newClientAddress();
+    await expectOneBudget(() => ({ ...stamped(client), 'x-forwarded-for': newClientAddress() }));
+    // Another stamped address is another client.
+    expect(limitHeaders(await keyless(stamped(newClientAddress())))).toEqual({ limit: '120', remaining: '29' });
+  });
+
+  it('counts IPv6 per /64: the addresses of one line share one budget', async () => {
+    await expectOneBudget((i) => stamped(`2001:db8:77:1::${(i + 1).toString(16)}`));
+    expect((await keyless(stamped('2001:db8:77:2::1'))).status).toBe(401);
+  });
+});
+
+describe('TRUST_PROXY = hops (behind Vercel or a load balancer that appends to X-Forwarded-For)', () => {
+  it('1: the rightmost entry is the client; entries the client adds on its left make no new budget', async () => {
+    trust.proxyHops = 1;
+    const proxy = stamped('10.0.0.1');
+    const [a, b] = ['203.0.113.9', '203.0.113.10'];
+    await expectOneBudget((i) => ({ ...proxy, 'x-forwarded-for': `${newClientAddress()}, 198.51.100.${i}, ${a}` }));
+    const other = await keyless({ ...proxy, 'x-forwarded-for': b });
     expect(other.status).toBe(401);
     expect(limitHeaders(other)).toEqual({ limit: '120', remaining: '29' });
   });
 
-  it('falls back to the stamped address when there is no X-Forwarded-For', async () => {
-    const stamped = ip();
-    expect(limitHeaders(await keyless({ 'x-portal-client-address': stamped }))).toEqual({
-      limit: '120',
-      remaining: '29',
-    });
-    expect(limitHeaders(await keyless({ 'x-portal-client-address': stamped }))).toEqual({
-      limit: '120',
-      remaining: '28',
-    });
+  it('2: the entry two from the right, behind two appending proxies', async () => {
+    trust.proxyHops = 2;
+    const client = '203.0.113.20';
+    await expectOneBudget((i) => ({
+      ...stamped('10.0.0.2'),
+      'x-forwarded-for': `198.51.100.${i}, ${client}, 10.0.0.1`,
+    }));
+  });
+
+  it('a request without enough entries counts as the proxy our server saw, not as what it claims', async () => {
+    trust.proxyHops = 2;
+    await expectOneBudget((i) => ({ ...stamped('10.0.0.3'), 'x-forwarded-for': `198.51.100.${i}` }));
   });
 
   it('a valid key is still counted per key, wherever it comes from', async () => {
+    trust.proxyHops = 1;
     const user = await createPublisher(t.db);
     await createSite(t.db, user.id);
     const { raw: key } = await issueKey(user.id);
-    expect(limitHeaders(await get('/api/v1/sites', { key, headers: { 'x-forwarded-for': ip() } }))).toEqual({
-      limit: '120',
-      remaining: '119',
-    });
-    expect(limitHeaders(await get('/api/v1/sites', { key, headers: { 'x-forwarded-for': ip() } }))).toEqual({
-      limit: '120',
-      remaining: '118',
-    });
-  });
-});
-
-describe('TRUST_PROXY off (our own server, scripts/serve.mjs)', () => {
-  it('ignores X-Forwarded-For: rotating it does not escape the per-address limit', async () => {
-    const stamped = ip();
-    for (let i = 0; i < 30; i++) {
-      const res = await keyless({ 'x-portal-client-address': stamped, 'x-forwarded-for': ip() });
-      expect(res.status).toBe(401);
+    for (const remaining of ['119', '118']) {
+      const res = await get('/api/v1/sites', { key, headers: { 'x-forwarded-for': newClientAddress() } });
+      expect(limitHeaders(res)).toEqual({ limit: '120', remaining });
     }
-    const res = await keyless({ 'x-portal-client-address': stamped, 'x-forwarded-for': ip() });
-    expect(res.status).toBe(429);
-    // Only the stamped address makes a different bucket.
-    expect(limitHeaders(await keyless({ 'x-portal-client-address': ip(), 'x-forwarded-for': ip() }))).toEqual({
-      limit: '120',
-      remaining: '29',
-    });
-  });
-
-  it('two X-Forwarded-For values from one stamped address share one bucket', async () => {
-    const stamped = ip();
-    expect(
-      limitHeaders(await keyless({ 'x-portal-client-address': stamped, 'x-forwarded-for': '203.0.113.1' })),
-    ).toEqual({ limit: '120', remaining: '29' });
-    expect(
-      limitHeaders(await keyless({ 'x-portal-client-address': stamped, 'x-forwarded-for': '203.0.113.2' })),
-    ).toEqual({ limit: '120', remaining: '28' });
   });
 });

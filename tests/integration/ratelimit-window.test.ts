@@ -1,8 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { setRateLimitStore } from '@/lib/ratelimit';
 import { createMemoryStore } from '@/lib/ratelimit/memory';
 import { type ApiResult, get } from '../support/api';
+import { newClientAddress, stamped } from '../support/client-address';
 import { useTestDatabase } from '../support/db';
 import { createPublisher, createSite } from '../support/factories';
 import { issueKey } from '../support/keys';
@@ -82,7 +82,7 @@ describe('the 121st request of a key in one window', () => {
   });
 
   it('the 31st request without a valid key from one address: 429 with Retry-After; served (401) again next window', async () => {
-    const headers = { 'x-portal-client-address': `rl-window-${randomUUID()}` };
+    const headers = stamped(newClientAddress());
     clock.set(MINUTE + 45_200);
     const answers = await Promise.all(range(30).map(() => get('/api/v1/sites', { headers })));
     expect(answers.every((r) => r.status === 401)).toBe(true);

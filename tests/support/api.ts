@@ -3,9 +3,9 @@
  * so integration tests exercise the wrapper, auth, grammar and services without a server.
  */
 import * as catchAll from '@/app/api/[...path]/route';
-import { randomUUID } from 'node:crypto';
 import { settleBackgroundTasks } from '@/lib/http/background';
 import { CLIENT_ADDRESS_HEADER } from '@/lib/http/client-address';
+import { newClientAddress, stamped } from './client-address';
 import { assertMatchesContract, ROUTES, type RouteModule } from './contract';
 
 type Handler = RouteModule[string];
@@ -68,8 +68,10 @@ export async function callApi(method: string, path: string, options: CallOptions
   const headers = new Headers(options.headers);
   if (options.key) headers.set('X-Api-Key', options.key);
   // Our server stamps every request with the caller's address; give each call its own unless a test picks
-  // one, so unrelated 401s in a file never share the per-address budget.
-  if (!headers.has(CLIENT_ADDRESS_HEADER)) headers.set(CLIENT_ADDRESS_HEADER, `test-${randomUUID()}`);
+  // one (tests/support/client-address.ts), so unrelated 401s in a file never share the per-address budget.
+  if (!headers.has(CLIENT_ADDRESS_HEADER)) {
+    for (const [name, value] of Object.entries(stamped(newClientAddress()))) headers.set(name, value);
+  }
   let body: string | undefined;
   if (options.body !== undefined) {
     body = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);

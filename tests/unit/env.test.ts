@@ -7,7 +7,8 @@ describe('readEnv', () => {
     const env = readEnv({});
     expect(env.DATABASE_URL).toBeUndefined();
     expect(env.PGLITE_DIR).toBe('./.data/pglite');
-    expect(env.TRUST_PROXY).toBe(false);
+    expect(env.TRUST_PROXY).toBe(0);
+    expect(env.ALLOW_DEMO).toBe(false);
   });
 
   it('treats an empty DATABASE_URL as unset', () => {

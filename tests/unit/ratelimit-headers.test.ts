@@ -3,6 +3,7 @@ import { ProblemError } from '@/lib/http/problem';
 import { addressPolicy, applyRateLimit, keyPolicy } from '@/lib/http/rate-limit';
 import { addressLimit, keyLimit, type RateLimitStore, setRateLimitStore, WINDOW_MS } from '@/lib/ratelimit';
 import { createMemoryStore } from '@/lib/ratelimit/memory';
+import { stamped } from '../support/client-address';
 
 // applyRateLimit on its own: headers, 429 and Retry-After, with the store's clock injected.
 const MINUTE = Date.UTC(2026, 2, 3, 4, 5, 0);
@@ -34,9 +35,7 @@ describe('applyRateLimit', () => {
     expect(addressLimit()).toBe(30);
     expect(WINDOW_MS).toBe(60_000);
     expect(keyPolicy('abc')).toMatchObject({ bucket: 'key:abc', limit: 120 });
-    const request = new Request('http://localhost/api/v1/sites', {
-      headers: { 'x-portal-client-address': '192.0.2.7' },
-    });
+    const request = new Request('http://localhost/api/v1/sites', { headers: stamped('192.0.2.7') });
     expect(addressPolicy(request)).toMatchObject({ bucket: 'addr:192.0.2.7', limit: 30 });
   });
 
@@ -92,7 +91,7 @@ describe('applyRateLimit', () => {
   it('limits an address to 30, with Limit still saying 120', async () => {
     now = MINUTE + 10_000;
     setRateLimitStore(createMemoryStore(clock));
-    const request = new Request('http://localhost/x', { headers: { 'x-portal-client-address': '198.51.100.1' } });
+    const request = new Request('http://localhost/x', { headers: stamped('198.51.100.1') });
     const thirtieth = await spend(addressPolicy(request), 30);
     expect(thirtieth.refused).toBeUndefined();
     expect(thirtieth.headers.get('x-ratelimit-remaining')).toBe('0');
