@@ -1,6 +1,6 @@
 import type { BenchCase } from './cases';
 import type { Machine } from './fixtures';
-import type { CaseResult, PhaseResult } from './report';
+import { type CaseResult, describeErrors, type PhaseResult } from './report';
 
 /** The machine in one line, as the README states it above the table. */
 export function machineLine(machine: Machine): string {
@@ -15,10 +15,14 @@ const ms = (x: number | undefined) =>
 const perSecond = (x: number | undefined) =>
   x === undefined || !Number.isFinite(x) ? '–' : Math.round(x).toLocaleString('en-US');
 
+/** What marks a figure some of whose requests were not answered 2xx; a note under the table says which. */
+const FAILED = '†';
+
 /**
  * The README's Performance table (its columns, rows and number style, aligned as Prettier aligns it), from
  * the run's figures: one row per `row` of all the cases, their figures side by side. A case the run did not
- * measure (--only, a failed warm-up) shows as `–`; a row with none measured is left out.
+ * measure (--only, a failed warm-up) shows as `–`; a row with none measured is left out. A figure that
+ * includes answers other than 2xx (a 503 at the API's deadline, say) is marked †, and noted below the table.
  */
 export function readmeTable(allCases: BenchCase[], phases: PhaseResult[], concurrency: number): string {
   const find = (phase: PhaseResult['name'], name: string): CaseResult | undefined =>
@@ -27,20 +31,36 @@ export function readmeTable(allCases: BenchCase[], phases: PhaseResult[], concur
   const labels = new Set(allCases.filter(measured).map((c) => c.row));
   const rows = [...labels].map((label) => {
     const inRow = allCases.filter((c) => c.row === label);
-    const cell = (format: (x: number | undefined) => string, pick: (c: BenchCase) => number | undefined) =>
-      inRow.map((c) => format(pick(c))).join(' / ');
+    const cell = (
+      phase: PhaseResult['name'],
+      format: (x: number | undefined) => string,
+      pick: (r: CaseResult | undefined) => number | undefined,
+    ) =>
+      inRow
+        .map((c) => {
+          const result = find(phase, c.name);
+          return format(pick(result)) + (result && describeErrors(result) ? FAILED : '');
+        })
+        .join(' / ');
     return [
       label,
-      cell(ms, (c) => find('sequential', c.name)?.p50Ms),
-      cell(ms, (c) => find('sequential', c.name)?.p95Ms),
-      cell(ms, (c) => find('concurrent', c.name)?.p95Ms),
-      cell(perSecond, (c) => find('concurrent', c.name)?.reqPerSec),
+      cell('sequential', ms, (r) => r?.p50Ms),
+      cell('sequential', ms, (r) => r?.p95Ms),
+      cell('concurrent', ms, (r) => r?.p95Ms),
+      cell('concurrent', perSecond, (r) => r?.reqPerSec),
     ];
   });
+  const notes = phases.flatMap((phase) =>
+    phase.cases.flatMap((result) => {
+      const problem = describeErrors(result);
+      return problem ? [`${FAILED} ${result.name}, ${phase.name}: ${problem}.`] : [];
+    }),
+  );
   const header = ['request', 'p50', 'p95', `p95 at concurrency ${concurrency}`, `req/s at concurrency ${concurrency}`];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   const line = (cells: string[]) =>
     `| ${cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join(' | ')} |`;
   const rule = `| ${widths.map((w, i) => (i === 0 ? '-'.repeat(w) : `${'-'.repeat(w - 1)}:`)).join(' | ')} |`;
-  return [line(header), rule, ...rows.map(line)].join('\n');
+  const table = [line(header), rule, ...rows.map(line)].join('\n');
+  return notes.length > 0 ? `${table}\n\n${notes.join('\n')}` : table;
 }

@@ -110,6 +110,17 @@ describe("the README's Performance table", () => {
     ]);
   });
 
+  it('marks a figure that includes answers other than 2xx, and says which below the table', async () => {
+    const [sequential, concurrent] = [phase('sequential'), phase('concurrent')];
+    const failed = { ...concurrent.cases[13], statusCodes: { 200: 69, 503: 31 }, non2xx: 31 };
+    concurrent.cases[13] = failed;
+    const marked = readmeTable(cases, [sequential, concurrent], 10);
+    const row = marked.split('\n').find((l) => l.startsWith('| by-country, 731 days, 50 sites '));
+    expect(row).toMatch(/\| +14\.3 \| +1,303 \| +1,303† \| +1,689† \|$/);
+    expect(marked.split('\n').at(-1)).toBe(`† ${failed.name}, concurrent: 31 × 503.`);
+    expect(await prettier.format(marked, { parser: 'markdown' })).toBe(`${marked}\n`);
+  });
+
   it('the dashboard cases ask for /, /countries and /sites, by default and for 365 days', () => {
     const dashboard = cases.filter((c) => c.auth === 'session').map((c) => c.path);
     expect(dashboard).toEqual([
