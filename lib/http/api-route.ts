@@ -21,7 +21,8 @@ import { log } from '@/lib/log';
 /**
  * The one wrapper every API route goes through:
  * request id → authenticate → rate limit → negotiate → handler → render (or stream), and every error as
- * RFC 9457 problem+json. Route files only declare their endpoints; none writes its own try/catch or status codes.
+ * RFC 9457 problem+json. The endpoint table (lib/api/endpoints.ts) declares every endpoint and route files only
+ * mount it; none writes its own try/catch or status codes.
  * Public endpoints (the health check) skip only the authentication: they spend the client address's budget.
  */
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -244,7 +245,7 @@ export function defineRoutes<P>(endpoints: Partial<Record<Method, Endpoint<P, an
 
 /**
  * For the catch-all under /api: any method on an unknown path is a 404 problem, not the HTML page; a path
- * that is not valid percent-encoded UTF-8 (flagged by proxy.ts) is a 400.
+ * that is not valid percent-encoded UTF-8 (flagged by our server, scripts/serve.mjs) is a 400.
  */
 export const unknownApiPath: NextHandler = answerWithout((request) =>
   request.headers.has(MALFORMED_PATH_HEADER)

@@ -1,5 +1,5 @@
 /**
- * fromDate / toDate as inclusive UTC days (DESIGN §3). Days travel as "YYYY-MM-DD" strings end to end so no
+ * fromDate / toDate as inclusive UTC days. Days travel as "YYYY-MM-DD" strings end to end so no
  * time zone can shift them; the arithmetic here goes through UTC midnights only.
  */
 import { badRequest } from '@/lib/errors';

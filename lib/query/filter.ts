@@ -1,5 +1,5 @@
 /**
- * The `Filter` and `FilterList` grammars (DESIGN §3), AdSense/GA style:
+ * The `Filter` and `FilterList` grammars, AdSense/GA style:
  *
  *   filter  = orGroup *( ";" orGroup )      ";" is AND
  *   orGroup = term *( "," term )            "," is OR and binds tighter: a==1,b==2;c==3 = (a OR b) AND c

@@ -1,4 +1,4 @@
-/** The query grammar shared by API route handlers and dashboard pages (DESIGN §1). */
+/** The query grammar shared by API route handlers and dashboard pages. */
 export { QueryParams, type QueryInput } from './params';
 export { type FieldDef } from './fields';
 export { pageMeta, pageOffset, PAGE_SIZE_MAX, DEFAULT_PAGE_SIZE, type Paging, type PageMeta } from './paging';

@@ -1,5 +1,5 @@
 /**
- * page / pageSize / sortBy / sortDirection (spec §4.1, DESIGN §3). All problems are reported together so a
+ * page / pageSize / sortBy / sortDirection. All problems are reported together so a
  * caller fixing a URL sees every mistake at once.
  */
 import { badRequest } from '@/lib/errors';

@@ -1,4 +1,4 @@
-/** `siteIds`: a comma-separated list of site uuids (spec §4.1). Absent or empty means "all sites in scope". */
+/** `siteIds`: a comma-separated list of site uuids. Absent or empty means "all sites in scope". */
 import { ValidationError, type FieldError } from '@/lib/errors';
 
 // Any version and variant: ids come from our own database, which is not bound to one uuid flavour.

@@ -31,7 +31,7 @@ export interface CreateApiKeyResponse {
 /** Active (neither revoked nor expired) keys an account may hold: a leaked session cannot mint keys without end. */
 export const MAX_ACTIVE_KEYS = 100;
 
-/** The create-key request body (spec §2.3); shared by the API and the dashboard's server action. */
+/** The create-key request body; shared by the API and the dashboard's server action. */
 export const createApiKeyInput = z.strictObject({
   label: z
     .string()

@@ -1,5 +1,5 @@
 /**
- * The one write path for revenue rows (DESIGN §7 "Data in"): rows are COPY-ed into a staging table, their
+ * The one write path for revenue rows (docs/architecture.md, "Data in"): rows are COPY-ed into a staging table, their
  * sites resolved and checked in SQL, then applied by a single INSERT … ON CONFLICT that changes only rows
  * whose values differ, so re-importing a file is a no-op. Everything runs inside the caller's BulkSession
  * transaction: the rollup triggers fold the same statement in, and a bad line leaves nothing behind.

@@ -5,7 +5,7 @@ import type { Db } from '@/db/client';
 import { apiKeys } from '@/db/schema';
 import type { ApiResult } from '../support/api';
 
-/** RFC 9457 body with the members DESIGN §3 requires; `instance` is the path alone, never the query. */
+/** RFC 9457 body with the members every problem carries; `instance` is the path alone, never the query. */
 export function expectProblem(res: ApiResult, status: number, path: string) {
   expect(res.status, res.text).toBe(status);
   expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json(;|$)/);
@@ -46,7 +46,7 @@ export async function keyRow(db: Db, id: string) {
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** The fields of ApiKeyResponse (spec §2.2), no more and no less. */
+/** The fields of ApiKeyResponse, no more and no less. */
 export const API_KEY_FIELDS = [
   'createdAt',
   'expiresAt',

@@ -56,7 +56,7 @@ async function rawRows(siteIds: readonly string[], from: string, to: string, ext
   return new Map(rows.map((r) => [`${r.site_id}|${r.day}|${r.country}`, r]));
 }
 
-/** A response row is exactly its database row (spec §2.7). */
+/** A response row is exactly its database row. */
 function expectSameRow(row: any, raw: RawRow | undefined) {
   expect(raw, rowKey(row)).toBeDefined();
   const r = raw!;

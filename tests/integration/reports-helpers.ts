@@ -76,7 +76,7 @@ export function expectRatio(actual: number, num: number, den: number, scale = 1)
   expect(Math.abs(actual - expected)).toBeLessThanOrEqual(1e-12 * Math.max(1, Math.abs(expected)));
 }
 
-// ---- shapes (spec §2) ---------------------------------------------------------------------------------
+// ---- shapes -------------------------------------------------------------------------------------------
 
 type Kind = 'uuid' | 'string' | 'int32' | 'double' | 'datetime' | 'status';
 type Shape = Record<string, [Kind, 'nullable' | 'required']>;

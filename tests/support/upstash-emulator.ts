@@ -14,7 +14,7 @@ import { encodeReply, errorText, refusal, ScriptTranslator, toRedisArg, type Raw
  * - GET|POST /cmd/arg/...  path style (a POST body is appended as the last argument), as Upstash docs it
  * - Authorization: Bearer <token> (or ?_token=); anything else → 401 {error: "Unauthorized"}
  * - Upstash-Encoding: base64 → string results base64-encoded (see encodeReply)
- * - the Upstash-only `allow-key-locking` Lua flag is stripped (DESIGN.md §5; see upstash-protocol.ts)
+ * - the Upstash-only `allow-key-locking` Lua flag is stripped (see upstash-protocol.ts)
  * Key isolation: `keyPrefix` prefixes every key inside Redis (ioredis keyPrefix, which knows each
  * command's key positions, EVAL's numkeys included); replies that list key names (KEYS, SCAN) show it.
  */
