@@ -110,3 +110,10 @@ export const ownServer = {
   /** The address it listens on (lib/demo-gate.ts). */
   listenHost: (): string | undefined => process.env[LISTEN_HOST_VARIABLE] || undefined,
 };
+
+/** An export's limits in milliseconds (EXPORT_STALL_SECONDS, EXPORT_MAX_SECONDS): how long it may wait for its
+ * client to read on, and how long it may run in all. */
+export function exportLimits(): { stallMs: number; maxMs: number } {
+  const { EXPORT_STALL_SECONDS, EXPORT_MAX_SECONDS } = env();
+  return { stallMs: EXPORT_STALL_SECONDS * 1000, maxMs: EXPORT_MAX_SECONDS * 1000 };
+}

@@ -1,4 +1,5 @@
 import { type Database, openConfiguredDatabase, setDatabase } from '@/db/client';
+import { isLoopbackHost } from '@/lib/demo-gate';
 import { env } from '@/lib/env';
 import { settleBackgroundTasks } from '@/lib/http/background';
 
@@ -6,8 +7,6 @@ import { settleBackgroundTasks } from '@/lib/http/background';
  * How operator commands reach the configured database: the same DATABASE_URL / PGLITE_DIR rules as the
  * server (db/client.ts), so a command always acts on the data the running app shows.
  */
-
-const LOCAL_HOSTS = new Set(['localhost', '::1']);
 
 /**
  * The hosts a postgres:// URL connects to, read the way postgres.js reads them (several hosts separated
@@ -25,9 +24,7 @@ export function databaseHosts(url: string): string[] {
 
 /** True when every host of the URL is this machine: loopback names and addresses, or a unix socket. */
 export function isLocalDatabaseUrl(url: string): boolean {
-  return databaseHosts(url).every(
-    (host) => host.startsWith('/') || LOCAL_HOSTS.has(host.toLowerCase()) || /^127\.\d+\.\d+\.\d+$/.test(host),
-  );
+  return databaseHosts(url).every((host) => host.startsWith('/') || isLoopbackHost(host));
 }
 
 export interface DatabaseTarget {

@@ -1,6 +1,6 @@
 import { csvTable } from '@/lib/csv';
 import { CSV_TYPE } from './negotiate';
-import { env } from '@/lib/env';
+import { exportLimits } from '@/lib/env';
 import { log } from '@/lib/log';
 
 interface PagedBody {
@@ -47,16 +47,8 @@ export function renderBody(
   return new Response(JSON.stringify(result), { status: 200, headers });
 }
 
-/** How long a download may wait for its client, and run in all (lib/limits.ts; env EXPORT_*_SECONDS). */
-export interface TransferLimits {
-  stallMs: number;
-  maxMs: number;
-}
-
-export function transferLimits(): TransferLimits {
-  const { EXPORT_STALL_SECONDS, EXPORT_MAX_SECONDS } = env();
-  return { stallMs: EXPORT_STALL_SECONDS * 1000, maxMs: EXPORT_MAX_SECONDS * 1000 };
-}
+/** How long a download may wait for its client, and run in all. */
+export type TransferLimits = ReturnType<typeof exportLimits>;
 
 /**
  * A StreamedBody as a response whose body is read on demand: nothing is read before the client's first read
@@ -71,7 +63,7 @@ export function streamResponse(
   body: StreamedBody,
   type: string,
   headers: Headers,
-  { release = () => {}, limits = transferLimits() }: { release?: () => void; limits?: TransferLimits } = {},
+  { release = () => {}, limits = exportLimits() }: { release?: () => void; limits?: TransferLimits } = {},
 ): Response {
   const iterator = body.chunks[Symbol.asyncIterator]();
   const requestId = headers.get('X-Request-Id');

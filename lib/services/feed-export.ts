@@ -8,7 +8,7 @@ import { getDatabase } from '@/db/client';
 import { revenueDaily, sites } from '@/db/schema';
 import type { StreamRow } from '@/db/stream';
 import { csvCell } from '@/lib/csv';
-import { env } from '@/lib/env';
+import { exportLimits } from '@/lib/env';
 import type { RowsInput } from '@/lib/query';
 import { requireAccountLevel } from './account';
 import { feedRow, selectFeed, SITE_FIELDS } from './feed-query';
@@ -79,12 +79,10 @@ export async function exportCountryRows(
     .from(sites)
     .where(eq(sites.userId, userId));
   // The sites are read in the rows' snapshot: every row's site is there, with the name it had then.
-  const { EXPORT_MAX_SECONDS, EXPORT_STALL_SECONDS } = env();
   const batches = database.stream(rows.getSQL(), {
     batchSize: BATCH_ROWS,
     first: siteLookup.getSQL(),
-    maxMs: EXPORT_MAX_SECONDS * 1000,
-    stallMs: EXPORT_STALL_SECONDS * 1000,
+    ...exportLimits(),
   });
   return chunks(batches, format, userId);
 }
