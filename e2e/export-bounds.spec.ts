@@ -6,8 +6,8 @@ import {
   createApiKeys,
   type DatabaseEnv,
   makeTempDir,
-  runCli,
   type ServerProcess,
+  seededPostgresDatabase,
   startServer,
 } from './support/servers';
 
@@ -38,22 +38,9 @@ async function embedded(): Promise<Setup> {
 }
 
 async function onPostgres(): Promise<Setup> {
-  const url = new URL(TEST_DATABASE_URL!);
-  const name = `${url.pathname.slice(1) || 'postgres'}_exports`;
-  const admin = postgres({
-    host: url.hostname,
-    port: Number(url.port || 5432),
-    username: url.username,
-    database: 'postgres',
-    onnotice: () => {},
-  });
-  await admin.unsafe(`drop database if exists "${name}" with (force)`);
-  await admin.unsafe(`create database "${name}"`);
-  await admin.end();
-  url.pathname = `/${name}`;
-  await runCli(['seed'], { DATABASE_URL: url.toString() });
-  const setup = await serve('exports-postgres', { DATABASE_URL: url.toString() });
-  const probe = postgres(url.toString(), { max: 1, onnotice: () => {} });
+  const url = await seededPostgresDatabase(TEST_DATABASE_URL!, 'exports');
+  const setup = await serve('exports-postgres', { DATABASE_URL: url });
+  const probe = postgres(url, { max: 1, onnotice: () => {} });
   return {
     ...setup,
     busySessions: async () => {

@@ -1,9 +1,8 @@
 import { expect, type Page, test } from '@playwright/test';
-import postgres from 'postgres';
 import { type FaultMode, type FaultProxy, startFaultProxy } from '../tests/support/fault-proxy';
 import { secretsIn } from '../tests/support/secrets';
 import { signIn, USERS } from './support/dashboard';
-import { createApiKeys, runCli, type ServerProcess, sleep, startServer } from './support/servers';
+import { createApiKeys, seededPostgresDatabase, type ServerProcess, sleep, startServer } from './support/servers';
 
 /**
  * Issue 9, point 2: the production server on PostgreSQL through a TCP fault proxy, during a 60-second outage
@@ -26,14 +25,7 @@ let apiKey: string;
 
 test.beforeAll(async () => {
   test.setTimeout(180_000);
-  const url = new URL(TEST_DATABASE_URL!);
-  const database = `${url.pathname.slice(1) || 'postgres'}_outage`;
-  const admin = postgres({ ...connectionOf(url), database: 'postgres', onnotice: () => {} });
-  await admin.unsafe(`drop database if exists "${database}" with (force)`);
-  await admin.unsafe(`create database "${database}"`);
-  await admin.end();
-  url.pathname = `/${database}`;
-  await runCli(['seed'], { DATABASE_URL: url.toString() });
+  const url = new URL(await seededPostgresDatabase(TEST_DATABASE_URL!, 'outage'));
   [apiKey] = await createApiKeys({ DATABASE_URL: url.toString() }, 1);
   proxy = await startFaultProxy({ host: url.hostname, port: Number(url.port || 5432) });
   server = await startServer({ name: 'outage', database: { DATABASE_URL: proxy.urlFor(url.toString()) } });
@@ -43,10 +35,6 @@ test.afterAll(async () => {
   await server?.stop();
   await proxy?.close();
 });
-
-function connectionOf(url: URL) {
-  return { host: url.hostname, port: Number(url.port || 5432), username: decodeURIComponent(url.username) };
-}
 
 async function timed<T>(run: () => Promise<T>): Promise<{ value: T; ms: number }> {
   const started = performance.now();

@@ -4,6 +4,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import postgres from 'postgres';
 
 /**
  * Real server processes for end-to-end tests that need more than Playwright's one webServer: each runs
@@ -209,4 +210,26 @@ export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(r
 /** How often `needle` occurs in `haystack`. */
 export function occurrences(haystack: string, needle: string): number {
   return haystack.split(needle).length - 1;
+}
+
+/**
+ * A new database beside the one `baseUrl` names (`<name>_<suffix>`, dropped first if it exists), seeded with
+ * the demo data by the operator CLI. Returns its URL.
+ */
+export async function seededPostgresDatabase(baseUrl: string, suffix: string): Promise<string> {
+  const url = new URL(baseUrl);
+  const name = `${url.pathname.slice(1) || 'postgres'}_${suffix}`;
+  const admin = postgres({
+    host: url.hostname,
+    port: Number(url.port || 5432),
+    username: decodeURIComponent(url.username),
+    database: 'postgres',
+    onnotice: () => {},
+  });
+  await admin.unsafe(`drop database if exists "${name}" with (force)`);
+  await admin.unsafe(`create database "${name}"`);
+  await admin.end();
+  url.pathname = `/${name}`;
+  await runCli(['seed'], { DATABASE_URL: url.toString() });
+  return url.toString();
 }
