@@ -1,10 +1,10 @@
 /**
  * Runs once when the server starts (`npm start`, `next start`, each Vercel instance). The import sits under the
- * runtime check itself, so that the Edge build of this file leaves the Node-only start-up (lib/start-up.ts) out.
+ * runtime check itself, so that the Edge build of this file leaves the Node-only start-up (lib/http/start-up.ts) out.
  */
 export async function register() {
   if (process.env.NEXT_RUNTIME === 'nodejs') {
-    const [{ startUp }, { getDatabase }] = await Promise.all([import('./lib/start-up'), import('./db/client')]);
+    const [{ startUp }, { getDatabase }] = await Promise.all([import('@/lib/http/start-up'), import('./db/client')]);
     await startUp(getDatabase);
   }
 }

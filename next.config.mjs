@@ -1,6 +1,6 @@
 /**
  * Vercel sets VERCEL=1 in its builds. A deployment there uses PostgreSQL (DATABASE_URL): its functions have no
- * disk for an embedded database (lib/deployment.ts answers 503 naming DATABASE_URL), so PGlite, 20 MB of WASM
+ * disk for an embedded database (lib/platform/deployment.ts answers 503 naming DATABASE_URL), so PGlite, 20 MB of WASM
  * and data that the tracer would put into every function and the proxy, is replaced by a stub that says so.
  * Excluding its files from the traces would not do: Turbopack applies outputFileTracingExcludes to routes
  * only, and Vercel adds the instrumentation hook's trace to every function.

@@ -1,7 +1,7 @@
 import { NextResponse, type NextRequest } from 'next/server';
-import { SESSION_COOKIE } from '@/lib/auth/cookie';
-import { databaseAnswers } from '@/lib/services/health';
-import { databaseMisconfiguration } from '@/lib/deployment';
+import { SESSION_COOKIE } from '@/lib/dashboard/session-cookie';
+import { databaseAnswers } from '@/db/health';
+import { databaseMisconfiguration } from '@/lib/platform/deployment';
 import { newNonce, pageSecurityHeaders } from '@/lib/http/security-headers';
 
 /** Pages anyone may see; every other page needs a session. */
@@ -10,11 +10,11 @@ const PUBLIC_PAGES = /^\/(?:login|docs|malformed-path|unavailable)(?:\/|$)/;
 const WITHOUT_DATABASE = /^\/(?:docs|malformed-path|unavailable)(?:\/|$)/;
 
 /**
- * A deployment without a database (lib/deployment.ts), or whose database does not answer right now
- * (lib/services/health.ts), shows every page as the app's own 503 page. Then
+ * A deployment without a database (lib/platform/deployment.ts), or whose database does not answer right now
+ * (db/health.ts), shows every page as the app's own 503 page. Then
  * every page's security headers, with a fresh CSP nonce that Next.js reads from the request and puts on its
  * scripts. And a quick turn-away for dashboard pages without a session cookie, before any rendering: it only
- * checks that the cookie exists; every page still verifies the session itself (lib/auth/session.ts requireUser).
+ * checks that the cookie exists; every page still verifies the session itself (lib/dashboard/session.ts requireUser).
  */
 export async function proxy(request: NextRequest) {
   const nonce = newNonce();

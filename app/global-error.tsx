@@ -1,7 +1,7 @@
 'use client';
 
 import './globals.css';
-import { StandalonePageError } from '@/components/page-error';
+import { StandalonePageError } from '@/components/layout/page-error';
 
 /** A failure of the root layout itself: this replaces it, so it brings its own <html> and <body>. */
 export default function GlobalError(props: { error: Error & { digest?: string }; reset: () => void }) {

@@ -1,6 +1,6 @@
 import type { Metadata } from 'next';
 import { Card } from '@/components/ui/card';
-import { WayOut } from '@/components/way-out';
+import { WayOut } from '@/components/layout/way-out';
 
 export const metadata: Metadata = { title: 'Page not found · Publisher Portal' };
 

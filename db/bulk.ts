@@ -1,7 +1,7 @@
 /**
  * Bulk writes need two things drizzle does not offer on both drivers: COPY … FROM STDIN, and one
  * transaction spanning a stream of them. A BulkSession gives exactly that over the raw driver, so the one
- * revenue write path (lib/services/revenue-write.ts) runs the same SQL on PostgreSQL and on PGlite.
+ * revenue write path (lib/revenue-in/write.ts) runs the same SQL on PostgreSQL and on PGlite.
  */
 import type { Writable } from 'node:stream';
 import { finished } from 'node:stream/promises';

@@ -1,7 +1,7 @@
 import { sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 
 /**
- * The derived metrics in SQL, for filtering and sorting in the database; lib/money.ts computes the same
+ * The derived metrics in SQL, for filtering and sorting in the database; lib/shared/money.ts computes the same
  * values for output. Written once here because revenue_daily's sort indexes (db/schema.ts) must be on
  * exactly the expressions the feed orders by, or PostgreSQL will not use them.
  */

@@ -3,10 +3,10 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type SQL, sql } from 'drizzle-orm';
 import { readMigrationFiles } from 'drizzle-orm/migrator';
-import { type Database, type Db, openPostgres } from './client';
-import { AppError } from '@/lib/errors';
-import { MIGRATION_LOCK_WAIT_MS, MIGRATION_SESSION_IDLE_TIMEOUT_MS } from '@/lib/limits';
-import { log } from '@/lib/log';
+import { type Database, type Db, openPostgres } from './open';
+import { AppError } from '@/lib/shared/errors';
+import { MIGRATION_LOCK_WAIT_MS, MIGRATION_SESSION_IDLE_TIMEOUT_MS } from '@/lib/platform/limits';
+import { log } from '@/lib/platform/log';
 
 /**
  * Applies db/migrations. The files, the journal and the bookkeeping table (drizzle.__drizzle_migrations) are

@@ -1,4 +1,4 @@
-import { AppError } from '@/lib/errors';
+import { AppError } from '@/lib/shared/errors';
 
 /**
  * What '@electric-sql/pglite' resolves to in a Vercel build (next.config.mjs). A deployment there uses

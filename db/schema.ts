@@ -105,7 +105,7 @@ export const revenueDaily = pgTable(
 
 /**
  * revenue_daily pre-summed at the grains the reports ask for, so that no report of a large account reads its
- * daily rows in bulk (lib/services/revenue-source.ts):
+ * daily rows in bulk (lib/reports/revenue-source.ts):
  *
  *   site_id  country  grain  serves
  *   null     null     d, m   totals of a whole account

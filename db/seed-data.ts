@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { COUNTRIES, type Country } from '@/lib/countries';
+import { COUNTRIES, type Country } from '@/lib/shared/countries';
 
 /**
  * The demo data set as pure functions: who exists, which sites they own, and what every site earned in

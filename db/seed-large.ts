@@ -9,9 +9,9 @@
 import { hash } from '@node-rs/argon2';
 import { eq, sql } from 'drizzle-orm';
 import { copyLine, withoutSecondaryIndexes } from './bulk';
-import type { Database } from './client';
+import type { Database } from './open';
 import { sites, users } from './schema';
-import { COUNTRIES, type Country, countryCodesMatching, countryName } from '@/lib/countries';
+import { COUNTRIES, type Country, countryCodesMatching, countryName } from '@/lib/shared/countries';
 import { DEMO_PASSWORD, type DemoSite, dayNumber, dayString, demoUuid, revenueFor, todayUtc } from './seed-data';
 
 export const LARGE = { email: 'big@example.com', name: 'Big Arcade Network', sites: 100, countries: 200, days: 730 };

@@ -1,8 +1,8 @@
 import { hash } from '@node-rs/argon2';
 import { sql } from 'drizzle-orm';
-import { COUNTRIES } from '@/lib/countries';
+import { COUNTRIES } from '@/lib/shared/countries';
 import { withoutSecondaryIndexes } from './bulk';
-import type { Db } from './client';
+import type { Db } from './open';
 import { sites, users } from './schema';
 import {
   DEMO_IDS,

@@ -1,5 +1,5 @@
 import { DASHBOARD_ROUTES, expect, signIn, test, USERS, waitForHydration } from './support/dashboard';
-import { SESSION_COOKIE } from '@/lib/auth/cookie';
+import { SESSION_COOKIE } from '@/lib/dashboard/session-cookie';
 
 /**
  * Signing in and out (issue 4, point 1) in a real browser, each test in a fresh signed-out context: the

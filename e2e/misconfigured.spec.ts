@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { generateApiKey } from '../lib/auth/api-key';
+import { generateApiKey } from '@/lib/keys/key-format';
 import { startServer, type ServerProcess } from './support/servers';
 
 /**

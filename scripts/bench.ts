@@ -5,7 +5,7 @@
  * measured in the same run, so they compare across machines. Writes bench/results.json.
  */
 import path from 'node:path';
-import { SESSION_COOKIE } from '@/lib/auth/cookie';
+import { SESSION_COOKIE } from '@/lib/dashboard/session-cookie';
 import { todayUtc } from '@/lib/query';
 import { buildIfNeeded, root } from './production-build.mjs';
 import { configuredDatabaseTarget, withDatabase } from './open-database';

@@ -11,11 +11,9 @@ import os from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
 import { ENDPOINTS } from '@/lib/api/endpoints';
-import { readEnv, setEnv } from '@/lib/env';
-import { createApiKey, revokeApiKey } from '@/lib/services/api-keys';
-import type { Principal } from '@/lib/services/principal';
-import { listSites } from '@/lib/services/sites';
-import { findUserByEmail } from '@/lib/services/users';
+import { readEnv, setEnv } from '@/lib/platform/env';
+import { createApiKey, revokeApiKey } from '@/lib/keys';
+import { listSites, findUserByEmail, type Principal } from '@/lib/accounts';
 import {
   documentedParameters,
   documentedStatuses,

@@ -1,6 +1,6 @@
 import { type Database, openConfiguredDatabase, setDatabase } from '@/db/client';
-import { isLoopbackHost } from '@/lib/demo-gate';
-import { env } from '@/lib/env';
+import { isLoopbackHost } from '@/lib/accounts';
+import { env } from '@/lib/platform/env';
 import { settleBackgroundTasks } from '@/lib/http/background';
 
 /**

@@ -1,12 +1,12 @@
 import { EmbeddedDatabaseBusyError } from '@/db/embedded-lock';
-import { AppError } from '@/lib/errors';
+import { AppError } from '@/lib/shared/errors';
 import { type Command, CommandError, UsageError } from './cli-kit';
 import { apikeyCommand } from './commands/apikey';
 import { importCommand } from './commands/import';
 import { migrateCommand } from './commands/migrate';
 import { passwordCommand } from './commands/password';
 import { seedCommand } from './commands/seed';
-import { log } from '@/lib/log';
+import { log } from '@/lib/platform/log';
 
 /**
  * The operator CLI behind `tsx scripts/cli.ts <command> [options]`. To add a command, write it in

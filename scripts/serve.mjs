@@ -9,7 +9,12 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import next from 'next';
 import pino from 'pino';
-import { CLIENT_ADDRESS_HEADER, LISTEN_HOST_VARIABLE, STAMP_SECRET_VARIABLE, signAddress } from '../lib/own-server.mjs';
+import {
+  CLIENT_ADDRESS_HEADER,
+  LISTEN_HOST_VARIABLE,
+  STAMP_SECRET_VARIABLE,
+  signAddress,
+} from '../lib/platform/own-server.mjs';
 
 const MALFORMED_PATH_HEADER = 'x-portal-malformed-path'; // lib/http/malformed-path.ts
 
@@ -37,7 +42,7 @@ const port = Number(values.port ?? process.env.PORT ?? 3000);
 // Loopback unless told otherwise. HOST, not HOSTNAME: shells and containers set HOSTNAME to the machine's name.
 const hostname = values.hostname || process.env.HOST || '127.0.0.1';
 process.env.NODE_ENV = 'production';
-// Before Next.js loads the app, which reads both (lib/env.ts ownServer): never inherited, never configured.
+// Before Next.js loads the app, which reads both (lib/platform/env.ts ownServer): never inherited, never configured.
 const stampSecret = randomBytes(32).toString('base64url');
 process.env[STAMP_SECRET_VARIABLE] = stampSecret;
 process.env[LISTEN_HOST_VARIABLE] = hostname;
@@ -53,7 +58,7 @@ const server = createServer((req, res) => {
   routeMalformedPath(req);
   handle(req, res);
 });
-// The app logs through lib/log.ts; this plain-JS entry point only says where it listens, in the same format.
+// The app logs through lib/platform/log.ts; this plain-JS entry point only says where it listens, in the same format.
 const log = pino({ base: { service: 'publisher-portal' } });
 server.once('error', (err) => {
   log.fatal(

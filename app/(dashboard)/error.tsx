@@ -1,3 +1,3 @@
 'use client';
 
-export { PageError as default } from '@/components/page-error';
+export { PageError as default } from '@/components/layout/page-error';

@@ -1,10 +1,10 @@
 import { LogOut } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { signOutAction, signOutEverywhereAction } from '@/app/(auth)/login/actions';
-import { Nav } from '@/components/dashboard/nav';
-import { ViewingAs } from '@/components/dashboard/viewing-as';
+import { Nav } from '@/components/layout/nav';
+import { ViewingAs } from '@/components/layout/viewing-as';
 import { Button } from '@/components/ui/button';
-import { requireUser } from '@/lib/auth/session';
+import { requireUser } from '@/lib/dashboard/session';
 import { publishersFor } from '@/lib/dashboard/viewer';
 
 /** The signed-in shell: sidebar navigation (a top bar on narrow screens) and the account in the header. */

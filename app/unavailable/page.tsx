@@ -1,6 +1,6 @@
 import type { Metadata } from 'next';
 import { Card } from '@/components/ui/card';
-import { databaseMisconfiguration } from '@/lib/deployment';
+import { databaseMisconfiguration } from '@/lib/platform/deployment';
 
 export const metadata: Metadata = { title: 'Unavailable · Publisher Portal' };
 

@@ -1,5 +1,9 @@
 import type { ReactNode } from 'react';
-import { MAX_CONCURRENT_REPORTS_PER_KEY, REQUEST_DEADLINE_MS, REQUEST_STATEMENT_TIMEOUT_MS } from '@/lib/limits';
+import {
+  MAX_CONCURRENT_REPORTS_PER_KEY,
+  REQUEST_DEADLINE_MS,
+  REQUEST_STATEMENT_TIMEOUT_MS,
+} from '@/lib/platform/limits';
 import { Card } from '@/components/ui/card';
 import {
   MAX_FILTER_LIST_VALUES,
@@ -10,7 +14,7 @@ import {
   SEARCH_MAX_LENGTH,
 } from '@/lib/query';
 import { keyLimit } from '@/lib/ratelimit';
-import { MAX_ACTIVE_KEYS } from '@/lib/services/api-keys';
+import { MAX_ACTIVE_KEYS } from '@/lib/keys';
 import { Code } from './operation-card';
 
 const C = ({ children }: { children: ReactNode }) => <code className="font-mono text-[0.8125rem]">{children}</code>;

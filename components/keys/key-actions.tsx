@@ -4,7 +4,7 @@ import { RefreshCw } from 'lucide-react';
 import { createContext, type ReactNode, useCallback, useContext, useRef, useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { Dialog } from '@/components/ui/dialog';
-import type { ApiKeyResponse } from '@/lib/services/api-keys';
+import type { ApiKeyResponse } from '@/lib/keys';
 import { RotateKeyDialog, type RotateTarget } from './rotate-key-dialog';
 
 type Open = (target: RotateTarget, trigger: HTMLElement) => void;

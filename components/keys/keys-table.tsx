@@ -1,8 +1,8 @@
 import { RevokeKeyButton } from '@/components/keys/revoke-key-button';
 import { RotateKeyButton } from '@/components/keys/key-actions';
 import { Badge } from '@/components/ui/badge';
-import { formatDay } from '@/lib/format';
-import type { ApiKeyResponse } from '@/lib/services/api-keys';
+import { formatDay } from '@/lib/shared/format';
+import type { ApiKeyResponse } from '@/lib/keys';
 
 function status(key: ApiKeyResponse) {
   if (key.revokedAt) return <Badge tone="red">Revoked</Badge>;

@@ -4,7 +4,7 @@ import { useState, useTransition } from 'react';
 import { revokeKeyAction, rotateKeyAction, type RotateKeyResult } from '@/app/(dashboard)/keys/actions';
 import { Button } from '@/components/ui/button';
 import { DialogClose, DialogContent } from '@/components/ui/dialog';
-import type { ApiKeyResponse } from '@/lib/services/api-keys';
+import type { ApiKeyResponse } from '@/lib/keys';
 import { NewKeyReveal } from './new-key-reveal';
 
 export interface RotateTarget {

@@ -15,7 +15,7 @@ CREATE TABLE "revenue_monthly" (
 ALTER TABLE "revenue_monthly" ADD CONSTRAINT "revenue_monthly_site_owner_fk" FOREIGN KEY ("site_id","user_id") REFERENCES "public"."sites"("id","user_id") ON DELETE cascade ON UPDATE cascade;--> statement-breakpoint
 -- revenue_monthly is kept equal to revenue_daily summed per (site, UTC month, country) by the statement-level
 -- triggers below; each applies one aggregated delta per touched month instead of work per row. Must run on
--- PostgreSQL 15 and PGlite (PostgreSQL 18) alike. The reports rely on it being exact (lib/services/revenue-source.ts).
+-- PostgreSQL 15 and PGlite (PostgreSQL 18) alike. The reports rely on it being exact (lib/reports/revenue-source.ts).
 
 -- INSERT (also the insert half of INSERT … ON CONFLICT DO UPDATE): add the new rows' sums and count.
 -- Grouping by user_id too is safe (a site has one owner, enforced by the foreign key) and hashes faster.

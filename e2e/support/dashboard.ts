@@ -273,7 +273,7 @@ export async function waitForHydration(page: Page) {
 }
 
 /**
- * The overview's charts load when they come near the viewport (components/charts/lazy-charts.tsx): scrolls
+ * The overview's charts load when they come near the viewport (components/reports/charts/lazy-charts.tsx): scrolls
  * to each so that it renders, waits for its SVG, and scrolls back to the top.
  */
 export async function renderCharts(page: Page) {

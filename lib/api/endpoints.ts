@@ -4,63 +4,29 @@
  * tests' route table are all made from it; nothing else lists endpoints.
  */
 import { z } from 'zod';
-import type { KeyedEndpoint, Method } from '@/lib/http/api-route';
 import { CSV_TYPE, NDJSON_TYPE } from '@/lib/http/negotiate';
 import { StreamedBody } from '@/lib/http/render';
-import { todayUtc, totalsQuery, type QuerySchema } from '@/lib/query';
+import { todayUtc, totalsQuery } from '@/lib/query';
+import { createApiKey, createApiKeyForUser, createApiKeyInput, listApiKeys, revokeApiKey } from '@/lib/keys';
 import {
-  createApiKey,
-  createApiKeyForUser,
-  createApiKeyInput,
-  listApiKeys,
-  revokeApiKey,
-} from '@/lib/services/api-keys';
-import { exportCountryRows } from '@/lib/services/feed-export';
-import {
+  exportCountryRows,
   BY_COUNTRY_COLUMNS,
   COUNTRY_ROW_COLUMNS,
   getCountryRows,
   getRevenueByCountry,
   getTotals,
-} from '@/lib/services/reports';
-import { byCountryQuery, countryRowsExportQuery, countryRowsQuery } from '@/lib/services/report-fields';
-import { INGEST_MAX_BYTES, ingestQuery, ingestRevenue } from '@/lib/services/revenue-ingest';
-import { INGEST_REQUEST_DEADLINE_MS } from '@/lib/limits';
-import { listSites } from '@/lib/services/sites';
+  byCountryQuery,
+  countryRowsExportQuery,
+  countryRowsQuery,
+} from '@/lib/reports';
+import { INGEST_MAX_BYTES, ingestQuery, ingestRevenue } from '@/lib/revenue-in';
+import { INGEST_REQUEST_DEADLINE_MS } from '@/lib/platform/limits';
+import { listSites } from '@/lib/accounts';
 import { bodyFormat, INGEST_BODY_TYPES } from './ingest-body';
 import * as schemas from './schemas';
+import { endpoint, type ApiEndpoint } from './endpoint';
+import { openApiDocumentOf } from './openapi';
 import { streamBody } from '@/lib/http/body';
-
-/** Who may call: anyone, any valid key, or an admin's key (checked by the service; documented here). */
-export type Access = 'public' | 'key' | 'admin';
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the table holds endpoints of every input type
-export interface ApiEndpoint<I = any> {
-  method: Method;
-  /** OpenAPI style: `/api/v1/api-keys/{id}`; the route file lives at the same path with `[id]`. */
-  path: string;
-  operationId: string;
-  summary: string;
-  description?: string;
-  tag: 'Sites' | 'Reports' | 'API keys' | 'Data' | 'Service';
-  access: Access;
-  /** The query parameters, parsed into the handler's typed input. */
-  query?: QuerySchema<I>;
-  pathParams?: z.ZodObject;
-  /** A JSON body's schema, or the media types of a raw body. */
-  body?: z.ZodType | { mediaTypes: readonly string[]; description: string };
-  response: { status: 200; description: string; schema?: z.ZodType; mediaTypes?: readonly string[] };
-  /** Statuses besides the ones every keyed endpoint may answer (401, 429, 503). */
-  errors: number[];
-  deprecated?: boolean;
-  /** Headers on every response of this operation. */
-  headers?: Record<string, string>;
-  /** How it is served; a public endpoint's handler gets no principal (lib/api/routes.ts). */
-  run: Omit<KeyedEndpoint<Record<string, string>, I>, 'query' | 'headers' | 'public'>;
-}
-
-/** One row of the table, with the handler's input typed by the row's query schema. */
-const endpoint = <I = undefined>(row: ApiEndpoint<I>): ApiEndpoint => row;
 
 const LEGACY_HEADERS = {
   Deprecation: 'true',
@@ -92,7 +58,7 @@ export const ENDPOINTS: ApiEndpoint[] = [
     response: { status: 200, description: 'The OpenAPI document', schema: z.looseObject({ openapi: z.string() }) },
     errors: [],
     // Imported when asked for: the document is made from this table.
-    run: { handler: async () => (await import('./openapi')).openApiDocument() },
+    run: { handler: async () => openApiDocument() },
   }),
   endpoint({
     method: 'GET',
@@ -282,3 +248,6 @@ export const ENDPOINTS: ApiEndpoint[] = [
     },
   }),
 ];
+
+/** The OpenAPI document of this table (built once). */
+export const openApiDocument = () => openApiDocumentOf(ENDPOINTS);

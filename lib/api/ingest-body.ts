@@ -1,5 +1,5 @@
 import { ProblemError } from '@/lib/http/problem';
-import { formatFromName, type ImportFormat } from '@/lib/import/parse';
+import { formatFromName, type ImportFormat } from '@/lib/revenue-in';
 
 /** The media types the ingestion endpoint reads. */
 export const INGEST_BODY_TYPES = ['text/csv', 'application/x-ndjson'] as const;

@@ -3,11 +3,15 @@
  * GET /api/v1/openapi.json and rendered at /docs.
  */
 import { z } from 'zod';
-import { MAX_CONCURRENT_REPORTS_PER_KEY, REQUEST_DEADLINE_MS, REQUEST_STATEMENT_TIMEOUT_MS } from '@/lib/limits';
+import {
+  MAX_CONCURRENT_REPORTS_PER_KEY,
+  REQUEST_DEADLINE_MS,
+  REQUEST_STATEMENT_TIMEOUT_MS,
+} from '@/lib/platform/limits';
 import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiResponsesObject } from 'zod-openapi';
 import { keyLimit } from '@/lib/ratelimit';
 import { STATUS_OF } from '@/lib/http/problem';
-import { ENDPOINTS, type ApiEndpoint } from './endpoints';
+import type { ApiEndpoint } from './endpoint';
 import { Problem } from './schemas';
 
 const PROBLEM_TYPE = 'application/problem+json';
@@ -104,10 +108,10 @@ function operation(endpoint: ApiEndpoint): ZodOpenApiOperationObject {
 
 let cached: ReturnType<typeof createDocument> | undefined;
 
-export function openApiDocument() {
+export function openApiDocumentOf(endpoints: readonly ApiEndpoint[]) {
   if (cached) return cached;
   const paths: Record<string, Record<string, ZodOpenApiOperationObject>> = {};
-  for (const endpoint of ENDPOINTS) (paths[endpoint.path] ??= {})[endpoint.method.toLowerCase()] = operation(endpoint);
+  for (const endpoint of endpoints) (paths[endpoint.path] ??= {})[endpoint.method.toLowerCase()] = operation(endpoint);
   cached = createDocument({
     openapi: '3.1.0',
     info: {

@@ -2,7 +2,7 @@
  * The API reference page's data (/docs): the OpenAPI document turned into what a reader scans for each
  * operation (parameters, body and response fields, errors) plus a copyable curl for the page's own host.
  */
-import { openApiDocument } from './openapi';
+import { openApiDocument } from './endpoints';
 
 interface JsonSchema {
   $ref?: string;

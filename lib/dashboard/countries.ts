@@ -1,14 +1,14 @@
-import { ValidationError } from '@/lib/errors';
+import { ValidationError } from '@/lib/shared/errors';
 import { PAGE_SIZE_MAX } from '@/lib/query';
-import { byCountryQuery } from '@/lib/services/report-fields';
 import {
+  byCountryQuery,
   getRevenueByCountry,
   type ByCountryInput,
   type Paged,
   type ReportRange,
   type RevenueByCountryResponse,
-} from '@/lib/services/reports';
-import type { Principal } from '@/lib/services/principal';
+} from '@/lib/reports';
+import type { Principal } from '@/lib/accounts';
 import { plannedComparison, type CompareMode } from './comparison';
 import { metricsOfCountryRow, type MetricId } from './metrics';
 import { readView, type SearchParams } from './url';

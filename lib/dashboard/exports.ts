@@ -4,16 +4,20 @@
  * rounded from exact micro-dollars, ratios from the sums, and a totals row summed from the rows' own integers.
  * File names carry the range (and the country, when the dashboard is narrowed to one).
  */
-import { countryName } from '@/lib/countries';
-import { csvCell } from '@/lib/csv';
-import { addSums, cpmOf, fillRateOf, NO_SUMS, type Metrics, type Sums } from '@/lib/money';
+import { countryName } from '@/lib/shared/countries';
+import { csvCell } from '@/lib/shared/csv';
+import { addSums, cpmOf, fillRateOf, NO_SUMS, type Metrics, type Sums } from '@/lib/shared/money';
 import type { FilterExpr, FilterTerm } from '@/lib/query/filter';
-import { getDailyRevenue } from '@/lib/services/daily';
-import { exportCountryRows, type FeedRow } from '@/lib/services/feed-export';
+import {
+  getDailyRevenue,
+  exportCountryRows,
+  getRevenueByCountry,
+  getRevenueBySite,
+  type FeedRow,
+  type ReportRange,
+} from '@/lib/reports';
 import { PAGE_SIZE_MAX } from '@/lib/query';
-import { getRevenueByCountry, type ReportRange } from '@/lib/services/reports';
-import type { Principal } from '@/lib/services/principal';
-import { getRevenueBySite } from '@/lib/services/site-revenue';
+import type { Principal } from '@/lib/accounts';
 import type { CountriesView } from './countries';
 
 /** The reports one can download, by their URL names (/export/daily …). */

@@ -3,11 +3,11 @@
  * `Filter` grammar (lib/query/filter.ts), checked in the browser by the API's own parser and field list, so
  * a chip never writes what the API would refuse and the raw expression stays the one source of truth.
  */
-import { countryName } from '@/lib/countries';
-import { ValidationError } from '@/lib/errors';
-import { formatInt } from '@/lib/format';
+import { countryName } from '@/lib/shared/countries';
+import { ValidationError } from '@/lib/shared/errors';
+import { formatInt } from '@/lib/shared/format';
 import { parseFilter, type FilterExpr, type FilterOp, type FilterTerm } from '@/lib/query/filter';
-import { byCountryFields } from '@/lib/services/row-fields';
+import { byCountryFields } from '@/lib/reports/browser';
 import { BY_COUNTRY_FIELD, METRICS, type Metric } from './metrics';
 
 export interface BuilderField {

@@ -1,9 +1,7 @@
-import { countryName } from '@/lib/countries';
-import { AppError, badRequest, ValidationError } from '@/lib/errors';
-import { getDataSpan, type DataSpan } from '@/lib/services/data-span';
-import type { Principal } from '@/lib/services/principal';
-import { resolveReportRange, type ReportRange } from '@/lib/services/reports';
-import { listSites, type SiteResponse } from '@/lib/services/sites';
+import { countryName } from '@/lib/shared/countries';
+import { AppError, badRequest, ValidationError } from '@/lib/shared/errors';
+import { getDataSpan, resolveReportRange, type DataSpan, type ReportRange } from '@/lib/reports';
+import { listSites, type Principal, type SiteResponse } from '@/lib/accounts';
 import { paramOf, readSiteDay, type SearchParams } from './url';
 
 /** Answers a page shows in place of its data: bad input (400) or sites it may not read (403). */

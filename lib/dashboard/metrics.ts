@@ -1,6 +1,6 @@
-import { formatCompact, formatInt, formatPct, formatUsd, formatUsdCompact } from '@/lib/format';
-import type { Metrics } from '@/lib/money';
-import type { RevenueByCountryResponse, RevenueTotalResponse } from '@/lib/services/reports';
+import { formatCompact, formatInt, formatPct, formatUsd, formatUsdCompact } from '@/lib/shared/format';
+import type { Metrics } from '@/lib/shared/money';
+import type { RevenueByCountryResponse, RevenueTotalResponse } from '@/lib/reports';
 
 /**
  * The five figures the dashboard shows for any set of rows (cards, chart, table columns), in one order, each

@@ -1,14 +1,16 @@
-import { getDailyRevenue, type DailyPoint } from '@/lib/services/daily';
-import { byCountryQuery } from '@/lib/services/report-fields';
 import {
+  getDailyRevenue,
+  byCountryQuery,
   getRevenueByCountry,
   getTotals,
+  getRevenueBySite,
+  type DailyPoint,
   type ReportRange,
   type RevenueByCountryResponse,
   type RevenueTotalResponse,
-} from '@/lib/services/reports';
-import type { Principal } from '@/lib/services/principal';
-import { getRevenueBySite, type SiteRevenue } from '@/lib/services/site-revenue';
+  type SiteRevenue,
+} from '@/lib/reports';
+import type { Principal } from '@/lib/accounts';
 import { plannedComparison, type CompareMode } from './comparison';
 
 /**

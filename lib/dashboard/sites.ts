@@ -1,6 +1,5 @@
-import type { ReportRange } from '@/lib/services/reports';
-import type { Principal } from '@/lib/services/principal';
-import { getRevenueBySite, type SiteRevenue } from '@/lib/services/site-revenue';
+import { getRevenueBySite, type ReportRange, type SiteRevenue } from '@/lib/reports';
+import type { Principal } from '@/lib/accounts';
 import { plannedComparison, type CompareMode } from './comparison';
 
 /** The columns of the Sites table one may sort by, by their URL names (`sortBy`). */

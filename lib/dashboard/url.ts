@@ -9,7 +9,7 @@
  * hands the services the same typed input. (Only the grammar's drizzle-free files are imported: client
  * components use the link writers.)
  */
-import { ValidationError } from '@/lib/errors';
+import { ValidationError } from '@/lib/shared/errors';
 import { readQuery, totalsQuery, type QuerySchema, type SiteDayInput } from '@/lib/query/input';
 import { QueryParams } from '@/lib/query/params';
 

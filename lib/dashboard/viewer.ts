@@ -1,8 +1,6 @@
 import { cache } from 'react';
-import { AppError } from '@/lib/errors';
-import type { Principal } from '@/lib/services/principal';
-import type { SessionUser } from '@/lib/services/sessions';
-import { listPublishers, viewAsPublisher, type UserSummary } from '@/lib/services/users';
+import { AppError } from '@/lib/shared/errors';
+import { listPublishers, viewAsPublisher, type Principal, type SessionUser, type UserSummary } from '@/lib/accounts';
 import { paramOf, VIEW_AS, type SearchParams } from './url';
 
 /** The publishers an admin may view, read once per request (the layout's switch and the page's chooser). */

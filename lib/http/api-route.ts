@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import { QueryParams, readQuery, type QuerySchema } from '@/lib/query';
-import type { Principal } from '@/lib/services/principal';
+import type { Principal } from '@/lib/accounts';
 import { readJsonBody } from './body';
 import { CSV_TYPE, JSON_TYPES, negotiateMediaType } from './negotiate';
-import { AppError, badRequest, notFound } from '@/lib/errors';
-import { REQUEST_DEADLINE_MS } from '@/lib/limits';
-import { withinDeadline } from '@/lib/deadline';
-import { databaseIsRemote } from '@/lib/services/health';
+import { AppError, badRequest, notFound } from '@/lib/shared/errors';
+import { REQUEST_DEADLINE_MS } from '@/lib/platform/limits';
+import { withinDeadline } from '@/lib/shared/deadline';
+import { databaseIsRemote } from '@/db/health';
 import { MALFORMED_PATH_HEADER } from './malformed-path';
 import { API_SECURITY_HEADERS } from './security-headers';
 import { claimExportSlot, claimReportSlot } from './report-slots';
@@ -16,7 +16,7 @@ import { addressPolicy, applyRateLimit } from './rate-limit';
 import { problemResponse } from './problem-response';
 import { admit } from './caller';
 import { renderBody, StreamedBody, streamResponse, withoutBody } from './render';
-import { log } from '@/lib/log';
+import { log } from '@/lib/platform/log';
 
 /**
  * The one wrapper every API route goes through:
@@ -62,7 +62,7 @@ interface EndpointOptions<I> {
   offers?: readonly string[];
   /** A report: a key may run only a few at once (lib/http/report-slots.ts). */
   report?: boolean;
-  /** How long the request may take before it is answered 503 (lib/limits.ts); REQUEST_DEADLINE_MS by default. */
+  /** How long the request may take before it is answered 503 (lib/platform/limits.ts); REQUEST_DEADLINE_MS by default. */
   deadlineMs?: number;
 }
 

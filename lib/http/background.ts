@@ -1,5 +1,5 @@
 import { after } from 'next/server';
-import { log } from '@/lib/log';
+import { log } from '@/lib/platform/log';
 
 const detached = new Set<Promise<void>>();
 

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
-import { ValidationError, badRequest } from '@/lib/errors';
+import { ValidationError, badRequest } from '@/lib/shared/errors';
 import { ProblemError } from './problem';
-import { fieldErrorsOf } from '@/lib/zod-issues';
+import { fieldErrorsOf } from '@/lib/shared/zod-issues';
 
 const MAX_BODY_BYTES = 16 * 1024;
 

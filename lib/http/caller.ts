@@ -1,6 +1,6 @@
-import { authenticateApiKey, touchApiKey } from '@/lib/services/api-key-auth';
-import type { Principal } from '@/lib/services/principal';
-import { ValidationError } from '@/lib/errors';
+import { authenticateApiKey, touchApiKey } from '@/lib/keys';
+import type { Principal } from '@/lib/accounts';
+import { ValidationError } from '@/lib/shared/errors';
 import { runAfterResponse } from './background';
 import { ProblemError } from './problem';
 import { addressPolicy, applyRateLimit, keyPolicy } from './rate-limit';

@@ -1,6 +1,6 @@
 import ipaddr from 'ipaddr.js';
-import { env, ownServer } from '@/lib/env';
-import { CLIENT_ADDRESS_HEADER, verifiedAddress } from '@/lib/own-server.mjs';
+import { env, ownServer } from '@/lib/platform/env';
+import { CLIENT_ADDRESS_HEADER, verifiedAddress } from '@/lib/platform/own-server.mjs';
 
 /**
  * The caller's address, for the per-address rate limit and the sign-in throttle. Nothing a client sends is

@@ -1,8 +1,8 @@
-import { AppError } from '@/lib/errors';
+import { AppError } from '@/lib/shared/errors';
 import { ProblemError, problemOf, retryAfterHeader } from './problem';
-import { REQUEST_STATEMENT_TIMEOUT_MS } from '@/lib/limits';
+import { REQUEST_STATEMENT_TIMEOUT_MS } from '@/lib/platform/limits';
 import { isDatabaseUnavailable, isStatementTimeout } from './unavailable';
-import { log } from '@/lib/log';
+import { log } from '@/lib/platform/log';
 
 /**
  * Any error as an RFC 9457 problem+json response. ProblemErrors say what the client did wrong; a database

@@ -1,10 +1,10 @@
 /**
- * Errors as RFC 9457 problem details. The application's errors (lib/errors.ts) carry a code; this is where
+ * Errors as RFC 9457 problem details. The application's errors (lib/shared/errors.ts) carry a code; this is where
  * each code gets its HTTP status and title. ProblemError is for what only HTTP knows about (media types,
  * WWW-Authenticate, rate-limit headers); the route wrapper (lib/http/api-route.ts) is the only place that
  * turns either into a response.
  */
-import { AppError, type ErrorCode, type FieldError } from '@/lib/errors';
+import { AppError, type ErrorCode, type FieldError } from '@/lib/shared/errors';
 
 export interface ProblemInit {
   status: number;

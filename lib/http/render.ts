@@ -1,7 +1,7 @@
-import { csvTable } from '@/lib/csv';
+import { csvTable } from '@/lib/shared/csv';
 import { CSV_TYPE } from './negotiate';
-import { exportLimits } from '@/lib/env';
-import { log } from '@/lib/log';
+import { exportLimits } from '@/lib/platform/env';
+import { log } from '@/lib/platform/log';
 
 interface PagedBody {
   data: Record<string, unknown>[];

@@ -2,7 +2,7 @@ import {
   MAX_CONCURRENT_EXPORTS,
   MAX_CONCURRENT_EXPORTS_PER_ACCOUNT,
   MAX_CONCURRENT_REPORTS_PER_KEY,
-} from '@/lib/limits';
+} from '@/lib/platform/limits';
 import { ProblemError, retryAfterHeader } from './problem';
 
 /**

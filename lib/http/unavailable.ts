@@ -1,5 +1,5 @@
 import { EmbeddedDatabaseBusyError } from '@/db/embedded-lock';
-import { AppError } from '@/lib/errors';
+import { AppError } from '@/lib/shared/errors';
 
 // Connection-level failures (node and postgres.js codes) and PostgreSQL's "server going away / overloaded /
 // statement timeout" SQLSTATEs: the request was fine, the database was not there for it.

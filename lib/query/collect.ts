@@ -1,4 +1,4 @@
-import { ValidationError, type FieldError } from '@/lib/errors';
+import { ValidationError, type FieldError } from '@/lib/shared/errors';
 
 /**
  * Runs one parser and keeps its 400 instead of throwing it, so that a request's mistakes come back in one

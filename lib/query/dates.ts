@@ -2,7 +2,7 @@
  * fromDate / toDate as inclusive UTC days. Days travel as "YYYY-MM-DD" strings end to end so no
  * time zone can shift them; the arithmetic here goes through UTC midnights only.
  */
-import { badRequest } from '@/lib/errors';
+import { badRequest } from '@/lib/shared/errors';
 
 /** Two years plus a leap day: enough for year-over-year views, small enough to keep reports fast. */
 export const MAX_RANGE_DAYS = 731;

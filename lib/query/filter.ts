@@ -8,7 +8,7 @@
  * A backslash makes the next character literal inside values (`\,` `\;` `\\`). Every error names the
  * 0-based character position, because a filter is typed by hand and the caller needs to find the mistake.
  */
-import { ValidationError, type FieldError } from '@/lib/errors';
+import { ValidationError, type FieldError } from '@/lib/shared/errors';
 import { isDay } from './dates';
 import { fieldLookup, fieldNames, type FieldDef } from './fields';
 import { isUuid } from './site-ids';

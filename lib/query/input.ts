@@ -5,8 +5,8 @@
  * one 400, before any database work.
  */
 import { z } from 'zod';
-import { ValidationError, type FieldError } from '@/lib/errors';
-import { fieldErrorsOf } from '@/lib/zod-issues';
+import { ValidationError, type FieldError } from '@/lib/shared/errors';
+import { fieldErrorsOf } from '@/lib/shared/zod-issues';
 import { collect, throwIfAny } from './collect';
 import { MAX_RANGE_DAYS, parseDay, resolveRange, todayUtc, type DaySelection } from './dates';
 import { fieldNames, type FieldDef } from './fields';

@@ -2,7 +2,7 @@
  * page / pageSize / sortBy / sortDirection. All problems are reported together so a
  * caller fixing a URL sees every mistake at once.
  */
-import { badRequest } from '@/lib/errors';
+import { badRequest } from '@/lib/shared/errors';
 import { fieldLookup, fieldNames, type FieldDef } from './fields';
 
 export const DEFAULT_PAGE_SIZE = 20;

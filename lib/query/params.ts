@@ -4,7 +4,7 @@
  * and unknown names are rejected with advice instead of being silently ignored (a typo like `pagesize2`
  * would otherwise return a plausible but wrong page).
  */
-import { ValidationError, type FieldError } from '@/lib/errors';
+import { ValidationError, type FieldError } from '@/lib/shared/errors';
 
 /** Canonical spellings, used in error messages whatever casing the caller sent. */
 const KNOWN_NAMES = [

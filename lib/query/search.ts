@@ -1,5 +1,5 @@
 /** The `Search` parameter: free text matched case-insensitively (filter-sql.ts turns it into SQL). */
-import { badRequest } from '@/lib/errors';
+import { badRequest } from '@/lib/shared/errors';
 
 export const SEARCH_MAX_LENGTH = 200;
 

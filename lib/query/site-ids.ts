@@ -1,5 +1,5 @@
 /** `siteIds`: a comma-separated list of site uuids. Absent or empty means "all sites in scope". */
-import { ValidationError, type FieldError } from '@/lib/errors';
+import { ValidationError, type FieldError } from '@/lib/shared/errors';
 
 // Any version and variant: ids come from our own database, which is not bound to one uuid flavour.
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -1,4 +1,4 @@
-import { env } from '@/lib/env';
+import { env } from '@/lib/platform/env';
 import { createMemoryStore } from './memory';
 import { createUpstashStore } from './upstash';
 

@@ -2,7 +2,7 @@ import { Ratelimit } from '@upstash/ratelimit';
 import { Redis } from '@upstash/redis';
 import type { RateLimitResult, RateLimitStore } from './index';
 import { createMemoryStore } from './memory';
-import { log } from '@/lib/log';
+import { log } from '@/lib/platform/log';
 
 export interface UpstashStoreOptions {
   url: string;

@@ -1,13 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { sha256Hex } from '@/lib/crypto';
+import { sha256Hex } from '@/lib/shared/crypto';
 import os from 'node:os';
 import { count, eq, sql } from 'drizzle-orm';
 import { getDb } from '@/db/client';
 import { revenueDaily, sessions, sites } from '@/db/schema';
-import { createApiKey, revokeApiKey } from '@/lib/services/api-keys';
-import type { Principal } from '@/lib/services/principal';
-import { signOut } from '@/lib/services/sessions';
-import { findUserByEmail } from '@/lib/services/users';
+import { createApiKey, revokeApiKey } from '@/lib/keys';
+import { signOut, findUserByEmail, type Principal } from '@/lib/accounts';
 
 /** Everything here runs inside scripts/open-database.ts `withDatabase`, on the database the server uses. */
 
@@ -60,7 +58,7 @@ export interface Access {
 
 /**
  * `keyCount` API keys (through the service, as `npm run apikey` does) and a dashboard session for the run.
- * sessions.ts opens sessions only by password (signIn), so the row is written here the way signIn writes
+ * lib/accounts/sessions.ts opens sessions only by password (signIn), so the row is written here the way signIn writes
  * it (SHA-256 of a random token); it is removed with the service's signOut. If anything fails halfway, what
  * was created is removed before the error goes on.
  */

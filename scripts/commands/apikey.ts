@@ -1,9 +1,9 @@
-import { AppError } from '@/lib/errors';
-import { createApiKey, createApiKeyInput } from '@/lib/services/api-keys';
-import { findUserByEmail } from '@/lib/services/users';
+import { AppError } from '@/lib/shared/errors';
+import { createApiKey, createApiKeyInput } from '@/lib/keys';
+import { findUserByEmail } from '@/lib/accounts';
 import { type Command, CommandError, UsageError, parseCommandArgs } from '../cli-kit';
 import { configuredDatabaseTarget, withDatabase } from '../open-database';
-import { fieldErrorsOf, topField } from '@/lib/zod-issues';
+import { fieldErrorsOf, topField } from '@/lib/shared/zod-issues';
 
 export const apikeyCommand: Command = {
   summary: 'Create an API key for a user and print the raw key (shown only this once)',

@@ -1,7 +1,6 @@
 import fs from 'node:fs';
-import { type ImportFormat, type LineError, formatFromName, IMPORT_COLUMNS } from '@/lib/import/parse';
-import { OPERATOR } from '@/lib/services/principal';
-import { importRevenue } from '@/lib/services/revenue-import';
+import { formatFromName, IMPORT_COLUMNS, importRevenue, type ImportFormat, type LineError } from '@/lib/revenue-in';
+import { OPERATOR } from '@/lib/accounts';
 import { type Command, CommandError, UsageError, parseCommandArgs } from '../cli-kit';
 import { configuredDatabaseTarget, withDatabase } from '../open-database';
 import { Progress } from '../progress';

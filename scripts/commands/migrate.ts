@@ -1,7 +1,7 @@
 import { openConfiguredDatabase } from '@/db/client';
 import { MigrationsRunningElsewhereError, readMigrations } from '@/db/migrate';
-import { env } from '@/lib/env';
-import { MIGRATE_COMMAND_LOCK_WAIT_MS } from '@/lib/limits';
+import { env } from '@/lib/platform/env';
+import { MIGRATE_COMMAND_LOCK_WAIT_MS } from '@/lib/platform/limits';
 import { type Command, CommandError, UsageError, parseCommandArgs } from '../cli-kit';
 import { configuredDatabaseTarget } from '../open-database';
 

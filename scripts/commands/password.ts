@@ -1,5 +1,5 @@
 import { createInterface } from 'node:readline';
-import { MIN_PASSWORD_LENGTH, passwordProblem, setPassword } from '@/lib/services/passwords';
+import { MIN_PASSWORD_LENGTH, passwordProblem, setPassword } from '@/lib/accounts';
 import { type Command, CommandError, UsageError, parseCommandArgs } from '../cli-kit';
 import { configuredDatabaseTarget, withDatabase } from '../open-database';
 

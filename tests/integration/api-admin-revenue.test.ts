@@ -4,7 +4,7 @@
  */
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { INGEST_MAX_ROWS } from '@/lib/services/revenue-ingest';
+import { INGEST_MAX_ROWS } from '@/lib/revenue-in/ingest';
 import { callApi } from '../support/api';
 import { useTestDatabase } from '../support/db';
 import { createPublisher, createSite } from '../support/factories';

@@ -3,7 +3,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { type Database, openPostgres, setDatabase } from '@/db/client';
 import { apiKeys, sites } from '@/db/schema';
 import { DEMO_IDS } from '@/db/seed-data';
-import { generateApiKey } from '@/lib/auth/api-key';
+import { generateApiKey } from '@/lib/keys/key-format';
 import { type ApiResult, callApi, get } from '../support/api';
 import { useTestDatabase } from '../support/db';
 import { demoKey, rivalKey } from '../support/keys';

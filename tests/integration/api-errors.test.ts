@@ -3,7 +3,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { type Database, type Db, openPostgres, setDatabase } from '@/db/client';
 import { apiKeys } from '@/db/schema';
 import { DEMO_IDS } from '@/db/seed-data';
-import { REQUEST_STATEMENT_TIMEOUT_MS } from '@/lib/limits';
+import { REQUEST_STATEMENT_TIMEOUT_MS } from '@/lib/platform/limits';
 import { type ApiResult, callApi, get } from '../support/api';
 import { openTestDatabase, useTestDatabase } from '../support/db';
 import { demoKey, otherLastChar } from '../support/keys';

@@ -1,6 +1,6 @@
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type Database, setDatabase } from '@/db/client';
-import { generateApiKey } from '@/lib/auth/api-key';
+import { generateApiKey } from '@/lib/keys/key-format';
 import { setRateLimitStore, WINDOW_MS } from '@/lib/ratelimit';
 import { createMemoryStore } from '@/lib/ratelimit/memory';
 import { callApi, get } from '../support/api';

@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { apiKeys, sites } from '@/db/schema';
 import { DEMO_IDS } from '@/db/seed-data';
-import { isWellFormedApiKey } from '@/lib/auth/api-key';
+import { isWellFormedApiKey } from '@/lib/keys/key-format';
 import { callApi, get } from '../support/api';
 import { useTestDatabase } from '../support/db';
 import { createPublisher, createSite } from '../support/factories';

@@ -2,7 +2,7 @@ import { format } from 'node:util';
 import { DrizzleQueryError } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it, type MockInstance, vi } from 'vitest';
 import { type Database, type Db, openPostgres, setDatabase } from '@/db/client';
-import { hashApiKey } from '@/lib/auth/api-key';
+import { hashApiKey } from '@/lib/keys/key-format';
 import { callApi, get } from '../support/api';
 import { useTestDatabase } from '../support/db';
 import { createPublisher, createSite } from '../support/factories';

@@ -1,8 +1,8 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { getDatabase, setDatabase } from '@/db/client';
-import { generateApiKey } from '@/lib/auth/api-key';
-import { databaseMisconfiguration } from '@/lib/deployment';
-import { readEnv, setEnv } from '@/lib/env';
+import { generateApiKey } from '@/lib/keys/key-format';
+import { databaseMisconfiguration } from '@/lib/platform/deployment';
+import { readEnv, setEnv } from '@/lib/platform/env';
 import { ENDPOINTS } from '@/lib/api/endpoints';
 import { callApi } from '../support/api';
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type Database, openPostgres, setDatabase } from '@/db/client';
-import { readEnv, setEnv } from '@/lib/env';
-import { REQUEST_DEADLINE_MS } from '@/lib/limits';
+import { readEnv, setEnv } from '@/lib/platform/env';
+import { REQUEST_DEADLINE_MS } from '@/lib/platform/limits';
 import { get } from '../support/api';
 import { stamped } from '../support/client-address';
 import { useTestDatabase } from '../support/db';

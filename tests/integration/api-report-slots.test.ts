@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEMO_IDS } from '@/db/seed-data';
 import { claimReportSlot } from '@/lib/http/report-slots';
-import { MAX_CONCURRENT_REPORTS_PER_KEY } from '@/lib/limits';
+import { MAX_CONCURRENT_REPORTS_PER_KEY } from '@/lib/platform/limits';
 import { get } from '../support/api';
 import { useTestDatabase } from '../support/db';
 import { demoKey } from '../support/keys';

@@ -8,8 +8,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, inject, it, vi } from
 import { type Database, openPglite, openPostgres, setDatabase } from '@/db/client';
 import { lockPathFor } from '@/db/embedded-lock';
 import { DEMO_IDS } from '@/db/seed';
-import { hashApiKey } from '@/lib/auth/api-key';
-import { readEnv, setEnv } from '@/lib/env';
+import { hashApiKey } from '@/lib/keys/key-format';
+import { readEnv, setEnv } from '@/lib/platform/env';
 import { runCli } from '@/scripts/run-cli';
 import { get } from '../support/api';
 import { createPublisher } from '../support/factories';

@@ -7,10 +7,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DEMO_IDS } from '@/db/seed-data';
-import { byCountryQuery } from '@/lib/services/report-fields';
-import { getDailyRevenue } from '@/lib/services/daily';
-import { getRevenueByCountry, getTotals } from '@/lib/services/reports';
-import { getRevenueBySite } from '@/lib/services/site-revenue';
+import { byCountryQuery } from '@/lib/reports/field-sql';
+import { getDailyRevenue } from '@/lib/reports/daily';
+import { getRevenueByCountry, getTotals } from '@/lib/reports/reports';
+import { getRevenueBySite } from '@/lib/reports/by-site';
 import { useTestDatabase } from '../support/db';
 import { sessionPrincipal } from '../support/keys';
 import { DEMO_SITE_IDS, micros, shiftDay, sqlSumsByCountry } from './reports-helpers';

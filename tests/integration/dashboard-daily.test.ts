@@ -1,10 +1,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_IDS, DEMO_SITES } from '@/db/seed-data';
-import { AppError } from '@/lib/errors';
+import { AppError } from '@/lib/shared/errors';
 import { addDays, eachDay } from '@/lib/query';
-import { type DailyPoint, getDailyRevenue } from '@/lib/services/daily';
-import type { Principal } from '@/lib/services/principal';
-import { getTotals } from '@/lib/services/reports';
+import { type DailyPoint, getDailyRevenue } from '@/lib/reports/daily';
+import type { Principal } from '@/lib/accounts/principal';
+import { getTotals } from '@/lib/reports/reports';
 import { useTestDatabase } from '../support/db';
 import { createPublisher, createRevenue, createSite } from '../support/factories';
 import { sessionPrincipal } from '../support/keys';

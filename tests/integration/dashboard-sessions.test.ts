@@ -5,7 +5,7 @@ import { DEMO_IDS, DEMO_PASSWORD, DEMO_USERS } from '@/db/seed-data';
 import { sessions, users } from '@/db/schema';
 import { createMemoryStore } from '@/lib/ratelimit/memory';
 import { setRateLimitStore } from '@/lib/ratelimit';
-import { SESSION_DAYS, signIn, signOut, type SignInResult, userForSession } from '@/lib/services/sessions';
+import { SESSION_DAYS, signIn, signOut, type SignInResult, userForSession } from '@/lib/accounts/sessions';
 import { useTestDatabase } from '../support/db';
 import { createPublisher } from '../support/factories';
 

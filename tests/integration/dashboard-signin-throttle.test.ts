@@ -4,7 +4,7 @@ import { sessions } from '@/db/schema';
 import { CLIENT_ADDRESS_HEADER, clientAddress } from '@/lib/http/client-address';
 import { createMemoryStore } from '@/lib/ratelimit/memory';
 import { setRateLimitStore } from '@/lib/ratelimit';
-import { SIGN_IN_LIMITS, signIn, signOutEverywhere, type SignInResult, userForSession } from '@/lib/services/sessions';
+import { SIGN_IN_LIMITS, signIn, signOutEverywhere, type SignInResult, userForSession } from '@/lib/accounts/sessions';
 import { forgedStamp, newClientAddress, stamped } from '../support/client-address';
 import { useTestDatabase } from '../support/db';
 import { createPublisher } from '../support/factories';
@@ -122,7 +122,7 @@ describe('sign-in throttling', () => {
 });
 
 describe('the address a sign-in counts against (issue 18 point 2)', () => {
-  // What the sign-in action passes (lib/auth/session.ts, actionClientAddress): the address of its request.
+  // What the sign-in action passes (lib/dashboard/session.ts, actionClientAddress): the address of its request.
   const addressOf = (headers: Record<string, string>) =>
     clientAddress(new Request('http://portal.local/login', { headers }));
   /** A different forgery each time: a bare address, or one signed with the client's own key; any X-Forwarded-For. */

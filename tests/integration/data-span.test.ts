@@ -6,7 +6,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { revenueDaily } from '@/db/schema';
 import { DEMO_IDS } from '@/db/seed-data';
-import { getDataSpan } from '@/lib/services/data-span';
+import { getDataSpan } from '@/lib/reports/data-span';
 import { useTestDatabase } from '../support/db';
 import { createPublisher, createRevenue, createSite } from '../support/factories';
 import { sessionPrincipal } from '../support/keys';

@@ -3,10 +3,10 @@ import { sql } from 'drizzle-orm';
 import { describe, expect, inject, it } from 'vitest';
 import { openConfiguredDatabase, openPostgres } from '@/db/client';
 import { DEMO_PASSWORD } from '@/db/seed-data';
-import { demoRefusal } from '@/lib/demo-gate';
-import { readEnv, setEnv } from '@/lib/env';
-import { accountsWithDemoPassword, passwordProblem, setPassword } from '@/lib/services/passwords';
-import { signIn, userForSession } from '@/lib/services/sessions';
+import { demoRefusal } from '@/lib/accounts/demo-gate';
+import { readEnv, setEnv } from '@/lib/platform/env';
+import { accountsWithDemoPassword, passwordProblem, setPassword } from '@/lib/accounts/passwords';
+import { signIn, userForSession } from '@/lib/accounts/sessions';
 import { useTestDatabase } from '../support/db';
 import { createPublisher } from '../support/factories';
 

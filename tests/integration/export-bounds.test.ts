@@ -8,9 +8,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import * as exportRoute from '@/app/api/v1/reports/countries/export/route';
 import { DEMO_IDS } from '@/db/seed-data';
-import { readEnv, setEnv } from '@/lib/env';
+import { readEnv, setEnv } from '@/lib/platform/env';
 import { claimExportSlot } from '@/lib/http/report-slots';
-import { MAX_CONCURRENT_EXPORTS, MAX_CONCURRENT_EXPORTS_PER_ACCOUNT } from '@/lib/limits';
+import { MAX_CONCURRENT_EXPORTS, MAX_CONCURRENT_EXPORTS_PER_ACCOUNT } from '@/lib/platform/limits';
 import { callApi, get } from '../support/api';
 import { openWork, useTestDatabase } from '../support/db';
 import { demoKey, rivalKey } from '../support/keys';

@@ -1,13 +1,13 @@
 /**
  * cpm, fill rate and revenue are defined twice by necessity: in SQL (db/metrics.ts: filters, sorts and the
- * indexes run in the database) and in JavaScript (lib/money.ts: the values the API answers with). They must
+ * indexes run in the database) and in JavaScript (lib/shared/money.ts: the values the API answers with). They must
  * agree, or a row could pass `Filter=cpm>2` and then show a cpm of 2.
  */
 import { sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { cpmSql, fillRateSql, revenueUsdSql } from '@/db/metrics';
-import { cpmOf, fillRateOf, usdFromMicros } from '@/lib/money';
+import { cpmOf, fillRateOf, usdFromMicros } from '@/lib/shared/money';
 import { useTestDatabase } from '../support/db';
 
 const t = useTestDatabase();

@@ -11,9 +11,9 @@ import { type Database, openPglite, setDatabase } from '@/db/client';
 import { lockPathFor } from '@/db/embedded-lock';
 import { MigrationsRunningElsewhereError, migrate, migrationsFolder, readMigrations } from '@/db/migrate';
 import { seedDemo } from '@/db/seed';
-import { generateApiKey } from '@/lib/auth/api-key';
-import { readEnv, setEnv } from '@/lib/env';
-import { REQUEST_DEADLINE_MS } from '@/lib/limits';
+import { generateApiKey } from '@/lib/keys/key-format';
+import { readEnv, setEnv } from '@/lib/platform/env';
+import { REQUEST_DEADLINE_MS } from '@/lib/platform/limits';
 import { callApi } from '../support/api';
 import {
   type Kind,

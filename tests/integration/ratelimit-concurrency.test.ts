@@ -28,7 +28,7 @@ async function freshKey() {
 async function fire300(key: string, label: string): Promise<ApiResult[]> {
   const started = performance.now();
   // A few through the deprecated feed's ?apiKey= (the same bucket): no more than the key's report slots
-  // (lib/limits.ts), so none of the 429s here is that cap's.
+  // (lib/platform/limits.ts), so none of the 429s here is that cap's.
   const results = await Promise.all(
     range(300).map((i) =>
       i % 150 === 2 ? get(`/api/v1/revenues/countries?apiKey=${key}&pageSize=1`) : get('/api/v1/sites', { key }),

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { readEnv, setEnv } from '@/lib/env';
+import { readEnv, setEnv } from '@/lib/platform/env';
 import { setRateLimitStore } from '@/lib/ratelimit';
 import { createMemoryStore } from '@/lib/ratelimit/memory';
 import { get } from '../support/api';

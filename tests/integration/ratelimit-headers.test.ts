@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it, type MockInstance, vi } from 'vitest';
-import { generateApiKey } from '@/lib/auth/api-key';
+import { generateApiKey } from '@/lib/keys/key-format';
 import { keyLimit, type RateLimitStore, setRateLimitStore, WINDOW_MS } from '@/lib/ratelimit';
 import { createMemoryStore } from '@/lib/ratelimit/memory';
 import { createUpstashStore } from '@/lib/ratelimit/upstash';

@@ -11,10 +11,10 @@ import { limitHeaders, manualClock } from './ratelimit-helpers';
 
 // Issue 18 point 2: the keyless budget of 30 a minute per address, through the route handlers, for a client who
 // writes the address headers himself. TRUST_PROXY is a hop count; env() reads it once per process, so this file
-// sets it through a mock of lib/env.
+// sets it through a mock of lib/platform/env.
 const trust = vi.hoisted(() => ({ proxyHops: 0 }));
-vi.mock('@/lib/env', async (importOriginal) => {
-  const actual = await importOriginal<typeof import('@/lib/env')>();
+vi.mock('@/lib/platform/env', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('@/lib/platform/env')>();
   return { ...actual, env: () => ({ ...actual.env(), TRUST_PROXY: trust.proxyHops }) };
 });
 

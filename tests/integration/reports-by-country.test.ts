@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_IDS } from '@/db/seed-data';
-import { COUNTRIES } from '@/lib/countries';
+import { COUNTRIES } from '@/lib/shared/countries';
 import { get } from '../support/api';
 import { useTestDatabase } from '../support/db';
 import { createPublisher, createRevenue, createSite } from '../support/factories';

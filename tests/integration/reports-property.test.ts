@@ -6,7 +6,7 @@
 import { sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { COUNTRIES } from '@/lib/countries';
+import { COUNTRIES } from '@/lib/shared/countries';
 import { get } from '../support/api';
 import { useTestDatabase } from '../support/db';
 import { DEMO_IDS } from '@/db/seed-data';

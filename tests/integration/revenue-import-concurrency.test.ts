@@ -1,14 +1,14 @@
 /**
  * Two imports at once that name the same new site with --create-sites create it once, and both files' rows
- * land on it (lib/services/revenue-import.ts takes an advisory lock per owner for that). On PostgreSQL the
+ * land on it (lib/revenue-in/import.ts takes an advisory lock per owner for that). On PostgreSQL the
  * imports run on two connections of the pool, held at the same point so that they really overlap; the
  * embedded database has one connection, so there they take turns, and the outcome must be the same.
  */
 import postgres from 'postgres';
 import { sql } from 'drizzle-orm';
 import { describe, expect, inject, it } from 'vitest';
-import { OPERATOR } from '@/lib/services/principal';
-import { importRevenue } from '@/lib/services/revenue-import';
+import { OPERATOR } from '@/lib/accounts/principal';
+import { importRevenue } from '@/lib/revenue-in/import';
 import { useTestDatabase } from '../support/db';
 import { createPublisher } from '../support/factories';
 import { sqlRows } from './reports-helpers';

@@ -1,13 +1,13 @@
 /**
- * The one revenue write path (lib/services/revenue-import.ts and revenue-write.ts), as the CLI and the admin
+ * The one revenue write path (lib/revenue-in/import.ts and lib/revenue-in/write.ts), as the CLI and the admin
  * ingestion endpoint use it: upsert counts, re-import as a no-op, all-or-nothing with every bad line
  * reported, sites by id or by name (and created on request), and the rollup and reports kept exact.
  */
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import type { LineError } from '@/lib/import/parse';
-import { OPERATOR } from '@/lib/services/principal';
-import { importRevenue, type ImportOptions } from '@/lib/services/revenue-import';
+import type { LineError } from '@/lib/revenue-in/parse';
+import { OPERATOR } from '@/lib/accounts/principal';
+import { importRevenue, type ImportOptions } from '@/lib/revenue-in/import';
 import { get } from '../support/api';
 import { useTestDatabase } from '../support/db';
 import { createPublisher, createSite } from '../support/factories';

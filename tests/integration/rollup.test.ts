@@ -1,7 +1,7 @@
 /**
  * revenue_rollup is revenue_daily pre-summed at every grain the reports read (site or whole account × day or
  * month × country or all countries), kept so by triggers (db/migrations/0004_revenue_rollup.sql), and the
- * reports read it (lib/services/revenue-source.ts). Checked here: the rollup equals plain GROUP BYs of
+ * reports read it (lib/reports/revenue-source.ts). Checked here: the rollup equals plain GROUP BYs of
  * revenue_daily after the seed and after every kind of write, and reports over any range equal sums of
  * revenue_daily in plain SQL.
  */
@@ -9,7 +9,7 @@ import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '@/db/client';
 import { DEMO_IDS } from '@/db/seed-data';
-import { splitRange } from '@/lib/services/revenue-source';
+import { splitRange } from '@/lib/reports/revenue-source';
 import { get } from '../support/api';
 import { useTestDatabase } from '../support/db';
 import { createPublisher, createRevenue, createSite } from '../support/factories';

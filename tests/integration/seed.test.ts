@@ -6,7 +6,7 @@ import { migrate } from '@/db/migrate';
 import { revenueDaily, sites, users } from '@/db/schema';
 import { DEMO_DAYS, DEMO_IDS, DEMO_PASSWORD, seedDemo } from '@/db/seed';
 import { DEMO_SITES, dayNumber, dayString, revenueFor } from '@/db/seed-data';
-import { COUNTRIES } from '@/lib/countries';
+import { COUNTRIES } from '@/lib/shared/countries';
 import { useTestDatabase } from '../support/db';
 import { createPublisher, createRevenue, createSite } from '../support/factories';
 

@@ -5,8 +5,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DEMO_IDS } from '@/db/seed-data';
-import { getTotals } from '@/lib/services/reports';
-import { getRevenueBySite, SERIES_POINTS } from '@/lib/services/site-revenue';
+import { getTotals } from '@/lib/reports/reports';
+import { getRevenueBySite, SERIES_POINTS } from '@/lib/reports/by-site';
 import { useTestDatabase } from '../support/db';
 import { sessionPrincipal } from '../support/keys';
 import { DEMO_SITE_IDS, shiftDay } from './reports-helpers';

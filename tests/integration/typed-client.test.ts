@@ -10,7 +10,7 @@ import { promisify } from 'node:util';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ENDPOINTS } from '@/lib/api/endpoints';
-import { openApiDocument } from '@/lib/api/openapi';
+import { openApiDocument } from '@/lib/api/endpoints';
 import { fetchInProcess } from '../support/api';
 import { useTestDatabase } from '../support/db';
 import { createPublisher, createRevenue, createSite } from '../support/factories';

@@ -4,7 +4,7 @@
  * client could send himself, and the app must ignore it.
  */
 import { randomBytes, randomInt } from 'node:crypto';
-import { CLIENT_ADDRESS_HEADER, STAMP_SECRET_VARIABLE, signAddress } from '@/lib/own-server.mjs';
+import { CLIENT_ADDRESS_HEADER, STAMP_SECRET_VARIABLE, signAddress } from '@/lib/platform/own-server.mjs';
 
 process.env[STAMP_SECRET_VARIABLE] ||= randomBytes(32).toString('base64url');
 

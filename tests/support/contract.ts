@@ -5,7 +5,7 @@
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { ENDPOINTS } from '@/lib/api/endpoints';
-import { openApiDocument } from '@/lib/api/openapi';
+import { openApiDocument } from '@/lib/api/endpoints';
 
 type Handler = (request: Request, context: { params: Promise<Record<string, string | string[]>> }) => Promise<Response>;
 export type RouteModule = Record<string, Handler>;

@@ -1,6 +1,6 @@
 import { afterAll, vi } from 'vitest';
 import { setDatabase } from '@/db/client';
-import { setEnv } from '@/lib/env';
+import { setEnv } from '@/lib/platform/env';
 import { setRateLimitStore } from '@/lib/ratelimit';
 
 /**

@@ -1,6 +1,6 @@
 import { DEMO_IDS } from '@/db/seed';
-import { createApiKey, type CreateApiKeyInput } from '@/lib/services/api-keys';
-import type { Principal } from '@/lib/services/principal';
+import { createApiKey, type CreateApiKeyInput } from '@/lib/keys/api-keys';
+import type { Principal } from '@/lib/accounts/principal';
 
 /** A dashboard-session principal for a user, the way the web side calls services. */
 export function sessionPrincipal(userId: string, role: Principal['role'] = 'publisher'): Principal {

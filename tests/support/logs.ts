@@ -7,7 +7,7 @@ export interface LogLine {
   [field: string]: unknown;
 }
 
-/** The logger's lines (lib/log.ts writes JSON through the console) among what console spies caught, parsed. */
+/** The logger's lines (lib/platform/log.ts writes JSON through the console) among what console spies caught, parsed. */
 export function loggedLines(...spies: MockInstance[]): LogLine[] {
   return spies
     .flatMap((spy) => spy.mock.calls.map(([first]) => String(first)))

@@ -5,7 +5,7 @@ import { type SQL, sql } from 'drizzle-orm';
 import { vi } from 'vitest';
 import { type Database, type Db, getDatabase, openPglite, openPostgres, setDatabase } from '@/db/client';
 import { migrationsFolder } from '@/db/migrate';
-import { readEnv, setEnv } from '@/lib/env';
+import { readEnv, setEnv } from '@/lib/platform/env';
 import { runCli } from '@/scripts/run-cli';
 
 /**

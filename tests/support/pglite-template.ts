@@ -29,7 +29,7 @@ function templateKey(today: string): string {
       .readdirSync(path.join(root, 'db'))
       .filter((name) => /^seed.*\.ts$/.test(name))
       .map((name) => path.join(root, 'db', name)),
-    path.join(root, 'lib', 'countries.ts'),
+    path.join(root, 'lib', 'shared', 'countries.ts'),
     path.join(root, 'tests', 'support', 'pglite-template.ts'),
     // A data directory is only readable by the PGlite (PostgreSQL) version that wrote it.
     path.join(root, 'node_modules', '@electric-sql', 'pglite', 'package.json'),

@@ -1,11 +1,11 @@
-import { sha256Hex } from '../../lib/crypto';
+import { sha256Hex } from '@/lib/shared/crypto';
 
-/** Shapes of secrets: a raw API key (lib/auth/api-key.ts), and a SHA-256 in hex (a key's or a token's hash). */
+/** Shapes of secrets: a raw API key (lib/keys/key-format.ts), and a SHA-256 in hex (a key's or a token's hash). */
 const SECRET_SHAPES = [/rpk_[0-9A-Za-z]{20,}/g, /\b[0-9a-f]{64}\b/gi];
 
 /**
  * What in a server's output is, or looks like, a secret: each known secret (a raw key, a session token) and
- * its SHA-256, and anything shaped like a raw key or a hash. The logger (lib/log.ts) scrubs such shapes, so
+ * its SHA-256, and anything shaped like a raw key or a hash. The logger (lib/platform/log.ts) scrubs such shapes, so
  * one found here got out some other way. Returned shortened, so a failure message does not repeat them.
  */
 export function secretsIn(output: string, known: string[] = []): string[] {

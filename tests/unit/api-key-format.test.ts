@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { API_KEY_LENGTH, generateApiKey, hashApiKey, isWellFormedApiKey, visiblePrefix } from '@/lib/auth/api-key';
+import { API_KEY_LENGTH, generateApiKey, hashApiKey, isWellFormedApiKey, visiblePrefix } from '@/lib/keys/key-format';
 
 // The key format: `rpk_` + 32 random base62 characters + a 6-character base62 CRC32 checksum.
 const SHAPE = /^rpk_[0-9A-Za-z]{38}$/;

@@ -1,6 +1,6 @@
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
-import { csvCell, csvTable } from '@/lib/csv';
+import { csvCell, csvTable } from '@/lib/shared/csv';
 
 describe('csvCell', () => {
   it('guards cells a spreadsheet would run as a formula', () => {

@@ -1,9 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { periodBefore } from '@/lib/dashboard/comparison';
 import { readSiteDay, readView, type SearchParams } from '@/lib/dashboard/url';
-import { ValidationError } from '@/lib/errors';
+import { ValidationError } from '@/lib/shared/errors';
 import { addDays, daysBetweenInclusive, MAX_RANGE_DAYS, QueryParams, readQuery, totalsQuery } from '@/lib/query';
-import { byCountryQuery } from '@/lib/services/report-fields';
+import { byCountryQuery } from '@/lib/reports/field-sql';
 
 const SITE_A = '3f2504e0-4f89-41d3-9a0c-0305e82c3301';
 const SITE_B = '9b2c1d7e-0a1b-4c2d-8e3f-a4b5c6d7e8f9';

@@ -7,7 +7,7 @@ import {
   formatUsd,
   formatUsdCompact,
   relativeChange,
-} from '@/lib/format';
+} from '@/lib/shared/format';
 
 describe('formatUsd', () => {
   it('shows dollars with cents and thousands separators', () => {

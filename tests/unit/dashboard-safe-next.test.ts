@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { safeNextPath } from '@/lib/auth/session';
+import { safeNextPath } from '@/lib/dashboard/session';
 
 /** Where a browser would go when redirected to `location` from a page of the portal. */
 const resolvedByBrowser = (location: string) => new URL(location, 'https://portal.example/login?next=x');

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { withinDeadline } from '@/lib/deadline';
+import { withinDeadline } from '@/lib/shared/deadline';
 
 const later = <T>(ms: number, value: T) => new Promise<T>((resolve) => setTimeout(() => resolve(value), ms));
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { isLoopbackHost, reachableBeyondLoopback } from '@/lib/demo-gate';
-import { readEnv } from '@/lib/env';
+import { isLoopbackHost, reachableBeyondLoopback } from '@/lib/accounts/demo-gate';
+import { readEnv } from '@/lib/platform/env';
 
 // Issue 18 point 3: which servers others can reach. The database side is tests/integration/demo-gate.test.ts.
 describe('isLoopbackHost', () => {
@@ -42,7 +42,7 @@ describe('reachableBeyondLoopback', () => {
   });
 });
 
-describe('ALLOW_DEMO and VERCEL in lib/env.ts', () => {
+describe('ALLOW_DEMO and VERCEL in lib/platform/env.ts', () => {
   it('ALLOW_DEMO is off unless 1/true, and a typo names it', () => {
     expect(
       [{}, { ALLOW_DEMO: '0' }, { ALLOW_DEMO: 'false' }, { ALLOW_DEMO: '' }].map((e) => readEnv(e).ALLOW_DEMO),

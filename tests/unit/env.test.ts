@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { env, readEnv, setEnv } from '@/lib/env';
+import { env, readEnv, setEnv } from '@/lib/platform/env';
 import { addressLimit, keyLimit } from '@/lib/ratelimit';
 
 describe('readEnv', () => {

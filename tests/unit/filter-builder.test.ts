@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { chipsOf, describeTerm, FILTER_FIELDS, filterOf, operatorsOf, termFrom } from '@/lib/dashboard/filter-builder';
-import { byCountryFields } from '@/lib/services/row-fields';
+import { byCountryFields } from '@/lib/reports/fields';
 
 describe('the filter builder', () => {
   it('offers every field of the by-country rows, by the API’s names', () => {

@@ -9,9 +9,9 @@ import {
   type ImportRow,
   type LineError,
   type ParsedLine,
-} from '@/lib/import/parse';
+} from '@/lib/revenue-in/parse';
 import { addDays, todayUtc } from '@/lib/query/dates';
-import { countryRowFields } from '@/lib/services/report-fields';
+import { countryRowFields } from '@/lib/reports/field-sql';
 
 const TODAY = '2026-06-30';
 const SKY = DEMO_IDS.sites.skyHopper;

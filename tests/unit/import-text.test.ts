@@ -1,11 +1,11 @@
 /**
- * Imported text must be printable (lib/import/fields.ts): PostgreSQL refuses NUL in text, and a control
+ * Imported text must be printable (lib/revenue-in/columns.ts): PostgreSQL refuses NUL in text, and a control
  * character in a name or code is a broken file. Each is an error on its line and field, before any
  * database sees the row; the import then answers 400 (tests/integration/revenue-import-text.test.ts).
  */
 import { describe, expect, it } from 'vitest';
 import { DEMO_IDS } from '@/db/seed-data';
-import { type LineError, parseRevenueFile, type ParsedLine } from '@/lib/import/parse';
+import { type LineError, parseRevenueFile, type ParsedLine } from '@/lib/revenue-in/parse';
 
 const TODAY = '2026-06-30';
 const SKY = DEMO_IDS.sites.skyHopper;

@@ -1,8 +1,8 @@
 import { DrizzleQueryError } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it, type MockInstance, vi } from 'vitest';
-import { generateApiKey } from '@/lib/auth/api-key';
-import { sha256Hex } from '@/lib/crypto';
-import { log } from '@/lib/log';
+import { generateApiKey } from '@/lib/keys/key-format';
+import { sha256Hex } from '@/lib/shared/crypto';
+import { log } from '@/lib/platform/log';
 import { loggedLines } from '../support/logs';
 import { secretsIn } from '../support/secrets';
 

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { readEnv } from '@/lib/env';
+import { readEnv } from '@/lib/platform/env';
 import { addressPolicy } from '@/lib/http/rate-limit';
 import {
   addressBucket,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { COUNTRIES, countryCodesMatching, countryName } from '@/lib/countries';
+import { COUNTRIES, countryCodesMatching, countryName } from '@/lib/shared/countries';
 
 describe('COUNTRIES', () => {
   it('lists 45–50 distinct countries in three CPM tiers, with names and weights', () => {

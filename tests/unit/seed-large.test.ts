@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { countryName } from '@/lib/countries';
+import { countryName } from '@/lib/shared/countries';
 import { LARGE, LARGE_COUNTRIES, LARGE_SITES } from '@/db/seed-large';
 import { DEMO_SITES, dayNumber, revenueFor } from '@/db/seed-data';
 

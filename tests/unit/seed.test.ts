@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEMO_IDS, DEMO_SITES, dayNumber, dayString, demoUuid, revenueFor } from '@/db/seed-data';
-import { COUNTRIES } from '@/lib/countries';
+import { COUNTRIES } from '@/lib/shared/countries';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 

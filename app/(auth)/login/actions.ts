@@ -8,8 +8,8 @@ import {
   safeNextPath,
   setSessionCookie,
   takeSessionCookie,
-} from '@/lib/auth/session';
-import { signIn, signOut, signOutEverywhere } from '@/lib/services/sessions';
+} from '@/lib/dashboard/session';
+import { signIn, signOut, signOutEverywhere } from '@/lib/accounts';
 
 export interface SignInState {
   error?: string;

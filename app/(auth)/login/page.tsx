@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import { redirect } from 'next/navigation';
 import { Card } from '@/components/ui/card';
-import { currentUser, safeNextPath } from '@/lib/auth/session';
+import { currentUser, safeNextPath } from '@/lib/dashboard/session';
 import { LoginForm } from './login-form';
 
 export const metadata: Metadata = { title: 'Sign in · Publisher Portal' };

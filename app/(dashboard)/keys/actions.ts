@@ -2,10 +2,10 @@
 
 import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
-import { fieldErrorsOf, topField } from '@/lib/zod-issues';
-import { requireUser } from '@/lib/auth/session';
+import { fieldErrorsOf, topField } from '@/lib/shared/zod-issues';
+import { requireUser } from '@/lib/dashboard/session';
 import { addDays, isDay } from '@/lib/query';
-import { AppError } from '@/lib/errors';
+import { AppError } from '@/lib/shared/errors';
 import {
   createApiKey,
   createApiKeyForUser,
@@ -13,7 +13,7 @@ import {
   revokeApiKey,
   rotateApiKey,
   type ApiKeyResponse,
-} from '@/lib/services/api-keys';
+} from '@/lib/keys';
 
 const nextDayStart = (day: string) => (isDay(day) ? `${addDays(day, 1)}T00:00:00Z` : day);
 

@@ -1,17 +1,16 @@
 import type { Metadata } from 'next';
-import { PageHeader } from '@/components/dashboard/page-header';
-import { ViewerFallback } from '@/components/dashboard/viewer-fallback';
+import { PageHeader } from '@/components/layout/page-header';
+import { ViewerFallback } from '@/components/layout/viewer-fallback';
 import { CreateKeyDialog } from '@/components/keys/create-key-dialog';
 import { KeysTable } from '@/components/keys/keys-table';
 import { KeyActions } from '@/components/keys/key-actions';
 import { Card } from '@/components/ui/card';
-import { requireUser } from '@/lib/auth/session';
+import { requireUser } from '@/lib/dashboard/session';
 import type { SearchParams } from '@/lib/dashboard/url';
 import { viewerOf } from '@/lib/dashboard/viewer';
 import { todayUtc } from '@/lib/query';
-import { listApiKeys } from '@/lib/services/api-keys';
-import { listSites } from '@/lib/services/sites';
-import { listPublishers } from '@/lib/services/users';
+import { listApiKeys } from '@/lib/keys';
+import { listSites, listPublishers } from '@/lib/accounts';
 
 export const metadata: Metadata = { title: 'API keys · Publisher Portal' };
 

@@ -10,7 +10,7 @@ import {
   isDay,
   MAX_RANGE_DAYS,
 } from '@/lib/query';
-import type { FieldError } from '@/lib/errors';
+import type { FieldError } from '@/lib/shared/errors';
 import { FIRST_DAY, parseDay } from '@/lib/query/dates';
 import { errorsOf, qp } from './helpers';
 

@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { ValidationError, type FieldError } from '@/lib/errors';
+import { ValidationError, type FieldError } from '@/lib/shared/errors';
 import { QueryParams, readQuery, rowsQueryOf, pagedRowsQueryOf, totalsQuery, type FieldDef } from '@/lib/query';
 
 /** Runs fn, asserts it threw a 400 ValidationError, and returns its field errors. */

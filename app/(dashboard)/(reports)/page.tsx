@@ -1,0 +1,168 @@
+import type { Metadata } from 'next';
+import Link from 'next/link';
+import { Suspense } from 'react';
+import { LazyCountryBars } from '@/components/reports/charts/lazy-charts';
+import { Downloads } from '@/components/reports/downloads';
+import { FilterBar } from '@/components/reports/filter-bar';
+import { FilterError } from '@/components/reports/filter-error';
+import { KpiCards } from '@/components/reports/kpi-cards';
+import { PageHeader } from '@/components/layout/page-header';
+import { TopCountriesTable } from '@/components/reports/top-countries-table';
+import { TopSitesTable } from '@/components/reports/top-sites-table';
+import { TrendCard } from '@/components/reports/trend-card';
+import { ViewerFallback } from '@/components/layout/viewer-fallback';
+import { Card, Skeleton } from '@/components/ui/card';
+import { requireUser } from '@/lib/dashboard/session';
+import { comparisonRange, readCompare } from '@/lib/dashboard/comparison';
+import { orFilterProblem, readFilterBar } from '@/lib/dashboard/filters';
+import { loadHeadline, loadTrends, TOP_SITES } from '@/lib/dashboard/overview';
+import { metricById, type Metric } from '@/lib/dashboard/metrics';
+import { clearedViewHref, paramOf, viewHref, type SearchParams } from '@/lib/dashboard/url';
+import { viewerOf } from '@/lib/dashboard/viewer';
+import { formatDay, formatRange } from '@/lib/shared/format';
+import { AppError } from '@/lib/shared/errors';
+import { todayUtc } from '@/lib/query';
+import type { Principal } from '@/lib/accounts';
+import type { ReportRange } from '@/lib/reports';
+
+export const metadata: Metadata = { title: 'Overview · Publisher Portal' };
+
+/**
+ * The KPI cards come in the first HTML (they are the page's largest content and its point); the charts and
+ * top countries stream in after them behind skeletons of their final size.
+ */
+export default async function OverviewPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
+  const params = await searchParams;
+  const viewer = await viewerOf(await requireUser(), params);
+  if (viewer.kind !== 'ready') return <ViewerFallback viewer={viewer} title="Overview" path="/" params={params} />;
+  const { principal } = viewer;
+  const today = todayUtc();
+  const bar = await readFilterBar(principal, params);
+  const { range } = bar;
+  const compare = readCompare(params);
+  const headline = bar.problem ?? (await orFilterProblem(loadHeadline(principal, range, compare, today)));
+  const filterBar = (
+    <FilterBar range={range} allSites={bar.sites} firstDay={bar.span.firstDay} today={today} compare={compare} />
+  );
+  if (headline instanceof AppError) {
+    return (
+      <>
+        <PageHeader title="Overview">{filterBar}</PageHeader>
+        <FilterError error={headline} resetHref={clearedViewHref('/', params)} />
+      </>
+    );
+  }
+  return (
+    <>
+      <PageHeader
+        title="Overview"
+        description={`${formatDay(range.fromDate)} – ${formatDay(range.toDate)} · UTC`}
+        updatedAt={bar.span.updatedAt}
+        actions={<Downloads reports={['daily', 'sites', 'countries', 'rows']} />}
+      >
+        {filterBar}
+      </PageHeader>
+      <div className="space-y-6">
+        <KpiCards totals={headline.totals} comparison={headline.comparison} />
+        <Suspense fallback={<TrendsSkeleton metric={metricById(paramOf(params, 'metric'))} />}>
+          <Trends
+            principal={principal}
+            range={range}
+            compared={headline.comparison?.range ?? comparisonRange(range, compare)}
+            today={today}
+            params={params}
+            hasData={headline.totals.totalRequests > 0}
+            totalRevenue={headline.totals.totalRevenue}
+          />
+        </Suspense>
+      </div>
+    </>
+  );
+}
+
+async function Trends(props: {
+  principal: Principal;
+  range: ReportRange;
+  compared: ReportRange | null;
+  today: string;
+  params: SearchParams;
+  hasData: boolean;
+  totalRevenue: number;
+}) {
+  const { principal, range, compared, today, params, hasData, totalRevenue } = props;
+  const trends = await loadTrends(principal, range, compared);
+  const linkClass = 'text-sm font-medium text-accent-700 hover:underline dark:text-accent-300';
+  const topSites = trends.siteFigures
+    .slice(0, TOP_SITES)
+    .map((site) => ({ ...site, href: viewHref('/', params, { sites: site.siteId }) }));
+  return (
+    <>
+      <TrendCard
+        daily={trends.daily}
+        previousDaily={trends.previousDaily}
+        comparedLabel={compared && formatRange(compared.fromDate, compared.toDate)}
+        today={today}
+        hasData={hasData}
+      />
+      <div className="grid gap-6 xl:grid-cols-[2fr_3fr]">
+        <Card className="p-4 md:p-6">
+          <div className="mb-4 flex items-baseline justify-between gap-4">
+            <h2 className="text-base font-semibold">Top sites</h2>
+            <Link href={viewHref('/sites', params, { from: range.fromDate, to: range.toDate })} className={linkClass}>
+              All {trends.siteFigures.length} {trends.siteFigures.length === 1 ? 'site' : 'sites'} →
+            </Link>
+          </div>
+          <TopSitesTable rows={topSites} total={totalRevenue} />
+        </Card>
+        <Card className="p-4 md:p-6">
+          <div className="mb-4 flex items-baseline justify-between gap-4">
+            <h2 className="text-base font-semibold">Top countries</h2>
+            <Link
+              href={viewHref('/countries', params, { from: range.fromDate, to: range.toDate })}
+              className={linkClass}
+            >
+              All {trends.countryCount} {trends.countryCount === 1 ? 'country' : 'countries'} →
+            </Link>
+          </div>
+          {trends.topCountries.length > 0 ? (
+            <div className="grid gap-6 lg:grid-cols-2">
+              <LazyCountryBars rows={trends.topCountries} />
+              <TopCountriesTable
+                rows={trends.topCountries.map((row) => ({
+                  ...row,
+                  href: row.country && viewHref('/', params, { country: row.country }),
+                }))}
+              />
+            </div>
+          ) : (
+            <p className="py-10 text-center text-sm text-zinc-600 dark:text-zinc-400">
+              No countries to show for this period.
+            </p>
+          )}
+        </Card>
+      </div>
+    </>
+  );
+}
+
+/** The two cards below the KPIs at their usual size while their data loads. */
+function TrendsSkeleton({ metric }: { metric: Metric }) {
+  return (
+    <div role="status" aria-label="Loading charts" className="space-y-6">
+      <Card className="p-4 md:p-6">
+        <h2 className="mb-4 text-base font-semibold">{metric.label} per day</h2>
+        <Skeleton className="h-72 w-full" />
+      </Card>
+      <div className="grid gap-6 xl:grid-cols-[2fr_3fr]">
+        <Card className="p-4 md:p-6">
+          <h2 className="mb-4 text-base font-semibold">Top sites</h2>
+          <Skeleton className="h-72 w-full" />
+        </Card>
+        <Card className="p-4 md:p-6">
+          <h2 className="mb-4 text-base font-semibold">Top countries</h2>
+          <Skeleton className="h-72 w-full" />
+        </Card>
+      </div>
+    </div>
+  );
+}

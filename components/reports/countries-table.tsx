@@ -1,0 +1,120 @@
+'use client';
+
+import { rowSortingFeature, tableFeatures, useTable, type ColumnDef, type SortingState } from '@tanstack/react-table';
+import Link from 'next/link';
+import { usePathname, useRouter, useSearchParams } from 'next/navigation';
+import { useTransition } from 'react';
+import { countryName } from '@/lib/shared/countries';
+import type { CountryRow } from '@/lib/dashboard/countries';
+import { BY_COUNTRY_FIELD, METRICS, metricsOfCountryRow } from '@/lib/dashboard/metrics';
+import { withChanges } from '@/lib/dashboard/url';
+import { Change } from './change';
+import { cellProps, ColumnHeader } from './report-table';
+
+const features = tableFeatures({ rowSortingFeature });
+
+export interface CountryTableRow extends CountryRow {
+  /** The whole dashboard narrowed to this country, the range and sites kept. */
+  href: string | null;
+}
+
+const columns: ColumnDef<typeof features, CountryTableRow>[] = [
+  {
+    accessorKey: 'country',
+    header: 'Country',
+    cell: ({ row: { original: row } }) => {
+      if (!row.country || !row.href) return 'Unknown';
+      const name = countryName(row.country) ?? row.country;
+      return (
+        <Link href={row.href} className="font-medium text-accent-700 hover:underline dark:text-accent-300">
+          {name} <span className="text-xs font-normal text-zinc-600 dark:text-zinc-400">{row.country}</span>
+        </Link>
+      );
+    },
+  },
+  // One column per metric, sorted by the API's own field, with its change against the comparison below it.
+  ...METRICS.map((metric): ColumnDef<typeof features, CountryTableRow> => ({
+    id: BY_COUNTRY_FIELD[metric.id],
+    accessorFn: (row) => metricsOfCountryRow(row)[metric.id],
+    header: metric.label,
+    cell: ({ row: { original: row } }) => {
+      const value = metricsOfCountryRow(row)[metric.id];
+      return (
+        <span className="inline-flex flex-row-reverse items-baseline gap-2 md:flex-col md:items-end md:gap-0">
+          <span data-value={value}>{metric.format(value)}</span>
+          {row.change && <Change current={row.change.current[metric.id]} previous={row.change.previous[metric.id]} />}
+        </span>
+      );
+    },
+    meta: { numeric: true },
+  })),
+];
+
+/**
+ * The by-country rows of one page. Sorting is server-side: a header click changes `sortBy`/`sortDirection`
+ * in the URL (the API's own parameters) and the server renders the new page. Each country's name narrows the
+ * whole dashboard to it. On a phone the rows stack (`stack-table`, app/globals.css).
+ */
+export function CountriesTable({
+  rows,
+  sortBy,
+  sortDirection,
+}: {
+  rows: CountryTableRow[];
+  sortBy: string;
+  sortDirection: 'asc' | 'desc';
+}) {
+  const router = useRouter();
+  const pathname = usePathname();
+  const searchParams = useSearchParams();
+  const [pending, startTransition] = useTransition();
+  const sorting: SortingState = [{ id: sortBy, desc: sortDirection === 'desc' }];
+
+  const table = useTable({
+    features,
+    columns,
+    data: rows,
+    manualSorting: true,
+    enableSortingRemoval: false,
+    sortDescFirst: true,
+    state: { sorting },
+    onSortingChange: (updater) => {
+      const next = typeof updater === 'function' ? updater(sorting) : updater;
+      if (!next[0]) return;
+      const params = withChanges(searchParams.toString(), {
+        sortBy: next[0].id,
+        sortDirection: next[0].desc ? 'desc' : 'asc',
+        page: null,
+      });
+      startTransition(() => router.push(`${pathname}?${params}`, { scroll: false }));
+    },
+  });
+
+  return (
+    <table className="stack-table w-full text-sm" aria-busy={pending}>
+      <caption className="sr-only">Revenue by country; column headers sort the table</caption>
+      <thead className="bg-zinc-50 text-xs text-zinc-600 dark:bg-zinc-900 dark:text-zinc-400">
+        {table.getHeaderGroups().map((group) => (
+          <tr key={group.id}>
+            {group.headers.map((header) => (
+              <ColumnHeader key={header.id} column={header.column}>
+                <table.FlexRender header={header} />
+              </ColumnHeader>
+            ))}
+          </tr>
+        ))}
+      </thead>
+      <tbody className="divide-y divide-zinc-100 dark:divide-zinc-800">
+        {table.getRowModel().rows.map((row) => (
+          <tr key={row.id} data-testid="country-row" className="hover:bg-zinc-50 dark:hover:bg-zinc-800/40">
+            {row.getAllCells().map((cell) => (
+              <td key={cell.id} {...cellProps(cell.column)}>
+                <table.FlexRender cell={cell} />
+              </td>
+            ))}
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}

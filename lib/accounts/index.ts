@@ -1,0 +1,12 @@
+/** Accounts: who is asking (Principal), which sites they may read, people, sign-in sessions and passwords. */
+export { demoRefusal, isLoopbackHost } from './demo-gate';
+export { MIN_PASSWORD_LENGTH, passwordProblem, setPassword } from './passwords';
+export { OPERATOR } from './principal';
+export type { Principal } from './principal';
+export { signIn, signOut, signOutEverywhere, userForSession } from './sessions';
+export type { SessionUser } from './sessions';
+export { readableSites, requireAccountLevel, requireWritable } from './site-access';
+export { listSites } from './sites';
+export type { SiteResponse } from './sites';
+export { findUserByEmail, listPublishers, requirePublisher, viewAsPublisher } from './users';
+export type { UserSummary } from './users';

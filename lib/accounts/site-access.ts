@@ -1,0 +1,62 @@
+import { eq } from 'drizzle-orm';
+import { getDb } from '@/db/client';
+import { sites, users } from '@/db/schema';
+import { forbidden, notFound } from '@/lib/shared/errors';
+import type { Principal } from './principal';
+
+export interface ReadableSites {
+  /** The sites this principal may read and asked for, in a stable order; may be empty. */
+  siteIds: string[];
+  /** True when siteIds are every site of the account, so account-wide rollups can answer. */
+  allSites: boolean;
+  /** The account's sites that are not in siteIds (a report may subtract them from the account's sums). */
+  otherSiteIds: string[];
+  defaultRangeDays: number;
+}
+
+/**
+ * The one place that decides which sites a request may read: the account's sites, narrowed to the key's
+ * allow-list, narrowed to what was asked for. Asking for any site outside that set is a 403 that does not
+ * say whether the site exists elsewhere.
+ */
+export async function readableSites(principal: Principal, requested: string[] | null): Promise<ReadableSites> {
+  const db = await getDb();
+  const rows = await db
+    .select({ defaultRangeDays: users.defaultRangeDays, siteId: sites.id })
+    .from(users)
+    .leftJoin(sites, eq(sites.userId, users.id))
+    .where(eq(users.id, principal.userId))
+    .orderBy(sites.createdAt, sites.id);
+  if (rows.length === 0) throw notFound('The account of this credential no longer exists.');
+
+  const scope = principal.siteScope ? new Set(principal.siteScope) : null;
+  const allowed = rows.flatMap((r) => (r.siteId && (!scope || scope.has(r.siteId)) ? [r.siteId] : []));
+  let siteIds = allowed;
+  if (requested) {
+    const allowedSet = new Set(allowed);
+    const denied = requested.filter((id) => !allowedSet.has(id));
+    if (denied.length > 0) {
+      throw forbidden(
+        `siteIds: ${principal.siteScope ? 'this API key is' : 'you are'} not allowed to read ` +
+          `${denied.length === 1 ? 'site' : 'sites'} ${denied.join(', ')}.`,
+      );
+    }
+    siteIds = allowed.filter((id) => requested.includes(id));
+  }
+  const chosen = new Set(siteIds);
+  const otherSiteIds = rows.flatMap((r) => (r.siteId && !chosen.has(r.siteId) ? [r.siteId] : []));
+  return { siteIds, allSites: otherSiteIds.length === 0, otherSiteIds, defaultRangeDays: rows[0].defaultRangeDays };
+}
+
+/** Account-wide operations (the granular feed, key management) are closed to site-scoped keys. */
+export function requireAccountLevel(principal: Principal, operation: string): void {
+  if (principal.siteScope) {
+    throw forbidden(`${operation} needs an account-level API key; this key is restricted to specific sites.`);
+  }
+}
+
+/** Writes (keys, imports) refuse a principal an admin only views a publisher's dashboard with. */
+export function requireWritable(principal: Principal): void {
+  if (principal.viewedBy)
+    throw forbidden('This is a read-only view of a publisher’s dashboard; nothing can be changed.');
+}

@@ -1,0 +1,64 @@
+import { eq } from 'drizzle-orm';
+import { getDb } from '@/db/client';
+import { users } from '@/db/schema';
+import { forbidden, notFound } from '@/lib/shared/errors';
+import { isUuid } from '@/lib/query';
+import type { Principal } from './principal';
+
+export interface UserSummary {
+  id: string;
+  email: string;
+  name: string;
+  role: 'publisher' | 'admin';
+}
+
+/** Emails are stored lower-cased, so lookups are case-insensitive. */
+export async function findUserByEmail(email: string): Promise<UserSummary | null> {
+  const db = await getDb();
+  const [user] = await db
+    .select({ id: users.id, email: users.email, name: users.name, role: users.role })
+    .from(users)
+    .where(eq(users.email, email.trim().toLowerCase()))
+    .limit(1);
+  return user ?? null;
+}
+
+/** Publisher accounts, for an admin choosing whom to create a key for. */
+export async function listPublishers(principal: Principal): Promise<UserSummary[]> {
+  if (principal.role !== 'admin') throw forbidden('Only admins can list publisher accounts.');
+  const db = await getDb();
+  return db
+    .select({ id: users.id, email: users.email, name: users.name, role: users.role })
+    .from(users)
+    .where(eq(users.role, 'publisher'))
+    .orderBy(users.name, users.id);
+}
+
+/** A publisher account by id; anything else (an admin, an unknown or malformed id) is not found. */
+export async function requirePublisher(userId: string): Promise<UserSummary> {
+  const db = await getDb();
+  const [user] = isUuid(userId)
+    ? await db
+        .select({ id: users.id, email: users.email, name: users.name, role: users.role })
+        .from(users)
+        .where(eq(users.id, userId.toLowerCase()))
+    : [];
+  if (user?.role !== 'publisher') throw notFound(`No publisher account with id ${userId}.`);
+  return user;
+}
+
+/**
+ * An admin's read-only view of a publisher's dashboard: the publisher's principal, marked as viewed by the
+ * admin, so every report answers as it would for the publisher and every write refuses it (requireWritable).
+ */
+export async function viewAsPublisher(
+  principal: Principal,
+  publisherId: string,
+): Promise<{ principal: Principal; publisher: UserSummary }> {
+  if (principal.role !== 'admin') throw forbidden('Only admins can view another publisher’s dashboard.');
+  const publisher = await requirePublisher(publisherId);
+  return {
+    publisher,
+    principal: { userId: publisher.id, role: 'publisher', siteScope: null, via: 'session', viewedBy: principal.userId },
+  };
+}

@@ -1,0 +1,35 @@
+/** An endpoint of the API as the table (lib/api/endpoints.ts) declares it. */
+import type { z } from 'zod';
+import type { KeyedEndpoint, Method } from '@/lib/http/api-route';
+import type { QuerySchema } from '@/lib/query';
+
+/** Who may call: anyone, any valid key, or an admin's key (checked by the service; documented here). */
+export type Access = 'public' | 'key' | 'admin';
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the table holds endpoints of every input type
+export interface ApiEndpoint<I = any> {
+  method: Method;
+  /** OpenAPI style: `/api/v1/api-keys/{id}`; the route file lives at the same path with `[id]`. */
+  path: string;
+  operationId: string;
+  summary: string;
+  description?: string;
+  tag: 'Sites' | 'Reports' | 'API keys' | 'Data' | 'Service';
+  access: Access;
+  /** The query parameters, parsed into the handler's typed input. */
+  query?: QuerySchema<I>;
+  pathParams?: z.ZodObject;
+  /** A JSON body's schema, or the media types of a raw body. */
+  body?: z.ZodType | { mediaTypes: readonly string[]; description: string };
+  response: { status: 200; description: string; schema?: z.ZodType; mediaTypes?: readonly string[] };
+  /** Statuses besides the ones every keyed endpoint may answer (401, 429, 503). */
+  errors: number[];
+  deprecated?: boolean;
+  /** Headers on every response of this operation. */
+  headers?: Record<string, string>;
+  /** How it is served; a public endpoint's handler gets no principal (lib/api/routes.ts). */
+  run: Omit<KeyedEndpoint<Record<string, string>, I>, 'query' | 'headers' | 'public'>;
+}
+
+/** One row of the table, with the handler's input typed by the row's query schema. */
+export const endpoint = <I = undefined>(row: ApiEndpoint<I>): ApiEndpoint => row;

@@ -1,0 +1,70 @@
+import { cookies, headers } from 'next/headers';
+import { redirect } from 'next/navigation';
+import { cache } from 'react';
+import { clientAddress } from '@/lib/http/client-address';
+import { userForSession, type SessionUser } from '@/lib/accounts';
+import { SESSION_COOKIE } from './session-cookie';
+
+/**
+ * The dashboard's side of sessions: the cookie and the signed-in user of the current request. The API never
+ * reads this cookie; it only accepts API keys.
+ */
+
+/** The signed-in user, looked up once per request however many components ask. */
+export const currentUser = cache(async (): Promise<SessionUser | null> => {
+  const token = (await cookies()).get(SESSION_COOKIE)?.value;
+  return token ? userForSession(token) : null;
+});
+
+/** For pages and actions: the signed-in user, or a redirect to the sign-in page. */
+export async function requireUser(): Promise<SessionUser> {
+  const user = await currentUser();
+  if (!user) redirect('/login');
+  return user;
+}
+
+export async function setSessionCookie(token: string, expiresAt: Date) {
+  (await cookies()).set(SESSION_COOKIE, token, {
+    httpOnly: true,
+    secure: true,
+    sameSite: 'lax',
+    path: '/',
+    expires: expiresAt,
+  });
+}
+
+export async function takeSessionCookie(): Promise<string | undefined> {
+  const jar = await cookies();
+  const token = jar.get(SESSION_COOKIE)?.value;
+  jar.delete(SESSION_COOKIE);
+  return token;
+}
+
+/** The caller's address in a server action, by the same rule as the API's per-address limit. */
+export async function actionClientAddress(): Promise<string> {
+  return clientAddress(new Request('http://portal.local/', { headers: new Headers(await headers()) }));
+}
+
+const SELF = 'http://portal.invalid';
+
+/**
+ * A path inside this site to return to after signing in; anything else (another host) becomes "/".
+ * Browsers drop tabs and newlines anywhere in a URL and read a backslash as "/", so "/<tab>/evil.example"
+ * and "/\evil.example" both mean "//evil.example" to them: control characters and backslashes are refused,
+ * and what is left must resolve to this site. The path comes back as the URL parser writes it (non-ASCII
+ * percent-encoded), so it fits in a Location header.
+ */
+export function safeNextPath(next: unknown): string {
+  if (typeof next !== 'string' || !next.startsWith('/') || next.startsWith('//')) return '/';
+  if (/[\u0000-\u001f\u007f\\]/.test(next)) return '/';
+  let url: URL;
+  try {
+    url = new URL(next, `${SELF}/`);
+  } catch {
+    return '/';
+  }
+  if (url.origin !== SELF) return '/';
+  // Resolving dot segments can itself produce "//": "/.//evil.example" has the path "//evil.example".
+  const path = `${url.pathname}${url.search}${url.hash}`;
+  return path.startsWith('//') ? '/' : path;
+}

@@ -1,0 +1,66 @@
+import { and, eq, isNull, lt, or, sql } from 'drizzle-orm';
+import { getDb } from '@/db/client';
+import { hidingParameters } from '@/lib/shared/sql-errors';
+import { apiKeys, users } from '@/db/schema';
+import { hashApiKey, isWellFormedApiKey } from '@/lib/keys/key-format';
+import type { Principal } from '@/lib/accounts';
+
+const LAST_USED_RESOLUTION_MS = 60_000;
+
+/**
+ * Resolves a raw API key to the Principal it acts for (and when it was last used), or null for anything unusable (malformed, bad
+ * checksum, unknown, revoked, expired). Nothing is cached: a revoke or an expiry takes effect on the very
+ * next request, on every instance.
+ */
+export async function authenticateApiKey(
+  raw: string,
+  now = new Date(),
+): Promise<{ principal: Principal; lastUsedAt: Date | null } | null> {
+  if (!isWellFormedApiKey(raw)) return null;
+  const db = await getDb();
+  const [key] = await hidingParameters(
+    db
+      .select({
+        id: apiKeys.id,
+        userId: apiKeys.userId,
+        siteIds: apiKeys.siteIds,
+        expiresAt: apiKeys.expiresAt,
+        revokedAt: apiKeys.revokedAt,
+        lastUsedAt: apiKeys.lastUsedAt,
+        role: users.role,
+      })
+      .from(apiKeys)
+      .innerJoin(users, eq(users.id, apiKeys.userId))
+      .where(eq(apiKeys.keyHash, hashApiKey(raw)))
+      .limit(1),
+  );
+  if (!key || key.revokedAt || (key.expiresAt && key.expiresAt.getTime() <= now.getTime())) return null;
+  const principal: Principal = {
+    userId: key.userId,
+    role: key.role,
+    siteScope: key.siteIds && key.siteIds.length > 0 ? key.siteIds : null,
+    via: 'apiKey',
+    keyId: key.id,
+  };
+  return { principal, lastUsedAt: key.lastUsedAt };
+}
+
+// Per-instance memory of recent writes, so a busy key does not even issue the (cheap, guarded) UPDATE.
+const recentlyTouched = new Map<string, number>();
+
+/**
+ * Records that a key was used, at most once a minute per key. The WHERE clause keeps that true across
+ * instances too; callers run this after the response is sent (next/server `after`).
+ */
+export async function touchApiKey(keyId: string, lastUsedAt: Date | null, now = new Date()): Promise<void> {
+  const since = now.getTime() - LAST_USED_RESOLUTION_MS;
+  if (lastUsedAt && lastUsedAt.getTime() > since) return;
+  if ((recentlyTouched.get(keyId) ?? 0) > since) return;
+  recentlyTouched.set(keyId, now.getTime());
+  if (recentlyTouched.size > 10_000) recentlyTouched.clear();
+  const db = await getDb();
+  await db
+    .update(apiKeys)
+    .set({ lastUsedAt: sql`now()` })
+    .where(and(eq(apiKeys.id, keyId), or(isNull(apiKeys.lastUsedAt), lt(apiKeys.lastUsedAt, new Date(since)))));
+}

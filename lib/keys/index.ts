@@ -1,0 +1,12 @@
+/** API keys: create, list, revoke and rotate a publisher's keys, and find the key a request carries. */
+export {
+  MAX_ACTIVE_KEYS,
+  createApiKey,
+  createApiKeyForUser,
+  createApiKeyInput,
+  listApiKeys,
+  revokeApiKey,
+  rotateApiKey,
+} from './api-keys';
+export type { ApiKeyResponse } from './api-keys';
+export { authenticateApiKey, touchApiKey } from './authenticate';

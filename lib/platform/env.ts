@@ -1,0 +1,119 @@
+import { z } from 'zod';
+import { EXPORT_STALL_MS, EXPORT_WALL_CLOCK_MS } from '@/lib/platform/limits';
+import { LISTEN_HOST_VARIABLE, STAMP_SECRET_VARIABLE } from '@/lib/platform/own-server.mjs';
+import { fieldErrorsOf } from '@/lib/shared/zod-issues';
+
+/** Requests per minute: a positive whole number in decimal digits ("1.5", "0", "1e3" are typos, not limits). */
+const perMinute = (fallback: number) =>
+  z
+    .string()
+    .regex(/^[1-9]\d*$/, 'must be a positive whole number')
+    .default(String(fallback))
+    .transform(Number);
+
+/** A duration in whole seconds (the default given in milliseconds, as lib/platform/limits.ts writes it). */
+const seconds = (fallbackMs: number) =>
+  z
+    .string()
+    .regex(/^[1-9]\d*$/, 'must be a positive whole number of seconds')
+    .default(String(fallbackMs / 1000))
+    .transform(Number);
+/** A yes/no switch: 1/true or 0/false. */
+const flag = z
+  .enum(['0', '1', 'true', 'false'])
+  .default('0')
+  .transform((v) => v === '1' || v === 'true');
+
+/**
+ * TRUST_PROXY: how many proxies in front of the server append to X-Forwarded-For, so that the client is that
+ * many entries from its right. 0/false trusts no proxy; 1/true is one (Vercel's edge, one load balancer).
+ */
+const proxyHops = z
+  .string()
+  .regex(
+    /^(?:true|false|[0-9]|10)$/,
+    'must be 0/false (no proxy), 1/true, or the number of proxies that append to X-Forwarded-For (at most 10)',
+  )
+  .default('0')
+  .transform((v) => (v === 'true' ? 1 : v === 'false' ? 0 : Number(v)));
+
+/**
+ * Configuration, read once from the environment and validated, so a typo fails loudly at start-up
+ * instead of as a strange error on the first request.
+ */
+const schema = z
+  .object({
+    DATABASE_URL: z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
+      .optional(),
+    PGLITE_DIR: z.string().min(1).default('./.data/pglite'),
+    UPSTASH_REDIS_REST_URL: z.url().optional(),
+    UPSTASH_REDIS_REST_TOKEN: z.string().min(1).optional(),
+    TRUST_PROXY: proxyHops,
+    /** Lets a server that listens beyond loopback start although demo accounts keep their published password. */
+    ALLOW_DEMO: flag,
+    /** Set ("1") by Vercel in its builds and functions: the app is on the internet, whatever it listens on. */
+    VERCEL: z
+      .string()
+      .optional()
+      .transform((v) => v !== undefined),
+    /** Per API key; the spec's 120 by default. X-RateLimit-Limit states it. */
+    RATE_LIMIT_PER_MINUTE: perMinute(120),
+    /** Per client address, for requests without a valid key (and public endpoints). */
+    ADDRESS_RATE_LIMIT_PER_MINUTE: perMinute(30),
+    /** How long a download may wait for its client to read on (lib/platform/limits.ts). */
+    EXPORT_STALL_SECONDS: seconds(EXPORT_STALL_MS),
+    /** The longest an export may run (lib/platform/limits.ts); Vercel's maxDuration caps it there. */
+    EXPORT_MAX_SECONDS: seconds(EXPORT_WALL_CLOCK_MS),
+  })
+  .refine((e) => !e.UPSTASH_REDIS_REST_URL === !e.UPSTASH_REDIS_REST_TOKEN, {
+    message: 'set both UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN, or neither',
+    path: ['UPSTASH_REDIS_REST_TOKEN'],
+  });
+
+export type Env = z.infer<typeof schema>;
+
+export function readEnv(source: Record<string, string | undefined> = process.env): Env {
+  // Empty strings (e.g. `DATABASE_URL=` in a .env file) mean "not set".
+  const cleaned = Object.fromEntries(Object.entries(source).filter(([, v]) => v !== ''));
+  const parsed = schema.safeParse(cleaned);
+  if (!parsed.success) {
+    const problems = fieldErrorsOf(parsed.error, 'environment')
+      .map((e) => `${e.parameter}: ${e.detail}`)
+      .join('; ');
+    throw new Error(`Invalid configuration: ${problems}`);
+  }
+  return parsed.data;
+}
+
+let cached: Env | undefined;
+export function env(): Env {
+  return (cached ??= readEnv());
+}
+
+/**
+ * Tests install a configuration of their own, e.g. `setEnv(readEnv({ ...process.env, RATE_LIMIT_PER_MINUTE: '5' }))`;
+ * undefined reads the environment again on next use.
+ */
+export function setEnv(value: Env | undefined) {
+  cached = value;
+}
+
+/**
+ * Not configuration: what our own server (scripts/serve.mjs) sets in its process before Next.js loads, read
+ * where it is used, never cached. Absent under any other server.
+ */
+export const ownServer = {
+  /** The key that client-address stamps are signed with (lib/http/client-address.ts). */
+  stampSecret: (): string | undefined => process.env[STAMP_SECRET_VARIABLE] || undefined,
+  /** The address it listens on (lib/accounts/demo-gate.ts). */
+  listenHost: (): string | undefined => process.env[LISTEN_HOST_VARIABLE] || undefined,
+};
+
+/** An export's limits in milliseconds (EXPORT_STALL_SECONDS, EXPORT_MAX_SECONDS): how long it may wait for its
+ * client to read on, and how long it may run in all. */
+export function exportLimits(): { stallMs: number; maxMs: number } {
+  const { EXPORT_STALL_SECONDS, EXPORT_MAX_SECONDS } = env();
+  return { stallMs: EXPORT_STALL_SECONDS * 1000, maxMs: EXPORT_MAX_SECONDS * 1000 };
+}

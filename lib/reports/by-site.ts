@@ -1,0 +1,114 @@
+import { and, between, eq, inArray, isNull, or, sql } from 'drizzle-orm';
+import { getDb } from '@/db/client';
+import { revenueDaily, revenueRollup, sites } from '@/db/schema';
+import { addSums, type Metrics, metricsOf, NO_SUMS, type Sums, usdFromMicros } from '@/lib/shared/money';
+import { daysBetweenInclusive, eachDay } from '@/lib/query';
+import type { Principal } from '@/lib/accounts';
+import { reportScope, type ReportInput } from './reports';
+import { splitRange } from './revenue-source';
+
+export interface SiteRevenue extends Metrics {
+  siteId: string;
+  name: string | null;
+  url: string | null;
+  status: 'live' | 'approved' | 'pending' | null;
+  /** Revenue over the range in at most SERIES_POINTS buckets of whole days, oldest first: the sparkline. */
+  series: number[];
+}
+
+/** A sparkline has room for about this many points; longer ranges are summed into buckets of days. */
+export const SERIES_POINTS = 60;
+
+const r = revenueRollup;
+const sumsOf = (t: typeof revenueRollup | typeof revenueDaily) => ({
+  revenueMicros: sql`coalesce(sum(${t.revenueMicros}), 0)`.mapWith(Number),
+  impressions: sql`coalesce(sum(${t.impressions}), 0)`.mapWith(Number),
+  adRequests: sql`coalesce(sum(${t.adRequests}), 0)`.mapWith(Number),
+  clicks: sql`coalesce(sum(${t.clicks}), 0)`.mapWith(Number),
+});
+type SiteSums = Sums & { siteId: string | null };
+type SiteDay = { siteId: string | null; day: string; revenueMicros: number };
+
+/**
+ * Each readable site's figures for a range (the dashboard's Sites page and the overview's top sites), every
+ * site included, those without revenue as zeros, highest revenue first. Summed from the rollup's per-site
+ * grains (partial months by day, whole months by month), so they add up exactly to the totals report; in one
+ * country, from the daily rows (the rollup keeps no site × country × day grain).
+ */
+export async function getRevenueBySite(principal: Principal, input: ReportInput): Promise<SiteRevenue[]> {
+  const { siteIds, fromDate, toDate, country } = await reportScope(principal, input);
+  if (siteIds.length === 0) return [];
+  const db = await getDb();
+  const [{ totals, daily }, names] = await Promise.all([
+    country
+      ? inOneCountry(siteIds, country, fromDate, toDate)
+      : fromRollup(principal.userId, siteIds, fromDate, toDate),
+    db
+      .select({ siteId: sites.id, name: sites.name, url: sites.url, status: sites.status })
+      .from(sites)
+      .where(inArray(sites.id, siteIds)),
+  ]);
+  const series = seriesBySite(daily, fromDate, toDate);
+  const byId = new Map(totals.map((t) => [t.siteId!, t]));
+  return names
+    .map((site) => ({
+      ...site,
+      ...metricsOf(byId.get(site.siteId) ?? NO_SUMS),
+      series: series.get(site.siteId) ?? series.get('')!,
+    }))
+    .sort((a, b) => b.revenue - a.revenue || (a.name ?? '').localeCompare(b.name ?? ''));
+}
+
+/** Each site's sums and revenue by day, from the rollup's site grains summed over countries. */
+async function fromRollup(userId: string, siteIds: string[], fromDate: string, toDate: string) {
+  const db = await getDb();
+  const pieces = splitRange(fromDate, toDate);
+  const periods = [pieces.leadingDays, pieces.trailingDays]
+    .filter((p) => p !== undefined)
+    .map((p) => and(eq(r.grain, 'd'), between(r.period, p.from, p.to)));
+  if (pieces.months) periods.push(and(eq(r.grain, 'm'), between(r.period, pieces.months.from, pieces.months.to)));
+  const inScope = and(eq(r.userId, userId), inArray(r.siteId, siteIds), isNull(r.country));
+  const [totals, daily] = await Promise.all([
+    db
+      .select({ siteId: r.siteId, ...sumsOf(r) })
+      .from(r)
+      .where(and(inScope, or(...periods)))
+      .groupBy(r.siteId),
+    db
+      .select({ siteId: r.siteId, day: r.period, revenueMicros: r.revenueMicros })
+      .from(r)
+      .where(and(inScope, eq(r.grain, 'd'), between(r.period, fromDate, toDate))),
+  ]);
+  return { totals: totals as SiteSums[], daily: daily as SiteDay[] };
+}
+
+/** Each site's sums and revenue by day in one country: its daily rows by site and day, summed here exactly. */
+async function inOneCountry(siteIds: string[], country: string, fromDate: string, toDate: string) {
+  const db = await getDb();
+  const d = revenueDaily;
+  const rows = await db
+    .select({ siteId: d.siteId, day: d.day, ...sumsOf(d) })
+    .from(d)
+    .where(and(inArray(d.siteId, siteIds), eq(d.country, country), between(d.day, fromDate, toDate)))
+    .groupBy(d.siteId, d.day);
+  const totals = new Map<string, SiteSums>();
+  for (const row of rows) {
+    totals.set(row.siteId, { siteId: row.siteId, ...addSums(totals.get(row.siteId) ?? NO_SUMS, row) });
+  }
+  return { totals: [...totals.values()], daily: rows as SiteDay[] };
+}
+
+/** Per site, revenue by day summed into buckets of equal whole days (the last may be shorter); '' is all zeros. */
+function seriesBySite(rows: SiteDay[], fromDate: string, toDate: string): Map<string, number[]> {
+  const days = eachDay(fromDate, toDate);
+  const perBucket = Math.ceil(daysBetweenInclusive(fromDate, toDate) / SERIES_POINTS);
+  const indexOf = new Map(days.map((day, i) => [day, Math.floor(i / perBucket)]));
+  const buckets = Math.ceil(days.length / perBucket);
+  const micros = new Map<string, number[]>([['', new Array(buckets).fill(0)]]);
+  for (const row of rows) {
+    const siteId = row.siteId!;
+    if (!micros.has(siteId)) micros.set(siteId, new Array(buckets).fill(0));
+    micros.get(siteId)![indexOf.get(row.day)!] += row.revenueMicros;
+  }
+  return new Map([...micros].map(([siteId, values]) => [siteId, values.map(usdFromMicros)]));
+}

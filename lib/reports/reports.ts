@@ -1,0 +1,183 @@
+import { and, count, eq, gte, inArray, lte, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
+import { getDb } from '@/db/client';
+import { revenueDaily, sites } from '@/db/schema';
+import { countryCodesMatching } from '@/lib/shared/countries';
+import { cpmOf, fillRateOf, usdFromMicros } from '@/lib/shared/money';
+import {
+  filterToSql,
+  pageMeta,
+  pageOffset,
+  resolveRange,
+  searchToSql,
+  todayUtc,
+  type DateRange,
+  type PagedRowsInput,
+  type PageMeta,
+  type SiteDayInput,
+} from '@/lib/query';
+import { readableSites, requireAccountLevel, type Principal } from '@/lib/accounts';
+import { aggregates, byCountryColumns, byCountryFields, countryRowFields } from './field-sql';
+import { countAndLocate } from './rows-count';
+import { feedRow, feedRowColumns, orderBy, selectFeed } from './rows-query';
+import { revenue, revenueSource } from './revenue-source';
+
+export interface RevenueTotalResponse {
+  totalImpressions: number;
+  totalRequests: number;
+  averageCpm: number;
+  totalRevenue: number;
+  fillRate: number;
+}
+
+export interface RevenueByCountryResponse {
+  country: string | null;
+  revenueAmount: number;
+  cpm: number;
+  adRequests: number;
+  impressions: number;
+  fillRate: number;
+}
+
+export interface RevenueWithCountryResponse {
+  impressions: number;
+  clicks: number;
+  adRequests: number;
+  cpm: number;
+  revenueAmount: number;
+  fillRate: number;
+  country: string | null;
+  createdAt: string;
+  updatedAt: string;
+  gameId: string;
+  userId: string;
+  adUnitId: string | null;
+  gameName: string | null;
+}
+
+export interface Paged<T> {
+  data: T[];
+  meta: PageMeta;
+}
+
+/** A report's sites and days; the dashboard's views may narrow it to one viewer country (not in the API). */
+export type ReportInput = SiteDayInput & { country?: string | null };
+
+export type ByCountryInput = ReportInput & PagedRowsInput;
+
+/**
+ * The sites and days a report covers: the sites after scope checks (readableSites), and the range with the
+ * account's default_range_days for the ends the request left out. The one place a default range is decided,
+ * for the API and the dashboard alike.
+ */
+export async function reportScope(principal: Principal, input: ReportInput) {
+  const { siteIds, otherSiteIds, defaultRangeDays } = await readableSites(principal, input.siteIds);
+  const range: DateRange = resolveRange(input, { defaultDays: defaultRangeDays, today: todayUtc() });
+  return { userId: principal.userId, siteIds, otherSiteIds, ...range, country: input.country ?? null };
+}
+
+/** Sites, days with the range resolved, and country, as a view shows them (the dashboard's filter bar). */
+export type ReportRange = ReportInput & DateRange;
+
+/** The range a request covers, after the scope check (403): for views that show it and compare periods. */
+export async function resolveReportRange(principal: Principal, input: ReportInput): Promise<ReportRange> {
+  const { fromDate, toDate, country } = await reportScope(principal, input);
+  return { siteIds: input.siteIds, fromDate, toDate, country };
+}
+
+export async function getTotals(principal: Principal, input: ReportInput): Promise<RevenueTotalResponse> {
+  const scope = await reportScope(principal, input);
+  const db = await getDb();
+  const [sums] = await db.select(aggregates).from(revenueSource(scope, { byCountry: false }));
+  return {
+    totalImpressions: sums.impressions,
+    totalRequests: sums.adRequests,
+    averageCpm: cpmOf(sums.revenueMicros, sums.impressions),
+    totalRevenue: usdFromMicros(sums.revenueMicros),
+    fillRate: fillRateOf(sums.impressions, sums.adRequests),
+  };
+}
+
+export async function getRevenueByCountry(
+  principal: Principal,
+  input: ByCountryInput,
+): Promise<Paged<RevenueByCountryResponse>> {
+  const filter = filterToSql(input.filter, byCountryColumns);
+  const source = revenueSource(await reportScope(principal, input), { byCountry: true });
+  const db = await getDb();
+  // At most one row per country (~250), so the whole filtered, sorted result is fetched and paged here;
+  // that also gives totalRows without a second pass over the day rows.
+  const rows = await db
+    .select({ country: revenue.country, ...aggregates })
+    .from(source)
+    .where(input.search ? countrySearch(input.search, revenue.country) : undefined)
+    .groupBy(revenue.country)
+    // A country whose rows were all subtracted (revenue-source.ts) has no rows in this scope.
+    .having(and(sql`sum(${revenue.rows}) > 0`, filter))
+    .orderBy(...orderBy(input.sortDirection, byCountryColumns[input.sortBy ?? 'country'], [revenue.country]));
+  const offset = pageOffset(input);
+  return {
+    data: rows.slice(offset, offset + input.pageSize).map((r) => ({
+      country: r.country,
+      revenueAmount: usdFromMicros(r.revenueMicros),
+      cpm: cpmOf(r.revenueMicros, r.impressions),
+      adRequests: r.adRequests,
+      impressions: r.impressions,
+      fillRate: fillRateOf(r.impressions, r.adRequests),
+    })),
+    meta: pageMeta(input, rows.length),
+  };
+}
+
+/** Search matches a country by its code or English name (names are not in the database). */
+function countrySearch(search: string, column: SQLWrapper): SQL {
+  const codes = countryCodesMatching(search);
+  return searchToSql(search, [column], codes.length > 0 ? inArray(column as never, codes) : undefined);
+}
+
+/** The granular feed: every row of the account's sites, for account-level credentials only. */
+export async function getCountryRows(
+  principal: Principal,
+  paging: PagedRowsInput,
+): Promise<Paged<RevenueWithCountryResponse>> {
+  requireAccountLevel(principal, 'The per-site, country and day feed');
+  const { filter } = paging;
+  const db = await getDb();
+  const { userId } = principal;
+  const feed = await selectFeed(db, { userId, ...paging });
+  const offset = pageOffset(paging);
+  // In the default (day, site, country) order, a deep page starts at a day the rollup finds, not at an
+  // OFFSET walked through every row before it.
+  const seekable = (paging.sortBy ?? 'createdAt') === 'createdAt' && offset > 0;
+  const fromRollup = await countAndLocate(
+    db,
+    { userId, filter, matched: feed.matched },
+    seekable ? { offset, direction: paging.sortDirection } : null,
+  );
+  const page = (where: SQL, skip: number) =>
+    db
+      .select(feedRowColumns)
+      .from(revenueDaily)
+      .innerJoin(sites, eq(sites.id, revenueDaily.siteId))
+      .where(where)
+      .orderBy(...feed.orderBy)
+      .limit(paging.pageSize)
+      .offset(skip);
+  let total: number;
+  let rows: Awaited<ReturnType<typeof page>>;
+  if (fromRollup && seekable) {
+    const { start } = fromRollup;
+    const onward = paging.sortDirection === 'desc' ? lte : gte;
+    total = fromRollup.total;
+    rows = start ? await page(and(feed.where, onward(revenueDaily.day, start.day))!, start.skip) : [];
+  } else if (fromRollup) {
+    [total, rows] = [fromRollup.total, await page(feed.where, offset)];
+  } else {
+    const counted = db.select({ total: count() }).from(revenueDaily);
+    const joined = feed.usesSites ? counted.innerJoin(sites, eq(sites.id, revenueDaily.siteId)) : counted;
+    [[{ total }], rows] = await Promise.all([joined.where(feed.where), page(feed.where, offset)]);
+  }
+  return { data: rows.map(feedRow), meta: pageMeta(paging, Number(total)) };
+}
+
+export const COUNTRY_ROW_COLUMNS = countryRowFields.map((f) => f.name);
+export const BY_COUNTRY_COLUMNS = byCountryFields.map((f) => f.name);

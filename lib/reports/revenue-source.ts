@@ -1,0 +1,171 @@
+/**
+ * The rows that the aggregated reports (totals, by-country) sum for a set of sites and an inclusive range of
+ * UTC days, as one derived table `revenue (country, impressions, ad_requests, revenue_micros, rows)`.
+ *
+ * Why: revenue_daily holds a row per site × day × country, so a year of a 100-site account in 200 countries
+ * is 7.3 M rows. revenue_rollup holds the same numbers pre-summed (kept exact by triggers on revenue_daily,
+ * db/migrations/0004_revenue_rollup.sql), so a report reads the coarsest grain that answers it:
+ *
+ *   whole account, totals        account × day / month                 ≤ ~90 rows for any range
+ *   whole account, by country    account × country × day / month       ≤ ~200 × 90 rows
+ *   some sites, totals           site × day / month                    ≤ sites × 90 rows
+ *   some sites, by country       site × country × month, and revenue_daily for the partial months
+ *
+ * A range is read in up to three pieces, UNION ALL-ed: its leading partial month by day, its whole months by
+ * month, its trailing partial month by day:
+ *
+ *   2025-01-17 … 2025-01-31   leading days
+ *   2025-02    … 2025-11      whole calendar months
+ *   2025-12-01 … 2025-12-09   trailing days
+ *
+ * A subset of more than half of an account's sites is read as the whole account minus the other sites (whose
+ * rows come with their signs flipped): integers subtract exactly, and fewer sites are read.
+ *
+ * Callers aggregate over `revenue` (sums, GROUP BY country, HAVING, ORDER BY), so a report is the same
+ * whichever pieces and grains it came from; `rows` tells a group that has daily rows from one whose rows
+ * were all subtracted away.
+ */
+import { and, eq, inArray, isNotNull, isNull, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
+import { revenueDaily, revenueRollup } from '@/db/schema';
+import { addDays } from '@/lib/query';
+
+/** Columns of the derived table, for the aggregates and filters in field-sql.ts. */
+export const revenue = {
+  country: sql<string>`revenue.country`,
+  impressions: sql<number>`revenue.impressions`,
+  adRequests: sql<number>`revenue.ad_requests`,
+  revenueMicros: sql<number>`revenue.revenue_micros`,
+  rows: sql<number>`revenue.rows`,
+};
+
+/** What a report covers: sites of one account and an inclusive range of UTC days. */
+export interface RevenueScope {
+  userId: string;
+  siteIds: readonly string[];
+  /** The account's other sites: none means the whole account, whose own grains answer then. */
+  otherSiteIds: readonly string[];
+  fromDate: string;
+  toDate: string;
+  /** One viewer country only (the dashboard's country filter); read by country then. */
+  country?: string | null;
+}
+
+/** Inclusive ranges of days; `months` runs from the first day of its first month to that of its last. */
+export interface RangePieces {
+  leadingDays?: DayRange;
+  months?: DayRange;
+  trailingDays?: DayRange;
+}
+interface DayRange {
+  from: string;
+  to: string;
+}
+
+// Month arithmetic on (year × 12 + month) numbers: no Date, so no overflow near 9999-12-31.
+const monthOf = (day: string) => Number(day.slice(0, 4)) * 12 + Number(day.slice(5, 7)) - 1;
+const firstDayOf = (month: number) =>
+  `${String(Math.floor(month / 12)).padStart(4, '0')}-${String((month % 12) + 1).padStart(2, '0')}-01`;
+const isLastDayOfMonth = (day: string) =>
+  Number(day.slice(8)) === new Date(Date.UTC(Number(day.slice(0, 4)), Number(day.slice(5, 7)), 0)).getUTCDate();
+
+/** Splits the inclusive range [fromDate, toDate] into partial-month days and whole months. */
+export function splitRange(fromDate: string, toDate: string): RangePieces {
+  const startsOnFirst = fromDate.endsWith('-01');
+  const endsOnLast = isLastDayOfMonth(toDate);
+  const firstWhole = monthOf(fromDate) + (startsOnFirst ? 0 : 1);
+  const lastWhole = monthOf(toDate) - (endsOnLast ? 0 : 1);
+  if (firstWhole > lastWhole) return { leadingDays: { from: fromDate, to: toDate } };
+  return {
+    ...(startsOnFirst ? {} : { leadingDays: { from: fromDate, to: addDays(firstDayOf(firstWhole), -1) } }),
+    months: { from: firstDayOf(firstWhole), to: firstDayOf(lastWhole) },
+    ...(endsOnLast ? {} : { trailingDays: { from: firstDayOf(monthOf(toDate)), to: toDate } }),
+  };
+}
+
+const between = (column: SQLWrapper, range: DayRange) =>
+  sql`${column} between ${range.from}::date and ${range.to}::date`;
+
+/** Whose rows a piece reads, and whether they are added (+1) or subtracted (-1). */
+interface Part {
+  siteIds: readonly string[] | 'account';
+  sign: 1 | -1;
+}
+
+function select(
+  part: Part,
+  country: SQLWrapper,
+  table: typeof revenueDaily | typeof revenueRollup,
+  where: SQL | undefined,
+) {
+  const signed = (column: SQLWrapper) => (part.sign === 1 ? sql`${column}` : sql`-${column}`);
+  const rows = table === revenueRollup ? revenueRollup.rows : sql`1::bigint`;
+  return sql`select ${country} as country, ${signed(table.impressions)} as impressions,
+    ${signed(table.adRequests)} as ad_requests, ${signed(table.revenueMicros)} as revenue_micros,
+    ${signed(rows)} as rows from ${table} where ${where}`;
+}
+
+/** Which countries a piece reads: the sum over all (null), each one (every), or just one. */
+type Countries = { only: string } | 'every' | null;
+
+/** Rollup rows of one grain: the whole account's (site_id null) or the sites', summed over all countries or not. */
+function rollupPiece(userId: string, part: Part, grain: 'd' | 'm', range: DayRange, countries: Countries): SQL {
+  const r = revenueRollup;
+  const where = and(
+    eq(r.userId, userId),
+    eq(r.grain, grain),
+    part.siteIds === 'account' ? isNull(r.siteId) : inArray(r.siteId, [...part.siteIds]),
+    between(r.period, range),
+    countries === null
+      ? isNull(r.country)
+      : countries === 'every'
+        ? isNotNull(r.country)
+        : eq(r.country, countries.only),
+  );
+  return select(part, countries ? r.country : sql`null::char(2)`, r, where);
+}
+
+/** The daily rows themselves: only for some sites by country, the one grain the rollup has no day level for. */
+function dailyPiece(part: Part & { siteIds: readonly string[] }, range: DayRange, countries: Countries): SQL {
+  const d = revenueDaily;
+  const only = countries !== null && countries !== 'every' ? eq(d.country, countries.only) : undefined;
+  const where = and(inArray(d.siteId, [...part.siteIds]), between(d.day, range), only);
+  return select(part, d.country, d, where);
+}
+
+/** The fewest sites to read: the account's own grains, less the other sites when they are the fewer. */
+function partsOf(scope: RevenueScope): Part[] {
+  if (scope.otherSiteIds.length === 0) return [{ siteIds: 'account', sign: 1 }];
+  if (scope.otherSiteIds.length < scope.siteIds.length) {
+    return [
+      { siteIds: 'account', sign: 1 },
+      { siteIds: scope.otherSiteIds, sign: -1 },
+    ];
+  }
+  return [{ siteIds: scope.siteIds, sign: 1 }];
+}
+
+/**
+ * `(… union all …) as revenue`: the scope's rows, by country or summed over countries, for a FROM clause. A
+ * scope of one country is read by country, that country's rows only.
+ */
+export function revenueSource(scope: RevenueScope, options: { byCountry: boolean }): SQL {
+  if (scope.siteIds.length === 0) {
+    return sql`(select null::char(2) as country, 0::bigint as impressions, 0::bigint as ad_requests,
+      0::bigint as revenue_micros, 0::bigint as rows where false) as revenue`;
+  }
+  const countries: Countries = scope.country ? { only: scope.country } : options.byCountry ? 'every' : null;
+  const { leadingDays, months, trailingDays } = splitRange(scope.fromDate, scope.toDate);
+  const pieces = partsOf(scope).flatMap((part) => {
+    const { siteIds, sign } = part;
+    const days = (range: DayRange) =>
+      countries && siteIds !== 'account'
+        ? dailyPiece({ siteIds, sign }, range, countries)
+        : rollupPiece(scope.userId, part, 'd', range, countries);
+    return [
+      leadingDays && days(leadingDays),
+      months && rollupPiece(scope.userId, part, 'm', months, countries),
+      trailingDays && days(trailingDays),
+    ].filter((p) => p !== undefined);
+  });
+  return sql`(${sql.join(pieces, sql` union all `)}) as revenue`;
+}

@@ -1,0 +1,117 @@
+/**
+ * The granular feed's selection, shared by its paged endpoints and the bulk export: which rows of revenue_daily
+ * (account, Filter, Search), in which order, with which site fields. Paging and output are the callers'.
+ */
+import { and, asc, desc, eq, inArray, or, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
+import { type Db } from '@/db/client';
+import { revenueDaily, sites } from '@/db/schema';
+import { countryCodesMatching } from '@/lib/shared/countries';
+import { cpmOf, fillRateOf, usdFromMicros } from '@/lib/shared/money';
+import { filterToSql, searchToSql, type FilterExpr, type Paging } from '@/lib/query';
+import { countryRowColumns, countryRowSortColumns } from './field-sql';
+import type { SearchMatch } from './rows-count';
+
+/** What the feed was asked for, once parsed. */
+export interface FeedRequest {
+  userId: string;
+  filter: FilterExpr;
+  search: string | null;
+  sortBy: string | null;
+  sortDirection: Paging['sortDirection'];
+}
+
+export interface FeedSelection {
+  where: SQL;
+  orderBy: SQL[];
+  /** Search's matches, resolved to countries and site ids (null without Search). */
+  matched: SearchMatch | null;
+  /** True when the Filter names a field that lives on sites (the join is needed to count). */
+  usesSites: boolean;
+}
+
+/** Row fields that live on sites rather than on revenue_daily (filtering or sorting by them needs the join). */
+export const SITE_FIELDS = new Set(['gameName', 'adUnitId']);
+
+/**
+ * Search on the feed matches the country (code or English name) or the site's name. The few matching sites
+ * are looked up first, so the rows are filtered by ids instead of joining and comparing names row by row.
+ */
+async function matchSearch(db: Db, userId: string, search: string): Promise<SearchMatch> {
+  const named = await db
+    .select({ id: sites.id })
+    .from(sites)
+    .where(and(eq(sites.userId, userId), searchToSql(search, [sites.name])));
+  return { countries: countryCodesMatching(search), siteIds: named.map((site) => site.id) };
+}
+
+function searchCondition(match: SearchMatch): SQL {
+  const matches = [
+    match.countries.length > 0 ? inArray(revenueDaily.country, match.countries) : undefined,
+    match.siteIds.length > 0 ? inArray(revenueDaily.siteId, match.siteIds) : undefined,
+  ].filter((m) => m !== undefined);
+  return matches.length > 0 ? or(...matches)! : sql`false`;
+}
+
+/**
+ * ORDER BY the requested field, then the tie-breakers, all in the requested direction: the order is total
+ * (pages never overlap), and a descending feed can walk the same index backwards.
+ */
+export function orderBy(sortDirection: Paging['sortDirection'], primary: SQLWrapper, tieBreakers: SQLWrapper[]): SQL[] {
+  const direction = sortDirection === 'desc' ? desc : asc;
+  return [primary, ...tieBreakers].map((c) => direction(c));
+}
+
+export async function selectFeed(db: Db, request: FeedRequest): Promise<FeedSelection> {
+  const matched = request.search ? await matchSearch(db, request.userId, request.search) : null;
+  const where = and(
+    eq(revenueDaily.userId, request.userId),
+    filterToSql(request.filter, countryRowColumns),
+    matched ? searchCondition(matched) : undefined,
+  )!;
+  const primary = countryRowSortColumns[request.sortBy ?? 'createdAt'];
+  return {
+    where,
+    orderBy: orderBy(request.sortDirection, primary, [revenueDaily.day, revenueDaily.siteId, revenueDaily.country]),
+    matched,
+    usesSites: request.filter.some((group) => group.some((t) => SITE_FIELDS.has(t.field))),
+  };
+}
+
+/** The columns a feed row is read with: the daily row and its site's fields. */
+export const feedRowColumns = {
+  row: revenueDaily,
+  adUnitId: countryRowColumns.adUnitId as SQL<string | null>,
+  gameName: sites.name,
+};
+
+type FeedRecord = { row: typeof revenueDaily.$inferSelect; adUnitId: string | null; gameName: string | null };
+
+/**
+ * toISOString keeping its last answer: rows come in runs with the same updatedAt (one import, one day), and
+ * formatting a date is the costliest part of a row when millions are exported.
+ */
+let lastUpdated = { ms: NaN, iso: '' };
+function isoTimestamp(date: Date): string {
+  const ms = date.getTime();
+  if (ms !== lastUpdated.ms) lastUpdated = { ms, iso: date.toISOString() };
+  return lastUpdated.iso;
+}
+
+/** A feed row as the API answers it (RevenueWithCountryResponse). */
+export function feedRow({ row, adUnitId, gameName }: FeedRecord) {
+  return {
+    impressions: row.impressions,
+    clicks: row.clicks,
+    adRequests: row.adRequests,
+    cpm: cpmOf(row.revenueMicros, row.impressions),
+    revenueAmount: usdFromMicros(row.revenueMicros),
+    fillRate: fillRateOf(row.impressions, row.adRequests),
+    country: row.country,
+    createdAt: `${row.day}T00:00:00.000Z`,
+    updatedAt: isoTimestamp(row.updatedAt),
+    gameId: row.siteId,
+    userId: row.userId,
+    adUnitId,
+    gameName,
+  };
+}
