@@ -19,7 +19,7 @@ import { log } from '@/lib/platform/log';
 export const migrationsFolder = path.join(process.cwd(), 'db', 'migrations');
 
 /** The first line of a migration to run outside a transaction; each of its statements must be safe to rerun. */
-export const NO_TRANSACTION = '-- migrate: no-transaction';
+const NO_TRANSACTION = '-- migrate: no-transaction';
 
 /** Any fixed number: the key of the advisory lock that serialises migrators across instances. */
 const MIGRATION_LOCK = 7_310_2024;

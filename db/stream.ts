@@ -16,7 +16,7 @@ import type { Sql } from 'postgres';
 
 export type StreamRow = unknown[];
 
-export interface StreamOptions {
+interface StreamOptions {
   /** Rows per fetch from the cursor (and per batch yielded). */
   batchSize: number;
   /** A small query read whole in the same snapshot before the cursor opens; its rows are the first batch. */

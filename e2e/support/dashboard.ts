@@ -225,13 +225,6 @@ export function addDays(day: string, days: number) {
   return d.toISOString().slice(0, 10);
 }
 
-/** "$1,234.56" / "12,345" / "82.3%" as the number it shows (percent as a ratio). */
-export function parseShown(text: string) {
-  const t = text.trim();
-  const n = Number(t.replace(/[$,%\s]/g, '').replace('−', '-'));
-  return t.endsWith('%') ? n / 100 : n;
-}
-
 /**
  * A key for that account made through the dashboard in a context of its own (for beforeAll hooks, where
  * the test's page does not exist yet); fails on console errors like a test would.

@@ -55,7 +55,7 @@ export function makeTempDir(label: string): string {
 export type DatabaseEnv = { PGLITE_DIR: string } | { DATABASE_URL: string };
 
 /** Runs `tsx scripts/cli.ts …` on that database and returns its standard output. */
-export async function runCli(args: string[], database: DatabaseEnv): Promise<string> {
+async function runCli(args: string[], database: DatabaseEnv): Promise<string> {
   const tsx = path.join(ROOT, 'node_modules', '.bin', 'tsx');
   const { stdout } = await run(tsx, ['scripts/cli.ts', ...args], {
     cwd: ROOT,

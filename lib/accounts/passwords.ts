@@ -7,7 +7,7 @@ import { LARGE } from '@/db/seed-large';
 import { hidingParameters } from '@/lib/shared/sql-errors';
 
 /** Every account the demo seeds create with the published password (db/seed.ts, db/seed-large.ts). */
-export const DEMO_EMAILS: readonly string[] = [...DEMO_USERS.map((u) => u.email), LARGE.email];
+const DEMO_EMAILS: readonly string[] = [...DEMO_USERS.map((u) => u.email), LARGE.email];
 
 /** Shorter than this is refused; the demo password is refused whatever its length. */
 export const MIN_PASSWORD_LENGTH = 12;

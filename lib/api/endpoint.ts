@@ -4,7 +4,7 @@ import type { KeyedEndpoint, Method } from '@/lib/http/api-route';
 import type { QuerySchema } from '@/lib/query';
 
 /** Who may call: anyone, any valid key, or an admin's key (checked by the service; documented here). */
-export type Access = 'public' | 'key' | 'admin';
+type Access = 'public' | 'key' | 'admin';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the table holds endpoints of every input type
 export interface ApiEndpoint<I = any> {

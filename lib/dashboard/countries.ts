@@ -15,7 +15,7 @@ import { readView, type SearchParams } from './url';
 
 /** The Countries view's table settings: the API's, except that it opens on the highest revenue first. */
 export type CountriesView = Omit<ByCountryInput, keyof ReportRange>;
-export const COUNTRIES_DEFAULT_SORT = { sortBy: 'revenueAmount', sortDirection: 'desc' } as const;
+const COUNTRIES_DEFAULT_SORT = { sortBy: 'revenueAmount', sortDirection: 'desc' } as const;
 
 /** The table's settings from the URL (for the page and its CSV alike), or the 400 to show in their place. */
 export function readCountriesView(params: SearchParams | URLSearchParams): CountriesView | ValidationError {

@@ -25,7 +25,7 @@ export const FILTER_FIELDS: BuilderField[] = [
 const fieldOf = (name: string) => FILTER_FIELDS.find((f) => f.name === name)!;
 
 /** The operators a chip offers, as people read them; a country is one or not. */
-export const OPERATORS: Record<'number' | 'country', { op: FilterOp; label: string }[]> = {
+const OPERATORS: Record<'number' | 'country', { op: FilterOp; label: string }[]> = {
   number: [
     { op: '>', label: '>' },
     { op: '>=', label: '≥' },

@@ -39,12 +39,12 @@ interface BaseContext<P, I> {
 }
 
 /** A handler's view of the request: always with the principal of a valid API key. */
-export interface ApiContext<P, I = undefined> extends BaseContext<P, I> {
+interface ApiContext<P, I = undefined> extends BaseContext<P, I> {
   principal: Principal;
 }
 
 /** A public endpoint's handler reads no key, so it has nobody to act for. */
-export interface PublicApiContext<P, I = undefined> extends BaseContext<P, I> {
+interface PublicApiContext<P, I = undefined> extends BaseContext<P, I> {
   principal: null;
 }
 
@@ -73,7 +73,7 @@ export interface KeyedEndpoint<P, I = undefined> extends EndpointOptions<I> {
   keyInQuery?: boolean;
 }
 
-export interface PublicEndpoint<P, I = undefined> extends EndpointOptions<I> {
+interface PublicEndpoint<P, I = undefined> extends EndpointOptions<I> {
   /**
    * No API key needed: keys are ignored entirely (never looked up, so never a 401 and no database), and every
    * request spends its client address's budget instead.
@@ -83,7 +83,7 @@ export interface PublicEndpoint<P, I = undefined> extends EndpointOptions<I> {
   keyInQuery?: never;
 }
 
-export type Endpoint<P, I = undefined> = KeyedEndpoint<P, I> | PublicEndpoint<P, I>;
+type Endpoint<P, I = undefined> = KeyedEndpoint<P, I> | PublicEndpoint<P, I>;
 
 type RouteContext = { params: Promise<Record<string, string | string[]>> };
 type NextHandler = (request: Request, context: RouteContext) => Promise<Response>;
@@ -203,19 +203,8 @@ type RouteHandlers = Record<Method | 'HEAD' | 'OPTIONS', NextHandler>;
 /**
  * Declares a route file's endpoints; HEAD answers as GET does without the body, other methods answer 405 and
  * OPTIONS lists the allowed ones.
- * A route's endpoints are all keyed or all public. (Two overloads, not one record of `Endpoint`: in an optional
- * property TypeScript cannot pick the union member by an absent `public`, and existing handlers would lose
- * their context's type.)
  */
-export function defineRoutes<P = Record<string, never>>(
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each method's endpoint has its own input type
-  endpoints: Partial<Record<Method, KeyedEndpoint<P, any>>>,
-): RouteHandlers;
-export function defineRoutes<P = Record<string, never>>(
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- as above
-  endpoints: Partial<Record<Method, PublicEndpoint<P, any>>>,
-): RouteHandlers;
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- as above
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- each method's endpoint has its own input type
 export function defineRoutes<P>(endpoints: Partial<Record<Method, Endpoint<P, any>>>): RouteHandlers {
   const allowed = METHODS.filter((m) => endpoints[m]).flatMap((m) => (m === 'GET' ? ['GET', 'HEAD'] : [m]));
   const allow = [...allowed, 'OPTIONS'].join(', ');

@@ -10,7 +10,7 @@ import { addressPolicy, applyRateLimit, keyPolicy } from './rate-limit';
  * up and spends a request of the key's or the client address's budget.
  */
 
-export const UNAUTHORIZED = () =>
+const UNAUTHORIZED = () =>
   new ProblemError({
     status: 401,
     title: 'Unauthorized',

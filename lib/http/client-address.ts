@@ -49,7 +49,7 @@ export interface AddressTrust {
 }
 
 /** TRUST_PROXY (read once by env()) and the key our server set for this process, if it did. */
-export const deploymentTrust = (): AddressTrust => ({
+const deploymentTrust = (): AddressTrust => ({
   proxyHops: env().TRUST_PROXY,
   stampSecret: ownServer.stampSecret(),
 });

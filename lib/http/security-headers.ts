@@ -19,7 +19,7 @@ export function newNonce(): string {
  * without it. Inline `style` attributes stay allowed: charts and React set them, and they cannot run code.
  * The dev server's React needs eval for its debugging features; the production build does not.
  */
-export function contentSecurityPolicy(nonce: string, options: { dev: boolean }): string {
+function contentSecurityPolicy(nonce: string, options: { dev: boolean }): string {
   return [
     "default-src 'self'",
     `script-src 'self' 'nonce-${nonce}' 'strict-dynamic'${options.dev ? " 'unsafe-eval'" : ''}`,

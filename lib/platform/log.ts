@@ -28,7 +28,7 @@ const SECRET_TEXT: [RegExp, string][] = [
 ];
 
 /** `text` with everything shaped like a secret replaced. */
-export function scrubSecrets(text: string): string {
+function scrubSecrets(text: string): string {
   return SECRET_TEXT.reduce((scrubbed, [pattern, replacement]) => scrubbed.replace(pattern, replacement), text);
 }
 

@@ -1,5 +1,5 @@
 /** The query grammar shared by API route handlers and dashboard pages. */
-export { QueryParams, type QueryInput } from './params';
+export { QueryParams } from './params';
 export { type FieldDef } from './fields';
 export { pageMeta, pageOffset, PAGE_SIZE_MAX, DEFAULT_PAGE_SIZE, type Paging, type PageMeta } from './paging';
 export {
@@ -11,18 +11,9 @@ export {
   isDay,
   MAX_RANGE_DAYS,
   type DateRange,
-  type DaySelection,
 } from './dates';
 export { isUuid } from './site-ids';
-export {
-  parseFilter,
-  parseFilterList,
-  MAX_FILTER_LIST_VALUES,
-  MAX_FILTER_TERMS,
-  type FilterExpr,
-  type FilterTerm,
-  type FilterOp,
-} from './filter';
+export { parseFilter, parseFilterList, MAX_FILTER_LIST_VALUES, MAX_FILTER_TERMS, type FilterExpr } from './filter';
 export { filterToSql, searchToSql } from './filter-sql';
 export { SEARCH_MAX_LENGTH } from './search';
 export { collect, throwIfAny } from './collect';

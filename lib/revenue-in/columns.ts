@@ -26,7 +26,7 @@ export interface ImportRow {
   adUnitId: string | null;
 }
 
-export type ColumnName =
+type ColumnName =
   'day' | 'siteId' | 'siteName' | 'country' | 'impressions' | 'clicks' | 'adRequests' | 'revenue' | 'adUnitId';
 
 export interface ImportColumn {

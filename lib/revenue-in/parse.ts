@@ -18,7 +18,7 @@ import {
   type Values,
 } from './columns';
 
-export { IMPORT_COLUMNS, type ImportColumn, type ImportRow } from './columns';
+export { IMPORT_COLUMNS, type ImportRow } from './columns';
 
 export type ImportFormat = 'csv' | 'ndjson';
 

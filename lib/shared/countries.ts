@@ -4,7 +4,7 @@
  * alpha-2 code, because real data may carry any of them.
  */
 
-export type CpmTier = 1 | 2 | 3;
+type CpmTier = 1 | 2 | 3;
 
 export interface Country {
   code: string;

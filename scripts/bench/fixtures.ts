@@ -45,7 +45,7 @@ export async function loadDataset(email: string): Promise<Dataset | null> {
   };
 }
 
-export interface BenchKey {
+interface BenchKey {
   apiKey: string;
   keyId: string;
 }

@@ -22,7 +22,7 @@ export interface TestDatabase {
  * The application_name of this file's PostgreSQL sessions: files share the server, and a test that looks for
  * sessions left behind (pg_stat_activity) must see only its own file's.
  */
-export const TEST_APPLICATION_NAME = `portal-test-${randomUUID()}`;
+const TEST_APPLICATION_NAME = `portal-test-${randomUUID()}`;
 
 /** Opens a new connection to the test data: a fresh PGlite copy, or a small pool on the shared server. */
 export async function openTestDatabase(): Promise<Database> {

@@ -41,7 +41,7 @@ const HOSTILE_WORDS = [
 ];
 
 /** A value a client could send: hostile words, random text of any alphabet, numbers, dates, ids. */
-export const hostileValue = (ids: readonly string[]) =>
+const hostileValue = (ids: readonly string[]) =>
   fc.oneof(
     fc.constantFrom(...HOSTILE_WORDS),
     fc.constantFrom(...ids),
