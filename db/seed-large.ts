@@ -10,7 +10,8 @@ import { hash } from '@node-rs/argon2';
 import { eq, sql } from 'drizzle-orm';
 import { copyLine, withoutSecondaryIndexes } from './bulk';
 import type { Database } from './open';
-import { sites, users } from './schema';
+import { users } from './schema';
+import { insertSites } from './seed';
 import { COUNTRIES, type Country, countryCodesMatching, countryName } from '@/lib/shared/countries';
 import { DEMO_PASSWORD, type DemoSite, dayNumber, dayString, demoUuid, revenueFor, todayUtc } from './seed-data';
 
@@ -72,20 +73,7 @@ export async function seedLarge(
   await db
     .insert(users)
     .values({ id: BIG_USER_ID, email: LARGE.email, name: LARGE.name, role: 'publisher', passwordHash });
-  await db.insert(sites).values(
-    LARGE_SITES.map((s) => ({
-      id: s.id,
-      userId: s.userId,
-      name: s.name,
-      url: s.url,
-      framework: s.framework,
-      status: s.status,
-      dailyActiveUsers: s.dailyActiveUsers,
-      monthlyActiveUsers: s.monthlyActiveUsers,
-      adUnitId: s.adUnitId,
-      createdAt: new Date((firstDay - s.addedDaysEarlier) * 86_400_000),
-    })),
-  );
+  await insertSites(db, LARGE_SITES, firstDay, (day) => new Date(day * 86_400_000)); // added at midnight UTC
   let done = 0;
   await database.bulk((session) =>
     withoutSecondaryIndexes(session, 'revenue_daily', async () => {

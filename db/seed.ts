@@ -75,6 +75,29 @@ async function insertRevenue(db: Db, sites: readonly DemoSite[], firstDay: numbe
   return n;
 }
 
+/** Writes sites of the demo's shape (the large set's too), each added `addedDaysEarlier` days before `firstDay`. */
+export async function insertSites(
+  db: Db,
+  list: readonly DemoSite[],
+  firstDay: number,
+  addedAt: (day: number) => Date,
+): Promise<void> {
+  await db.insert(sites).values(
+    list.map((s) => ({
+      id: s.id,
+      userId: s.userId,
+      name: s.name,
+      url: s.url,
+      framework: s.framework,
+      status: s.status,
+      dailyActiveUsers: s.dailyActiveUsers,
+      monthlyActiveUsers: s.monthlyActiveUsers,
+      adUnitId: s.adUnitId,
+      createdAt: addedAt(firstDay - s.addedDaysEarlier),
+    })),
+  );
+}
+
 /** Raw SQL through drizzle, rows as objects: postgres.js returns them as an array, PGlite in `rows`. */
 const catalogQuery = (db: Db) => ({
   async query<T>(text: string): Promise<T[]> {
@@ -109,20 +132,7 @@ export async function seedDemo(db: Db, options: { today?: string; days?: number 
         createdAt: at(firstDay - 700), // before any of their sites
       })),
     );
-    await tx.insert(sites).values(
-      DEMO_SITES.map((s) => ({
-        id: s.id,
-        userId: s.userId,
-        name: s.name,
-        url: s.url,
-        framework: s.framework,
-        status: s.status,
-        dailyActiveUsers: s.dailyActiveUsers,
-        monthlyActiveUsers: s.monthlyActiveUsers,
-        adUnitId: s.adUnitId,
-        createdAt: at(firstDay - s.addedDaysEarlier),
-      })),
-    );
+    await insertSites(tx as unknown as Db, DEMO_SITES, firstDay, at);
     // The TRUNCATE already keeps readers out until commit, so the indexes can be rebuilt once, not row by row.
     revenueRows = await withoutSecondaryIndexes(catalogQuery(tx as unknown as Db), 'revenue_daily', () =>
       insertRevenue(tx as unknown as Db, DEMO_SITES, firstDay, lastDay),

@@ -15,14 +15,11 @@ import { readEnv, setEnv } from '@/lib/platform/env';
 import { createApiKey, revokeApiKey } from '@/lib/keys';
 import { listSites, findUserByEmail, type Principal } from '@/lib/accounts';
 import {
-  documentedParameters,
+  answerProblems,
   documentedStatuses,
   type FuzzCaller,
   type FuzzRequest,
-  fuzzRequests,
-  getTwinOf,
-  headMismatches,
-  violations,
+  operationRequests,
 } from '../tests/support/fuzz';
 import { secretsIn } from '../tests/support/secrets';
 import { freePort, startServer } from './bench/server';
@@ -92,8 +89,7 @@ async function send(origin: string, request: FuzzRequest, documented: ReturnType
   try {
     const answer = await answerTo(origin, request);
     const ms = performance.now() - started;
-    const problems = violations(request, answer, documented);
-    if (request.method === 'HEAD') problems.push(...headMismatches(answer, await answerTo(origin, getTwinOf(request))));
+    const problems = await answerProblems(request, answer, documented, (twin) => answerTo(origin, twin));
     return { request, status: answer.status, ms, problems };
   } catch (err) {
     return { request, status: 0, ms: performance.now() - started, problems: [`no answer: ${(err as Error).message}`] };
@@ -136,10 +132,7 @@ async function main(): Promise<number> {
     const documented = documentedStatuses(document);
     const perOperation = Math.ceil(runs / ENDPOINTS.length);
     const requests = ENDPOINTS.flatMap((e) =>
-      fc.sample(
-        fuzzRequests(e.operationId, { callers, ids, parameters: documentedParameters(document, e.operationId) }),
-        perOperation,
-      ),
+      fc.sample(operationRequests(document, e.operationId, { callers, ids }), perOperation),
     ).slice(0, runs);
     const sent: Sent[] = [];
     let next = 0;

@@ -9,7 +9,7 @@ import type { CountryRow } from '@/lib/dashboard/countries';
 import { BY_COUNTRY_FIELD, METRICS, metricsOfCountryRow } from '@/lib/dashboard/metrics';
 import { withChanges } from '@/lib/dashboard/url';
 import { Change } from './change';
-import { cellProps, ColumnHeader } from './report-table';
+import { ReportTable, requestedSort } from './report-table';
 
 const features = tableFeatures({ rowSortingFeature });
 
@@ -79,42 +79,22 @@ export function CountriesTable({
     sortDescFirst: true,
     state: { sorting },
     onSortingChange: (updater) => {
-      const next = typeof updater === 'function' ? updater(sorting) : updater;
-      if (!next[0]) return;
-      const params = withChanges(searchParams.toString(), {
-        sortBy: next[0].id,
-        sortDirection: next[0].desc ? 'desc' : 'asc',
-        page: null,
-      });
+      const sort = requestedSort(updater, sorting);
+      if (!sort) return;
+      const params = withChanges(searchParams.toString(), { ...sort.params, page: null });
       startTransition(() => router.push(`${pathname}?${params}`, { scroll: false }));
     },
   });
 
   return (
-    <table className="stack-table w-full text-sm" aria-busy={pending}>
-      <caption className="sr-only">Revenue by country; column headers sort the table</caption>
-      <thead className="bg-zinc-50 text-xs text-zinc-600 dark:bg-zinc-900 dark:text-zinc-400">
-        {table.getHeaderGroups().map((group) => (
-          <tr key={group.id}>
-            {group.headers.map((header) => (
-              <ColumnHeader key={header.id} column={header.column}>
-                <table.FlexRender header={header} />
-              </ColumnHeader>
-            ))}
-          </tr>
-        ))}
-      </thead>
-      <tbody className="divide-y divide-zinc-100 dark:divide-zinc-800">
-        {table.getRowModel().rows.map((row) => (
-          <tr key={row.id} data-testid="country-row" className="hover:bg-zinc-50 dark:hover:bg-zinc-800/40">
-            {row.getAllCells().map((cell) => (
-              <td key={cell.id} {...cellProps(cell.column)}>
-                <table.FlexRender cell={cell} />
-              </td>
-            ))}
-          </tr>
-        ))}
-      </tbody>
-    </table>
+    <ReportTable
+      table={table}
+      caption="Revenue by country; column headers sort the table"
+      className="stack-table w-full text-sm"
+      busy={pending}
+      rowKey={(row) => row.id}
+      rowTestId="country-row"
+      rowClassName="hover:bg-zinc-50 dark:hover:bg-zinc-800/40"
+    />
   );
 }

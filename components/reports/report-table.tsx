@@ -1,4 +1,8 @@
-/** The parts the report tables (Sites, Countries) share: column headers that sort, and cells of figures. */
+/**
+ * The parts the report tables (Sites, Countries) share: the table's markup, column headers that sort, cells
+ * of figures, and the sort a header click asks for.
+ */
+import type { ReactTable, Row, RowData, SortingState, TableFeatures, Updater } from '@tanstack/react-table';
 import { ArrowDown, ArrowUp, ChevronsUpDown } from 'lucide-react';
 import type { ReactNode } from 'react';
 
@@ -35,19 +39,22 @@ function SortableHeaderCell(props: {
 /** What the report tables use of a TanStack column; structural, so a column of any row type fits. */
 interface ReportColumn {
   columnDef: { meta?: unknown; header?: unknown };
-  getIsSorted(): false | 'asc' | 'desc';
-  getCanSort(): boolean;
-  getToggleSortingHandler(): ((event: unknown) => void) | undefined;
+  /** What the row sorting feature adds (both report tables have it); a column without it does not sort. */
+  getCanSort?(): boolean;
+  getIsSorted?(): false | 'asc' | 'desc';
+  getToggleSortingHandler?(): ((event: unknown) => void) | undefined;
 }
+
+const sorts = (column: ReportColumn): column is Required<ReportColumn> => column.getCanSort?.() === true;
 
 /** Columns with `meta: { numeric: true }` align right and, stacked on a phone, label their value. */
 const isNumeric = (column: ReportColumn) =>
   (column.columnDef.meta as { numeric?: boolean } | undefined)?.numeric === true;
 
 /** A report table's column header: a sort button, or the plain name for a column that does not sort. */
-export function ColumnHeader({ column, children }: { column: ReportColumn; children: ReactNode }) {
+function ColumnHeader({ column, children }: { column: ReportColumn; children: ReactNode }) {
   const numeric = isNumeric(column);
-  if (!column.getCanSort()) {
+  if (!sorts(column)) {
     return (
       <th scope="col" data-unsortable className={`px-4 py-3 font-medium ${numeric ? 'text-right' : 'text-left'}`}>
         {children}
@@ -62,10 +69,62 @@ export function ColumnHeader({ column, children }: { column: ReportColumn; child
 }
 
 /** A report table's cell: figures right-aligned on one line, labelled by their header when rows stack. */
-export function cellProps(column: ReportColumn) {
+function cellProps(column: ReportColumn) {
   const numeric = isNumeric(column);
   return {
     'data-label': numeric ? String(column.columnDef.header) : undefined,
     className: `px-4 py-2.5 ${numeric ? 'text-right whitespace-nowrap' : ''}`,
   };
+}
+
+/** A header click's new sorting, and its first column as the URL writes it; null when nothing is sorted. */
+export function requestedSort(updater: Updater<SortingState>, sorting: SortingState) {
+  const next = typeof updater === 'function' ? updater(sorting) : updater;
+  if (!next[0]) return null;
+  return { sorting: next, params: { sortBy: next[0].id, sortDirection: next[0].desc ? 'desc' : 'asc' } };
+}
+
+/**
+ * A report table: its caption for screen readers, a header row of sort buttons, and its rows, which stack on a
+ * phone (`stack-table`, app/globals.css) with each figure labelled by its header.
+ */
+export function ReportTable<TFeatures extends TableFeatures, TRow extends RowData>(props: {
+  table: ReactTable<TFeatures, TRow>;
+  caption: string;
+  className: string;
+  /** While a new sort loads (`aria-busy`). */
+  busy?: boolean;
+  rowKey: (row: Row<TFeatures, TRow>) => string;
+  /** Each row's `data-testid`. */
+  rowTestId: string;
+  rowClassName?: string;
+}) {
+  const { table, caption, className, busy, rowKey, rowTestId, rowClassName } = props;
+  return (
+    <table className={className} aria-busy={busy}>
+      <caption className="sr-only">{caption}</caption>
+      <thead className="bg-zinc-50 text-xs text-zinc-600 dark:bg-zinc-900 dark:text-zinc-400">
+        {table.getHeaderGroups().map((group) => (
+          <tr key={group.id}>
+            {group.headers.map((header) => (
+              <ColumnHeader key={header.id} column={header.column}>
+                <table.FlexRender header={header} />
+              </ColumnHeader>
+            ))}
+          </tr>
+        ))}
+      </thead>
+      <tbody className="divide-y divide-zinc-100 dark:divide-zinc-800">
+        {table.getRowModel().rows.map((row) => (
+          <tr key={rowKey(row)} data-testid={rowTestId} className={rowClassName}>
+            {row.getAllCells().map((cell) => (
+              <td key={cell.id} {...cellProps(cell.column)}>
+                <table.FlexRender cell={cell} />
+              </td>
+            ))}
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
 }

@@ -18,7 +18,7 @@ import { withChanges } from '@/lib/dashboard/url';
 import { formatInt, formatPct, formatUsd, relativeChange } from '@/lib/shared/format';
 import type { SiteRevenue } from '@/lib/reports';
 import { Change } from './change';
-import { cellProps, ColumnHeader } from './report-table';
+import { ReportTable, requestedSort } from './report-table';
 
 export interface SiteRow extends SiteRevenue {
   /** Revenue of the complete days and of the compared ones; null without a comparison. */
@@ -98,42 +98,20 @@ export function SitesTable({ rows, sortBy, descending }: { rows: SiteRow[]; sort
     enableSortingRemoval: false,
     state: { sorting },
     onSortingChange: (updater) => {
-      const next = typeof updater === 'function' ? updater(sorting) : updater;
-      if (!next[0]) return;
-      setSorting(next);
-      const params = withChanges(window.location.search, {
-        sortBy: next[0].id,
-        sortDirection: next[0].desc ? 'desc' : 'asc',
-      });
-      window.history.replaceState(null, '', `?${params}`);
+      const sort = requestedSort(updater, sorting);
+      if (!sort) return;
+      setSorting(sort.sorting);
+      window.history.replaceState(null, '', `?${withChanges(window.location.search, sort.params)}`);
     },
   });
 
   return (
-    <table className="stack-table w-full text-sm md:min-w-[52rem]">
-      <caption className="sr-only">Revenue by site; column headers sort the table</caption>
-      <thead className="bg-zinc-50 text-xs text-zinc-600 dark:bg-zinc-900 dark:text-zinc-400">
-        {table.getHeaderGroups().map((group) => (
-          <tr key={group.id}>
-            {group.headers.map((header) => (
-              <ColumnHeader key={header.id} column={header.column}>
-                <table.FlexRender header={header} />
-              </ColumnHeader>
-            ))}
-          </tr>
-        ))}
-      </thead>
-      <tbody className="divide-y divide-zinc-100 dark:divide-zinc-800">
-        {table.getRowModel().rows.map((row) => (
-          <tr key={row.original.siteId} data-testid="site-row">
-            {row.getAllCells().map((cell) => (
-              <td key={cell.id} {...cellProps(cell.column)}>
-                <table.FlexRender cell={cell} />
-              </td>
-            ))}
-          </tr>
-        ))}
-      </tbody>
-    </table>
+    <ReportTable
+      table={table}
+      caption="Revenue by site; column headers sort the table"
+      className="stack-table w-full text-sm md:min-w-[52rem]"
+      rowKey={(row) => row.original.siteId}
+      rowTestId="site-row"
+    />
   );
 }

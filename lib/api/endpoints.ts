@@ -34,6 +34,12 @@ const LEGACY_HEADERS = {
   Link: '</api/v1/reports/countries>; rel="successor-version"',
 };
 const PAGED_TYPES = ['application/json', 'text/json', 'text/plain', CSV_TYPE] as const;
+/** The per-row report's parameters, answer and errors: the same at its path and at its deprecated one. */
+const ROWS_REPORT = {
+  query: countryRowsQuery,
+  response: { status: 200, description: 'The rows', schema: schemas.PagedRevenueWithCountry, mediaTypes: PAGED_TYPES },
+  errors: [400, 403, 406],
+} satisfies Partial<ApiEndpoint>;
 const idParam = (name: string, description: string) => z.object({ [name]: z.uuid().meta({ description }) });
 
 export const ENDPOINTS: ApiEndpoint[] = [
@@ -107,14 +113,7 @@ export const ENDPOINTS: ApiEndpoint[] = [
     tag: 'Reports',
     access: 'key',
     summary: 'Every site × country × day row of the account, paged (account-level keys only)',
-    query: countryRowsQuery,
-    response: {
-      status: 200,
-      description: 'The rows',
-      schema: schemas.PagedRevenueWithCountry,
-      mediaTypes: PAGED_TYPES,
-    },
-    errors: [400, 403, 406],
+    ...ROWS_REPORT,
     run: { csvColumns: COUNTRY_ROW_COLUMNS, handler: ({ principal, input }) => getCountryRows(principal, input) },
   }),
   endpoint({
@@ -155,15 +154,8 @@ export const ENDPOINTS: ApiEndpoint[] = [
     description:
       'Use GET /api/v1/reports/countries instead: the same rows and parameters, with the key in a header. Sunset 2027-06-30.',
     deprecated: true,
-    query: countryRowsQuery,
+    ...ROWS_REPORT,
     headers: LEGACY_HEADERS,
-    response: {
-      status: 200,
-      description: 'The rows',
-      schema: schemas.PagedRevenueWithCountry,
-      mediaTypes: PAGED_TYPES,
-    },
-    errors: [400, 403, 406],
     run: {
       keyInQuery: true,
       csvColumns: COUNTRY_ROW_COLUMNS,

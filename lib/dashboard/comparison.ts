@@ -102,3 +102,32 @@ export function plannedComparison<R extends DayRange>(range: R, mode: CompareMod
   const like = compared && completePart(range, compared, today);
   return { compared, like, excludesToday: !!like && like.range.toDate !== range.toDate };
 }
+
+/** A view's figures over its range, and what its change is measured on. */
+export interface ComparedFigures<R extends DayRange, T> {
+  /** The figures of the whole range. */
+  whole: T;
+  /** The compared period as a whole, or null for none. */
+  compared: R | null;
+  /** The range's complete days against as many days of the compared period; null when there is no change to show. */
+  change: { current: T; previous: T; excludesToday: boolean } | null;
+}
+
+/**
+ * Plans a view's comparison and fetches, at once, what it needs: the whole range, the range's complete days
+ * when today was left out (otherwise they are the whole range), and the compared days.
+ */
+export async function fetchCompared<R extends DayRange, T extends object>(
+  range: R,
+  mode: CompareMode,
+  today: string,
+  fetch: (range: R) => Promise<T>,
+): Promise<ComparedFigures<R, T>> {
+  const { compared, like, excludesToday } = plannedComparison(range, mode, today);
+  const [whole, completeDays, previous] = await Promise.all([
+    fetch(range),
+    like && excludesToday ? fetch(like.range) : null,
+    like ? fetch(like.comparison) : null,
+  ]);
+  return { whole, compared, change: previous && { current: completeDays ?? whole, previous, excludesToday } };
+}

@@ -9,7 +9,7 @@ import {
   type RevenueByCountryResponse,
 } from '@/lib/reports';
 import type { Principal } from '@/lib/accounts';
-import { plannedComparison, type CompareMode } from './comparison';
+import { fetchCompared, type CompareMode } from './comparison';
 import { metricsOfCountryRow, type MetricId } from './metrics';
 import { readView, type SearchParams } from './url';
 
@@ -53,23 +53,19 @@ export async function loadCountryBreakdown(
   compare: CompareMode,
   today: string,
 ): Promise<CountryBreakdown> {
-  const { compared, like, excludesToday } = plannedComparison(range, compare, today);
-  const [report, all, completeDays, previous] = await Promise.all([
+  const [report, { whole: all, compared, change }] = await Promise.all([
     getRevenueByCountry(principal, { ...view, ...range }),
-    everyCountry(principal, range),
-    like && excludesToday ? everyCountry(principal, like.range) : null,
-    like ? everyCountry(principal, like.comparison) : null,
+    fetchCompared(range, compare, today, (days) => everyCountry(principal, days)),
   ]);
-  const figuresOf = (list: Paged<RevenueByCountryResponse> | null) =>
-    new Map((list?.data ?? []).map((row) => [row.country, metricsOfCountryRow(row)]));
-  const now = completeDays && figuresOf(completeDays);
-  const before = figuresOf(previous);
+  const figuresOf = (list: Paged<RevenueByCountryResponse>) =>
+    new Map(list.data.map((row) => [row.country, metricsOfCountryRow(row)]));
+  const figures = change && { now: figuresOf(change.current), before: figuresOf(change.previous) };
   const data = report.data.map((row) => ({
     ...row,
-    change: previous
+    change: figures
       ? {
-          current: (now ? now.get(row.country) : metricsOfCountryRow(row)) ?? NO_FIGURES,
-          previous: before.get(row.country) ?? NO_FIGURES,
+          current: figures.now.get(row.country) ?? NO_FIGURES,
+          previous: figures.before.get(row.country) ?? NO_FIGURES,
         }
       : null,
   }));

@@ -11,7 +11,7 @@ import {
   type SiteRevenue,
 } from '@/lib/reports';
 import type { Principal } from '@/lib/accounts';
-import { plannedComparison, type CompareMode } from './comparison';
+import { fetchCompared, type CompareMode } from './comparison';
 
 /**
  * The cards' change: the range's complete days against as many days of the compared period (today is still
@@ -60,15 +60,8 @@ export async function loadHeadline(
   compare: CompareMode,
   today: string,
 ): Promise<OverviewHeadline> {
-  const { compared, like, excludesToday } = plannedComparison(range, compare, today);
-  const [totals, current, previous] = await Promise.all([
-    getTotals(principal, range),
-    like && excludesToday ? getTotals(principal, like.range) : null,
-    like ? getTotals(principal, like.comparison) : null,
-  ]);
-  const comparison =
-    compared && previous ? { range: compared, current: current ?? totals, previous, excludesToday } : null;
-  return { totals, comparison };
+  const { whole, compared, change } = await fetchCompared(range, compare, today, (days) => getTotals(principal, days));
+  return { totals: whole, comparison: compared && change ? { range: compared, ...change } : null };
 }
 
 /** The chart and top-countries data; the page streams it in after the cards. */

@@ -1,6 +1,6 @@
 import { getRevenueBySite, type ReportRange, type SiteRevenue } from '@/lib/reports';
 import type { Principal } from '@/lib/accounts';
-import { plannedComparison, type CompareMode } from './comparison';
+import { fetchCompared, type CompareMode } from './comparison';
 
 /** The columns of the Sites table one may sort by, by their URL names (`sortBy`). */
 export const SITE_SORTS = ['name', 'revenue', 'change', 'impressions', 'cpm', 'fillRate'] as const;
@@ -22,18 +22,16 @@ export async function loadSiteBreakdown(
   compare: CompareMode,
   today: string,
 ): Promise<SiteBreakdown> {
-  const { compared, like, excludesToday } = plannedComparison(range, compare, today);
-  const [current, completeDays, previous] = await Promise.all([
-    getRevenueBySite(principal, range),
-    like && excludesToday ? getRevenueBySite(principal, like.range) : null,
-    like ? getRevenueBySite(principal, like.comparison) : null,
-  ]);
-  const revenueOf = (list: SiteRevenue[] | null) => new Map((list ?? []).map((site) => [site.siteId, site.revenue]));
-  const now = revenueOf(completeDays ?? current);
-  const before = revenueOf(previous);
-  const rows = current.map((site) => ({
+  const { whole, compared, change } = await fetchCompared(range, compare, today, (days) =>
+    getRevenueBySite(principal, days),
+  );
+  const revenueOf = (list: SiteRevenue[]) => new Map(list.map((site) => [site.siteId, site.revenue]));
+  const revenue = change && { now: revenueOf(change.current), before: revenueOf(change.previous) };
+  const rows = whole.map((site) => ({
     ...site,
-    change: previous ? { current: now.get(site.siteId) ?? 0, previous: before.get(site.siteId) ?? 0 } : null,
+    change: revenue
+      ? { current: revenue.now.get(site.siteId) ?? 0, previous: revenue.before.get(site.siteId) ?? 0 }
+      : null,
   }));
   return { rows, compared };
 }

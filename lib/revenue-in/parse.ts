@@ -3,20 +3,12 @@
  * Yields validated rows and per-line errors in file order while holding at most one input chunk and one
  * record (≤ 64 KiB) at a time, so a file of any size can be checked before or while it is imported.
  * No database access: resolving site names and ownership and writing rows is the caller's job.
- * The columns and value checks live in ./fields.ts.
+ * The columns live in ./columns.ts, the checks on their values in ./values.ts.
  */
 import { parse as parseCsv } from 'csv-parse/sync';
 import { isDay, todayUtc } from '@/lib/query/dates';
-import {
-  mapColumns,
-  missingColumns,
-  quote,
-  toRow,
-  type ImportRow,
-  type Problem,
-  type Slots,
-  type Values,
-} from './columns';
+import { mapColumns, missingColumns, quote, type ImportRow, type Problem, type Slots } from './columns';
+import { toRow, type Values } from './values';
 
 export { IMPORT_COLUMNS, type ImportRow } from './columns';
 

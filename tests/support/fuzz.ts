@@ -184,6 +184,13 @@ export function documentedParameters(
   return (operation?.parameters ?? []).filter((p) => p.in === 'query').map((p) => p.name);
 }
 
+/** One operation's hostile requests, with the query parameters the OpenAPI document lists for it. */
+export const operationRequests = (
+  document: Parameters<typeof documentedParameters>[0],
+  operationId: string,
+  options: { callers: readonly FuzzCaller[]; ids: readonly string[] },
+) => fuzzRequests(operationId, { ...options, parameters: documentedParameters(document, operationId) });
+
 /** What is wrong with an answer to `request`, if anything. */
 export function violations(request: FuzzRequest, answer: FuzzAnswer, documented: DocumentedStatuses): string[] {
   const problems: string[] = [];
@@ -218,6 +225,21 @@ export function violations(request: FuzzRequest, answer: FuzzAnswer, documented:
 
 /** The GET a HEAD stands for: the same request with the other method. */
 export const getTwinOf = (head: FuzzRequest): FuzzRequest => ({ ...head, method: 'GET' });
+
+/**
+ * Everything wrong with the answer to `request`: its violations and, for a HEAD, how it differs from the answer
+ * to its GET, which `send` sends after it.
+ */
+export async function answerProblems(
+  request: FuzzRequest,
+  answer: FuzzAnswer,
+  documented: DocumentedStatuses,
+  send: (request: FuzzRequest) => Promise<FuzzAnswer>,
+): Promise<string[]> {
+  const problems = violations(request, answer, documented);
+  if (request.method === 'HEAD') problems.push(...headMismatches(answer, await send(getTwinOf(request))));
+  return problems;
+}
 
 /**
  * What differs between the answers to a HEAD and to its GET (getTwinOf), sent one after the other: the same

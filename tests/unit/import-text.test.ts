@@ -1,5 +1,5 @@
 /**
- * Imported text must be printable (lib/revenue-in/columns.ts): PostgreSQL refuses NUL in text, and a control
+ * Imported text must be printable (lib/revenue-in/values.ts): PostgreSQL refuses NUL in text, and a control
  * character in a name or code is a broken file. Each is an error on its line and field, before any
  * database sees the row; the import then answers 400 (tests/integration/revenue-import-text.test.ts).
  */

@@ -3,25 +3,22 @@ import Link from 'next/link';
 import { Suspense } from 'react';
 import { LazyCountryBars } from '@/components/reports/charts/lazy-charts';
 import { Downloads } from '@/components/reports/downloads';
-import { FilterBar } from '@/components/reports/filter-bar';
-import { FilterError } from '@/components/reports/filter-error';
 import { KpiCards } from '@/components/reports/kpi-cards';
+import { ReportFilterBar, ReportFilterProblem } from '@/components/reports/report-page';
 import { PageHeader } from '@/components/layout/page-header';
 import { TopCountriesTable } from '@/components/reports/top-countries-table';
 import { TopSitesTable } from '@/components/reports/top-sites-table';
 import { TrendCard } from '@/components/reports/trend-card';
 import { ViewerFallback } from '@/components/layout/viewer-fallback';
 import { Card, Skeleton } from '@/components/ui/card';
-import { requireUser } from '@/lib/dashboard/session';
-import { comparisonRange, readCompare } from '@/lib/dashboard/comparison';
-import { orFilterProblem, readFilterBar } from '@/lib/dashboard/filters';
+import { comparisonRange } from '@/lib/dashboard/comparison';
+import { orFilterProblem } from '@/lib/dashboard/filters';
+import { readReportPage } from '@/lib/dashboard/report-page';
 import { loadHeadline, loadTrends, TOP_SITES } from '@/lib/dashboard/overview';
 import { metricById, type Metric } from '@/lib/dashboard/metrics';
-import { clearedViewHref, paramOf, viewHref, type SearchParams } from '@/lib/dashboard/url';
-import { viewerOf } from '@/lib/dashboard/viewer';
+import { paramOf, viewHref, type SearchParams } from '@/lib/dashboard/url';
 import { formatDay, formatRange } from '@/lib/shared/format';
 import { AppError } from '@/lib/shared/errors';
-import { todayUtc } from '@/lib/query';
 import type { Principal } from '@/lib/accounts';
 import type { ReportRange } from '@/lib/reports';
 
@@ -33,24 +30,13 @@ export const metadata: Metadata = { title: 'Overview · Publisher Portal' };
  */
 export default async function OverviewPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const params = await searchParams;
-  const viewer = await viewerOf(await requireUser(), params);
-  if (viewer.kind !== 'ready') return <ViewerFallback viewer={viewer} title="Overview" path="/" params={params} />;
-  const { principal } = viewer;
-  const today = todayUtc();
-  const bar = await readFilterBar(principal, params);
+  const reading = await readReportPage(params);
+  if (reading.kind !== 'ready') return <ViewerFallback viewer={reading} title="Overview" path="/" params={params} />;
+  const { principal, today, compare, bar } = reading;
   const { range } = bar;
-  const compare = readCompare(params);
   const headline = bar.problem ?? (await orFilterProblem(loadHeadline(principal, range, compare, today)));
-  const filterBar = (
-    <FilterBar range={range} allSites={bar.sites} firstDay={bar.span.firstDay} today={today} compare={compare} />
-  );
   if (headline instanceof AppError) {
-    return (
-      <>
-        <PageHeader title="Overview">{filterBar}</PageHeader>
-        <FilterError error={headline} resetHref={clearedViewHref('/', params)} />
-      </>
-    );
+    return <ReportFilterProblem title="Overview" path="/" params={params} reading={reading} error={headline} />;
   }
   return (
     <>
@@ -60,7 +46,7 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
         updatedAt={bar.span.updatedAt}
         actions={<Downloads reports={['daily', 'sites', 'countries', 'rows']} />}
       >
-        {filterBar}
+        <ReportFilterBar reading={reading} />
       </PageHeader>
       <div className="space-y-6">
         <KpiCards totals={headline.totals} comparison={headline.comparison} />

@@ -2,44 +2,33 @@ import type { Metadata } from 'next';
 import { WorldMap } from '@/components/reports/charts/world-map';
 import { CountriesTable } from '@/components/reports/countries-table';
 import { Downloads } from '@/components/reports/downloads';
-import { FilterBar } from '@/components/reports/filter-bar';
 import { FilterError } from '@/components/reports/filter-error';
 import { PageHeader } from '@/components/layout/page-header';
 import { Pagination } from '@/components/reports/pagination';
+import { ReportFilterBar, ReportFilterProblem } from '@/components/reports/report-page';
 import { TableControls } from '@/components/reports/table-controls';
 import { ViewerFallback } from '@/components/layout/viewer-fallback';
 import { Card } from '@/components/ui/card';
-import { requireUser } from '@/lib/dashboard/session';
-import { readCompare } from '@/lib/dashboard/comparison';
 import { loadCountryBreakdown, readCountriesView } from '@/lib/dashboard/countries';
-import { orFilterProblem, readFilterBar } from '@/lib/dashboard/filters';
-import { clearedViewHref, viewHref, type SearchParams } from '@/lib/dashboard/url';
-import { viewerOf } from '@/lib/dashboard/viewer';
+import { orFilterProblem } from '@/lib/dashboard/filters';
+import { readReportPage } from '@/lib/dashboard/report-page';
+import { viewHref, type SearchParams } from '@/lib/dashboard/url';
 import { formatDay, formatRange } from '@/lib/shared/format';
 import { AppError, ValidationError } from '@/lib/shared/errors';
-import { todayUtc } from '@/lib/query';
 
 export const metadata: Metadata = { title: 'Countries · Publisher Portal' };
 
 export default async function CountriesPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const params = await searchParams;
-  const viewer = await viewerOf(await requireUser(), params);
-  if (viewer.kind !== 'ready') {
-    return <ViewerFallback viewer={viewer} title="Countries" path="/countries" params={params} />;
+  const reading = await readReportPage(params);
+  if (reading.kind !== 'ready') {
+    return <ViewerFallback viewer={reading} title="Countries" path="/countries" params={params} />;
   }
-  const { principal } = viewer;
-  const today = todayUtc();
-  const compare = readCompare(params);
-  const { range, problem, sites, span } = await readFilterBar(principal, params);
-  const filterBar = (
-    <FilterBar range={range} allSites={sites} firstDay={span.firstDay} today={today} compare={compare} />
-  );
+  const { principal, today, compare } = reading;
+  const { range, problem, span } = reading.bar;
   if (problem) {
     return (
-      <>
-        <PageHeader title="Countries">{filterBar}</PageHeader>
-        <FilterError error={problem} resetHref={clearedViewHref('/countries', params)} />
-      </>
+      <ReportFilterProblem title="Countries" path="/countries" params={params} reading={reading} error={problem} />
     );
   }
   // The table's own parameters fail inside the card, beside controls that stay usable.
@@ -64,7 +53,7 @@ export default async function CountriesPage({ searchParams }: { searchParams: Pr
         updatedAt={span.updatedAt}
         actions={<Downloads reports={['countries', 'rows']} />}
       >
-        {filterBar}
+        <ReportFilterBar reading={reading} />
       </PageHeader>
       {!(breakdown instanceof AppError) && breakdown.revenueByCountry.size > 0 && (
         <Card className="mb-6 p-4 md:p-6">

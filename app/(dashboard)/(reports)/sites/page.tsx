@@ -1,43 +1,29 @@
 import type { Metadata } from 'next';
 import { Downloads } from '@/components/reports/downloads';
-import { FilterBar } from '@/components/reports/filter-bar';
-import { FilterError } from '@/components/reports/filter-error';
 import { PageHeader } from '@/components/layout/page-header';
+import { ReportFilterBar, ReportFilterProblem } from '@/components/reports/report-page';
 import { SitesTable } from '@/components/reports/sites-table';
 import { ViewerFallback } from '@/components/layout/viewer-fallback';
 import { Card } from '@/components/ui/card';
-import { requireUser } from '@/lib/dashboard/session';
-import { readCompare } from '@/lib/dashboard/comparison';
-import { orFilterProblem, readFilterBar } from '@/lib/dashboard/filters';
+import { orFilterProblem } from '@/lib/dashboard/filters';
+import { readReportPage } from '@/lib/dashboard/report-page';
 import { loadSiteBreakdown, SITE_SORTS } from '@/lib/dashboard/sites';
-import { clearedViewHref, paramOf, viewHref, type SearchParams } from '@/lib/dashboard/url';
-import { viewerOf } from '@/lib/dashboard/viewer';
+import { paramOf, viewHref, type SearchParams } from '@/lib/dashboard/url';
 import { AppError } from '@/lib/shared/errors';
 import { formatDay, formatRange } from '@/lib/shared/format';
-import { todayUtc } from '@/lib/query';
 
 export const metadata: Metadata = { title: 'Sites · Publisher Portal' };
 
 /** Which site earns most: every site's revenue, change, eCPM, fill rate and trend for the chosen range. */
 export default async function SitesPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const params = await searchParams;
-  const viewer = await viewerOf(await requireUser(), params);
-  if (viewer.kind !== 'ready') return <ViewerFallback viewer={viewer} title="Sites" path="/sites" params={params} />;
-  const { principal } = viewer;
-  const { range, problem, sites, span } = await readFilterBar(principal, params);
-  const today = todayUtc();
-  const compare = readCompare(params);
+  const reading = await readReportPage(params);
+  if (reading.kind !== 'ready') return <ViewerFallback viewer={reading} title="Sites" path="/sites" params={params} />;
+  const { principal, today, compare } = reading;
+  const { range, problem, sites, span } = reading.bar;
   const breakdown = problem ?? (await orFilterProblem(loadSiteBreakdown(principal, range, compare, today)));
-  const filterBar = (
-    <FilterBar range={range} allSites={sites} firstDay={span.firstDay} today={today} compare={compare} />
-  );
   if (breakdown instanceof AppError) {
-    return (
-      <>
-        <PageHeader title="Sites">{filterBar}</PageHeader>
-        <FilterError error={breakdown} resetHref={clearedViewHref('/sites', params)} />
-      </>
-    );
+    return <ReportFilterProblem title="Sites" path="/sites" params={params} reading={reading} error={breakdown} />;
   }
   const sortBy = SITE_SORTS.find((s) => s === paramOf(params, 'sortBy')) ?? 'revenue';
   const descending = (paramOf(params, 'sortDirection') ?? (sortBy === 'name' ? 'asc' : 'desc')) !== 'asc';
@@ -56,7 +42,7 @@ export default async function SitesPage({ searchParams }: { searchParams: Promis
         updatedAt={span.updatedAt}
         actions={<Downloads reports={['sites', 'daily', 'rows']} />}
       >
-        {filterBar}
+        <ReportFilterBar reading={reading} />
       </PageHeader>
       <Card className="md:overflow-x-auto">
         {rows.length === 0 ? (
