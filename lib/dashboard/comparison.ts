@@ -97,7 +97,7 @@ export function completePart<R extends DayRange>(
  * What a view compares, in one step: the compared period (null for none) and the like-for-like pair its
  * changes are measured on (null when nothing complete is left); `excludesToday` when today was left out.
  */
-export function plannedComparison<R extends DayRange>(range: R, mode: CompareMode, today: string) {
+function plannedComparison<R extends DayRange>(range: R, mode: CompareMode, today: string) {
   const compared = comparisonRange(range, mode);
   const like = compared && completePart(range, compared, today);
   return { compared, like, excludesToday: !!like && like.range.toDate !== range.toDate };

@@ -24,7 +24,7 @@ export interface ImportRow {
   adUnitId: string | null;
 }
 
-type ColumnName =
+export type ColumnName =
   'day' | 'siteId' | 'siteName' | 'country' | 'impressions' | 'clicks' | 'adRequests' | 'revenue' | 'adUnitId';
 
 export interface ImportColumn {

@@ -99,7 +99,7 @@ function encodes(text: string): boolean {
  * known and hostile ids, documented and unknown query parameters with hostile values (repeated sometimes),
  * any Accept, a key in the header, as a Bearer token, or both.
  */
-export function fuzzRequests(
+function fuzzRequests(
   operationId: string,
   options: { callers: readonly FuzzCaller[]; ids: readonly string[]; parameters: readonly string[] },
 ): fc.Arbitrary<FuzzRequest> {
@@ -192,7 +192,7 @@ export const operationRequests = (
 ) => fuzzRequests(operationId, { ...options, parameters: documentedParameters(document, operationId) });
 
 /** What is wrong with an answer to `request`, if anything. */
-export function violations(request: FuzzRequest, answer: FuzzAnswer, documented: DocumentedStatuses): string[] {
+function violations(request: FuzzRequest, answer: FuzzAnswer, documented: DocumentedStatuses): string[] {
   const problems: string[] = [];
   const endpoint = ENDPOINTS.find((e) => e.operationId === request.operationId)!;
   // A HEAD is its path's GET without the body: GET's statuses (405 where the path has no GET), no body.
@@ -224,7 +224,7 @@ export function violations(request: FuzzRequest, answer: FuzzAnswer, documented:
 }
 
 /** The GET a HEAD stands for: the same request with the other method. */
-export const getTwinOf = (head: FuzzRequest): FuzzRequest => ({ ...head, method: 'GET' });
+const getTwinOf = (head: FuzzRequest): FuzzRequest => ({ ...head, method: 'GET' });
 
 /**
  * Everything wrong with the answer to `request`: its violations and, for a HEAD, how it differs from the answer
@@ -246,7 +246,7 @@ export async function answerProblems(
  * status, Content-Type and Allow. Not comparable when either was turned away for load (429, 503): a slot
  * the other held, say.
  */
-export function headMismatches(head: FuzzAnswer, get: FuzzAnswer): string[] {
+function headMismatches(head: FuzzAnswer, get: FuzzAnswer): string[] {
   if ([head.status, get.status].some((s) => s === 429 || s === 503)) return [];
   const problems: string[] = [];
   if (head.status !== get.status) problems.push(`HEAD answered ${head.status} where GET answered ${get.status}`);

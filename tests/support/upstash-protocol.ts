@@ -6,7 +6,6 @@ import { createHash } from 'node:crypto';
  * the way @upstash/redis decodes them (see HttpClient.request / decode in its dist).
  */
 
-type Arg = string | number | boolean | null;
 /** A reply as ioredis' callBuffer gives it (RESP2): bulk and status strings arrive as Buffers. */
 export type RawReply = Buffer | string | number | null | undefined | Error | RawReply[];
 export type Json = string | number | null | Json[];
