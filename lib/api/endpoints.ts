@@ -89,7 +89,7 @@ export const ENDPOINTS: ApiEndpoint[] = [
     operationId: 'getRevenueByCountry',
     tag: 'Reports',
     access: 'key',
-    summary: 'Revenue by viewer country, paged, sortable and filterable',
+    summary: 'Revenue by country: one row per viewer country over the range, paged, sortable and filterable',
     query: byCountryQuery,
     response: {
       status: 200,
@@ -106,7 +106,7 @@ export const ENDPOINTS: ApiEndpoint[] = [
     operationId: 'getCountryRows',
     tag: 'Reports',
     access: 'key',
-    summary: 'Every site × country × day row of the account, paged (account-level keys only)',
+    summary: 'Rows: one per site × viewer country × UTC day of the account, paged (account-level keys only)',
     query: countryRowsQuery,
     response: {
       status: 200,
@@ -123,7 +123,7 @@ export const ENDPOINTS: ApiEndpoint[] = [
     operationId: 'exportCountryRows',
     tag: 'Reports',
     access: 'key',
-    summary: 'Every row the per-row feed selects, in one streamed CSV or NDJSON download',
+    summary: 'Export: all the rows that a Filter, Search and sort select, in one streamed CSV or NDJSON download',
     description: 'Counts as one request. Choose the format with Accept: text/csv (default) or application/x-ndjson.',
     query: countryRowsExportQuery,
     response: {
@@ -151,7 +151,7 @@ export const ENDPOINTS: ApiEndpoint[] = [
     operationId: 'getLegacyCountryRows',
     tag: 'Reports',
     access: 'key',
-    summary: 'Deprecated: the per-row feed, with the key also accepted as ?apiKey=',
+    summary: 'Deprecated legacy feed: the rows, with the key also accepted as ?apiKey=',
     description:
       'Use GET /api/v1/reports/countries instead: the same rows and parameters, with the key in a header. Sunset 2027-06-30.',
     deprecated: true,
