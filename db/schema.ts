@@ -64,7 +64,7 @@ export const sites = pgTable(
  * converted to a JSON number only at the HTTP edge.
  * - The primary key (site_id, day, country) serves the aggregated reports: a set of sites and a day range.
  * - The owning account's user_id is repeated on every row (kept true by the foreign key on (site_id, user_id))
- *   so that the granular feed, which reads a whole account in (day, site, country) order, walks one index
+ *   so that the rows report, which reads a whole account in (day, site, country) order, walks one index
  *   in that order instead of sorting the account's rows on every page.
  */
 export const revenueDaily = pgTable(
@@ -92,7 +92,7 @@ export const revenueDaily = pgTable(
       .onDelete('cascade')
       .onUpdate('cascade'),
     index('revenue_daily_user_day_idx').on(t.userId, t.day, t.siteId, t.country),
-    // The feed sorted by a metric: its first page reads the top of one of these instead of sorting an
+    // Rows sorted by a metric: their first page reads the top of one of these instead of sorting an
     // account's rows (1.7 s for revenue over a year of 14.6 M rows). Each costs about 3 µs per written row.
     index('revenue_daily_user_impressions_idx').on(t.userId, t.impressions),
     index('revenue_daily_user_clicks_idx').on(t.userId, t.clicks),
@@ -109,9 +109,9 @@ export const revenueDaily = pgTable(
  *
  *   site_id  country  grain  serves
  *   null     null     d, m   totals of a whole account
- *   null     set      d, m   by-country of a whole account; the feed's row counts by day and country
- *   set      null     d, m   totals of some sites; the feed's row counts by site and day
- *   set      set      m      by-country of some sites (their partial months come from revenue_daily)
+ *   null     set      d, m   by country of a whole account; the rows' counts by day and country
+ *   set      null     d, m   totals of some sites; the rows' counts by site and day
+ *   set      set      m      by country of some sites (their partial months come from revenue_daily)
  *
  * NULL means "all": all of the account's sites, all countries (the unique key treats NULLs as equal).
  * `period` is the UTC day (grain d) or the first day of the UTC month (grain m); `rows` counts the daily

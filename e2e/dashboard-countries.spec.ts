@@ -213,7 +213,7 @@ test('Search and Filter go into the URL in the API grammar and narrow the rows l
   await expect(page.getByRole('main').getByRole('alert')).toContainText('These filters can’t be shown');
 });
 
-test('the Countries download gives every row of the filtered, sorted view, named and rounded, with a total', async ({
+test('the By country download gives every row of the filtered, sorted view, named and rounded, with a total', async ({
   page,
   request,
 }) => {
@@ -230,7 +230,7 @@ test('the Countries download gives every row of the filtered, sorted view, named
   await page.getByRole('button', { name: 'Download' }).click();
   const [download] = await Promise.all([
     page.waitForEvent('download'),
-    page.getByRole('link', { name: /^Countries \(CSV\)/ }).click(),
+    page.getByRole('link', { name: /^By country \(CSV\)/ }).click(),
   ]);
   expect(download.suggestedFilename()).toBe(`revenue-by-country_${from}_${to}.csv`);
   const csv = await new Promise<string>(async (resolve, reject) => {

@@ -101,20 +101,13 @@ test('every report page says when its data last changed', async ({ page }) => {
   }
 });
 
-test('the overview downloads its daily series, sites, countries and rows for the range, with totals', async ({
-  page,
-}) => {
+test('the overview downloads by day, by site, by country and rows for the range, with totals', async ({ page }) => {
   const [from, to] = ['2026-03-01', '2026-03-31'];
   await page.goto(`/?from=${from}&to=${to}&country=FR`);
   await page.getByRole('button', { name: 'Download' }).click();
   const menu = page.getByRole('dialog', { name: 'Download CSV' });
   const links = menu.getByRole('link');
-  await expect(links).toHaveText([
-    /^Daily series \(CSV\)/,
-    /^Sites \(CSV\)/,
-    /^Countries \(CSV\)/,
-    /^Per-row data \(CSV\)/,
-  ]);
+  await expect(links).toHaveText([/^By day \(CSV\)/, /^By site \(CSV\)/, /^By country \(CSV\)/, /^Rows \(CSV\)/]);
   const [download] = await Promise.all([page.waitForEvent('download'), links.first().click()]);
   expect(download.suggestedFilename()).toBe(`daily-revenue_${from}_${to}_FR.csv`);
   const text = await (await page.request.get(`/export/daily?from=${from}&to=${to}&country=FR`)).text();

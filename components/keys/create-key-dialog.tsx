@@ -122,8 +122,8 @@ export function CreateKeyDialog({
                   </span>
                 </legend>
                 <p className="text-xs text-zinc-600 dark:text-zinc-400">
-                  A key limited to some sites reads their totals and reports by country, but not the per-row feed or its
-                  export, and it cannot list, create or revoke keys.
+                  A key limited to some sites reads their totals and revenue by country, but not the rows (one per site,
+                  country and day) or their export, and it cannot list, create or revoke keys.
                 </p>
                 <div className="max-h-40 space-y-1 overflow-y-auto rounded-md border border-zinc-200 p-2 dark:border-zinc-700">
                   {sites.map((site) => (

@@ -11,7 +11,7 @@ const ITEMS = [
   { href: '/countries', label: 'Countries', icon: Globe2, keepsFilters: true },
   { href: '/sites', label: 'Sites', icon: BarChart3, keepsFilters: true },
   { href: '/keys', label: 'API keys', icon: KeyRound, keepsFilters: false },
-  { href: '/docs', label: 'Docs', icon: BookOpen, keepsFilters: false },
+  { href: '/docs', label: 'API docs', icon: BookOpen, keepsFilters: false },
 ];
 
 /**

@@ -8,10 +8,10 @@ import { PopoverPanel } from '@/components/ui/popover';
 import type { ExportName } from '@/lib/dashboard/exports';
 
 const LABELS: Record<ExportName, { label: string; detail: string }> = {
-  daily: { label: 'Daily series', detail: 'One row per day, with a total' },
-  sites: { label: 'Sites', detail: 'One row per site, with a total' },
-  countries: { label: 'Countries', detail: 'This table, every page, with a total' },
-  rows: { label: 'Per-row data', detail: 'Every site × country × day row' },
+  daily: { label: 'By day', detail: 'One row per day, with a total' },
+  sites: { label: 'By site', detail: 'One row per site, with a total' },
+  countries: { label: 'By country', detail: 'One row per country, every page of the Countries table, with a total' },
+  rows: { label: 'Rows', detail: 'One row per site × country × day, no total' },
 };
 
 /**

@@ -1,6 +1,6 @@
 import { sleep } from './servers';
 
-/** The spec's fixed window: whole UTC minutes (both stores align windows to the epoch). */
+/** The fixed window: whole UTC minutes (both stores align windows to the epoch). */
 const WINDOW_MS = 60_000;
 
 export const windowOf = (t: number) => Math.floor(t / WINDOW_MS);

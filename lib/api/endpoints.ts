@@ -34,7 +34,7 @@ const LEGACY_HEADERS = {
   Link: '</api/v1/reports/countries>; rel="successor-version"',
 };
 const PAGED_TYPES = ['application/json', 'text/json', 'text/plain', CSV_TYPE] as const;
-/** The per-row report's parameters, answer and errors: the same at its path and at its deprecated one. */
+/** The rows report's parameters, answer and errors: the same at its path and at its deprecated one. */
 const ROWS_REPORT = {
   query: countryRowsQuery,
   response: { status: 200, description: 'The rows', schema: schemas.PagedRevenueWithCountry, mediaTypes: PAGED_TYPES },
@@ -95,7 +95,7 @@ export const ENDPOINTS: ApiEndpoint[] = [
     operationId: 'getRevenueByCountry',
     tag: 'Reports',
     access: 'key',
-    summary: 'Revenue by viewer country, paged, sortable and filterable',
+    summary: 'Revenue by country: one row per viewer country over the range, paged, sortable and filterable',
     query: byCountryQuery,
     response: {
       status: 200,
@@ -112,7 +112,7 @@ export const ENDPOINTS: ApiEndpoint[] = [
     operationId: 'getCountryRows',
     tag: 'Reports',
     access: 'key',
-    summary: 'Every site × country × day row of the account, paged (account-level keys only)',
+    summary: 'Rows: one per site × viewer country × UTC day of the account, paged (account-level keys only)',
     ...ROWS_REPORT,
     run: { csvColumns: COUNTRY_ROW_COLUMNS, handler: ({ principal, input }) => getCountryRows(principal, input) },
   }),
@@ -122,7 +122,7 @@ export const ENDPOINTS: ApiEndpoint[] = [
     operationId: 'exportCountryRows',
     tag: 'Reports',
     access: 'key',
-    summary: 'Every row the per-row feed selects, in one streamed CSV or NDJSON download',
+    summary: 'Export: all the rows that a Filter, Search and sort select, in one streamed CSV or NDJSON download',
     description: 'Counts as one request. Choose the format with Accept: text/csv (default) or application/x-ndjson.',
     query: countryRowsExportQuery,
     response: {
@@ -150,7 +150,7 @@ export const ENDPOINTS: ApiEndpoint[] = [
     operationId: 'getLegacyCountryRows',
     tag: 'Reports',
     access: 'key',
-    summary: 'Deprecated: the per-row feed, with the key also accepted as ?apiKey=',
+    summary: 'Deprecated legacy feed: the rows, with the key also accepted as ?apiKey=',
     description:
       'Use GET /api/v1/reports/countries instead: the same rows and parameters, with the key in a header. Sunset 2027-06-30.',
     deprecated: true,

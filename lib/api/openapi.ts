@@ -15,7 +15,7 @@ import type { ApiEndpoint } from './endpoint';
 import { Problem } from './schemas';
 
 const PROBLEM_TYPE = 'application/problem+json';
-/** The spec's three JSON media types, offered by every JSON endpoint (by Accept). */
+/** The three JSON media types every JSON endpoint offers (chosen by Accept). */
 const JSON_TYPES = ['application/json', 'text/json', 'text/plain'] as const;
 /** Any operation may answer these: an unknown or repeated parameter or two keys (400), an Accept it cannot meet (406). */
 const ALWAYS = [400, 406, 429, 500, 503];

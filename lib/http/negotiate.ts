@@ -1,7 +1,7 @@
 import Negotiator from 'negotiator';
 import { ProblemError } from './problem';
 
-/** JSON is offered under the three media types of the spec; paged reports also as CSV. */
+/** JSON is offered under three media types, whichever the client accepts; paged reports also as CSV. */
 export const JSON_TYPES = ['application/json', 'text/json', 'text/plain'] as const;
 export const CSV_TYPE = 'text/csv';
 export const NDJSON_TYPE = 'application/x-ndjson';

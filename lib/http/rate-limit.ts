@@ -25,7 +25,7 @@ export function addressPolicy(request: Request): Policy {
 
 /**
  * Spends one request of the policy's bucket, sets the X-RateLimit-* headers, and throws 429 once it is empty.
- * X-RateLimit-Limit always states the per-key ceiling (RATE_LIMIT_PER_MINUTE, the spec's 120 by default), even
+ * X-RateLimit-Limit always states the per-key ceiling (RATE_LIMIT_PER_MINUTE, 120 by default), even
  * when the address's bucket was spent; Remaining is what is left in the bucket spent.
  */
 export async function applyRateLimit(policy: Policy, headers: Headers): Promise<void> {

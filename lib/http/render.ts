@@ -26,7 +26,7 @@ export class StreamedBody {
 }
 
 /**
- * A handler's result as the negotiated media type. `undefined` is the spec's "no body" 200 (DELETE).
+ * A handler's result as the negotiated media type. `undefined` is a 200 without a body (DELETE).
  * CSV carries the rows of the page; the paging figures go into headers since CSV has no envelope.
  */
 export function renderBody(

@@ -14,7 +14,10 @@ export async function startUp(openDatabase: OpenDatabase): Promise<void> {
   await openThenCheck(openDatabase);
 }
 
-/** db/client.ts's getDatabase, handed in by instrumentation.ts (only services and the start touch db/). */
+/**
+ * db/client.ts's getDatabase, handed in by instrumentation.ts: lib/http may not import db/client.ts (only the
+ * domains read and write the database).
+ */
 type OpenDatabase = () => Promise<{ kind: 'pglite' | 'postgres' }>;
 
 const RETRY_MS = 5_000;

@@ -58,7 +58,7 @@ const schema = z
       .string()
       .optional()
       .transform((v) => v !== undefined),
-    /** Per API key; the spec's 120 by default. X-RateLimit-Limit states it. */
+    /** Per API key; 120 by default. X-RateLimit-Limit states it. */
     RATE_LIMIT_PER_MINUTE: perMinute(120),
     /** Per client address, for requests without a valid key (and public endpoints). */
     ADDRESS_RATE_LIMIT_PER_MINUTE: perMinute(30),

@@ -77,8 +77,7 @@ const sortingParams = (fields: readonly FieldDef[]) => ({
     description: 'Sort direction (any letter case; default asc).',
   }),
   Search: textParam(parseSearch).meta({
-    description:
-      'Case-insensitive text: matches a country by code or English name (and, in the per-row feed, a site by name).',
+    description: 'Case-insensitive text: matches a country by code or English name (and, in rows, a site by name).',
     maxLength: SEARCH_MAX_LENGTH,
   }),
   Filter: textParam((raw) => parseFilter(raw, fields)).meta({

@@ -7,7 +7,7 @@ import { fieldLookup, fieldNames, type FieldDef } from './fields';
 
 export const DEFAULT_PAGE_SIZE = 20;
 export const PAGE_SIZE_MAX = 1000;
-/** Pages are int32 in the spec; larger numbers would also overflow OFFSET arithmetic. */
+/** Pages are int32 in the OpenAPI document; larger numbers would also overflow OFFSET arithmetic. */
 export const PAGE_MAX = 2 ** 31 - 1;
 
 export interface Paging {

@@ -2,7 +2,7 @@ import { env } from '@/lib/platform/env';
 import { createMemoryStore } from './memory';
 import { createUpstashStore } from './upstash';
 
-/** Requests per window per key: RATE_LIMIT_PER_MINUTE, the spec's 120 unless configured. */
+/** Requests per window per key: RATE_LIMIT_PER_MINUTE, 120 unless configured. */
 export const keyLimit = (): number => env().RATE_LIMIT_PER_MINUTE;
 /**
  * Requests per window per client address without a valid key (ADDRESS_RATE_LIMIT_PER_MINUTE, 30 unless

@@ -39,7 +39,7 @@ export function benchCases({ today, siteIds }: CaseContext): BenchCase[] {
   const top100 = { ...range(365), sortBy: 'revenueAmount', sortDirection: 'desc', pageSize: 100 };
   const totals = '/api/v1/reports/totals';
   const byCountry = '/api/v1/reports/by-country';
-  const feed = '/api/v1/reports/countries';
+  const rows = '/api/v1/reports/countries';
   const byRevenue = { pageSize: 100, sortBy: 'revenueAmount', sortDirection: 'desc' };
   /** The dashboard's filter bar names the range `from`/`to` (lib/dashboard/url.ts). */
   const range365 = { from: since(365), to: today };
@@ -76,27 +76,27 @@ export function benchCases({ today, siteIds }: CaseContext): BenchCase[] {
       { name: 'by-country 731 d top 100, 50 sites', path: q(byCountry, { ...top100, ...range(731), ...first(50) }), auth: 'key', sites: 50 },
     ]),
 
-    ...row('feed, page 1', [{ name: 'countries page 1', path: q(feed, { pageSize: 100 }), auth: 'key' }]),
-    ...row('feed, page 10,000 / page 50,000 descending (100 rows each)', [
-      { name: 'countries page 10,000', path: q(feed, { page: 10_000, pageSize: 100 }), auth: 'key' },
-      { name: 'countries page 50,000 desc', path: q(feed, { page: 50_000, pageSize: 100, sortDirection: 'desc' }), auth: 'key' },
+    ...row('rows, page 1', [{ name: 'countries page 1', path: q(rows, { pageSize: 100 }), auth: 'key' }]),
+    ...row('rows, page 10,000 / page 50,000 descending (100 rows each)', [
+      { name: 'countries page 10,000', path: q(rows, { page: 10_000, pageSize: 100 }), auth: 'key' },
+      { name: 'countries page 50,000 desc', path: q(rows, { page: 50_000, pageSize: 100, sortDirection: 'desc' }), auth: 'key' },
     ]),
-    ...row('feed by revenue desc: all / 365 days', [
-      { name: 'countries by revenue desc', path: q(feed, byRevenue), auth: 'key' },
-      { name: 'countries 365 d by revenue desc', path: q(feed, { ...byRevenue, Filter: `createdAt>=${since(365)}` }), auth: 'key' },
+    ...row('rows by revenue desc: all / 365 days', [
+      { name: 'countries by revenue desc', path: q(rows, byRevenue), auth: 'key' },
+      { name: 'countries 365 d by revenue desc', path: q(rows, { ...byRevenue, Filter: `createdAt>=${since(365)}` }), auth: 'key' },
     ]),
-    ...row('feed by cpm desc, 365 days', [
+    ...row('rows by cpm desc, 365 days', [
       {
         name: 'countries 365 d by cpm desc',
-        path: q(feed, { pageSize: 100, sortBy: 'cpm', sortDirection: 'desc', Filter: `createdAt>=${since(365)}` }),
+        path: q(rows, { pageSize: 100, sortBy: 'cpm', sortDirection: 'desc', Filter: `createdAt>=${since(365)}` }),
         auth: 'key',
       },
     ]),
-    ...row('feed, `Search=united`', [
-      { name: 'countries Search=united', path: q(feed, { pageSize: 100, Search: 'united' }), auth: 'key' },
+    ...row('rows, `Search=united`', [
+      { name: 'countries Search=united', path: q(rows, { pageSize: 100, Search: 'united' }), auth: 'key' },
     ]),
-    ...row('feed, 30 days and `country==US`', [
-      { name: 'countries 30 d, country==US', path: q(feed, { pageSize: 100, Filter: `createdAt>=${since(30)};country==US` }), auth: 'key' },
+    ...row('rows, 30 days and `country==US`', [
+      { name: 'countries 30 d, country==US', path: q(rows, { pageSize: 100, Filter: `createdAt>=${since(30)};country==US` }), auth: 'key' },
     ]),
 
     // The dashboard's server-rendered documents: the account's default range, then a year through the filter bar.

@@ -29,7 +29,7 @@ const revoke = (key: string, id: string) => callApi('DELETE', `/api/v1/api-keys/
 const storedKeysOf = (userId: string) => t.db.select().from(apiKeys).where(eq(apiKeys.userId, userId));
 
 describe('POST /api/v1/api-keys', () => {
-  it('returns the stored record and the raw key, with exactly the fields of the spec', async () => {
+  it('returns the stored record and the raw key, with exactly the documented fields', async () => {
     const { user, key } = await account();
     const before = Date.now();
     const res = await create(key, { label: 'reporting job' });

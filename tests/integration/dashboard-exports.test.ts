@@ -1,6 +1,6 @@
 /**
- * The dashboard's downloads (issue 10, point 7): the daily series, the sites, the countries table and the
- * per-row data of a range, money in dollars and cents, and totals rows equal to the totals report to the cent,
+ * The dashboard's downloads (issue 10, point 7): by day, by site, by country (the Countries table) and the
+ * rows of a range, money in dollars and cents, and totals rows equal to the totals report to the cent,
  * for the whole account, some sites and one country.
  */
 import { describe, expect, it } from 'vitest';

@@ -31,7 +31,7 @@ function call(path: string, query: string) {
 }
 
 describe('parameter names', () => {
-  it('are case-insensitive on the granular feeds too', async () => {
+  it('are case-insensitive on the rows endpoints too', async () => {
     const filter = `createdAt>=${shiftDay(t.today, -2)}`;
     for (const path of PAGED.slice(1)) {
       const canonical = await call(
@@ -119,11 +119,11 @@ describe('parameter names', () => {
       400,
     );
     expect(names(totals)).toEqual(['fromDate']);
-    const feed = expectProblem(
+    const rows = expectProblem(
       await call(ENDPOINTS[2], q({ page: 'one', Filter: 'gameId==1', 'FilterList[x]': '1' })),
       400,
     );
-    expect(names(feed)).toEqual(['Filter', 'FilterList[x]', 'page']);
+    expect(names(rows)).toEqual(['Filter', 'FilterList[x]', 'page']);
   });
 });
 
@@ -309,7 +309,7 @@ describe('hostile inputs', () => {
       400,
       'Filter',
     );
-    // At the term limit a filter still works (and is not a 5xx on the biggest feed).
+    // At the term limit a filter still works (and is not a 5xx on the biggest report, the rows).
     for (const path of PAGED.slice(0, 2)) {
       const atLimit = await call(
         path,

@@ -1,6 +1,6 @@
 /**
  * Shared helpers of the reports-*.test.ts files. Expectations are derived independently of the services:
- * shapes come from the spec's tables (§2), sums from hand-written SQL over revenue_daily.
+ * shapes are the tables below (the fields clients rely on), sums come from hand-written SQL over revenue_daily.
  */
 import { sql, type SQL } from 'drizzle-orm';
 import { expect } from 'vitest';
@@ -143,7 +143,7 @@ function kindOk(kind: Kind, v: unknown): boolean {
   }
 }
 
-/** Exactly the spec's fields, each of its type; null only where the spec allows it. */
+/** Exactly the shape's fields, each of its type; null only where the shape allows it. */
 export function expectShape(obj: unknown, shape: Shape, what = 'row') {
   expect(obj, what).toBeTypeOf('object');
   expect(Object.keys(obj as object).sort(), `${what} fields`).toEqual(Object.keys(shape).sort());

@@ -92,7 +92,7 @@ describe('aggregated reports equal sums of revenue_daily', () => {
   });
 });
 
-describe('the feed counts exactly what it pages', () => {
+describe('the rows count exactly what they page', () => {
   const codes = COUNTRIES.map((c) => c.code);
   /** Filters on the rollup's dimensions (day, country, site) and beyond, alone and combined. */
   const filter = fc.oneof(

@@ -1,5 +1,5 @@
 /**
- * The three reports are views of the same rows: totals = Σ by-country = Σ granular rows = Σ revenue_daily,
+ * The three reports are views of the same rows: totals = Σ by country = Σ rows = Σ revenue_daily,
  * exactly (volumes as integers, money in micro-dollars), with ratios computed from the sums.
  */
 import { describe, expect, it } from 'vitest';
@@ -37,8 +37,8 @@ function add(acc: Acc, row: { impressions: number; adRequests: number; revenueAm
   acc.rows += 1;
 }
 
-/** Totals, every by-country page and every granular page for one site set and range, all reconciled. */
-async function reconcile(key: string, siteIds: string[] | null, from: string, to: string, granular = true) {
+/** Totals, every by-country page and every page of rows for one site set and range, all reconciled. */
+async function reconcile(key: string, siteIds: string[] | null, from: string, to: string, withRows = true) {
   const sites = siteIds ?? DEMO_SITE_IDS;
   const scope = { ...(siteIds ? { siteIds: siteIds.join(',') } : {}), fromDate: from, toDate: to };
   const totals = await get(`/api/v1/reports/totals?${q(scope)}`, { key });
@@ -80,27 +80,27 @@ async function reconcile(key: string, siteIds: string[] | null, from: string, to
     expectRatio(row.cpm, s.revenueMicros / 1e6, s.impressions, 1000);
     expectRatio(row.fillRate, s.impressions, s.adRequests);
   }
-  if (!granular) return;
+  if (!withRows) return;
 
   const filter = `createdAt>=${from};createdAt<=${to};${sites.map((id) => `gameId==${id}`).join(',')}`;
-  const feed = await walkPages(`/api/v1/reports/countries?${q({ Filter: filter, pageSize: 1000 })}`, key);
-  const feedSum = zero();
-  const feedByCountry = new Map<string, Acc>();
-  for (const row of feed.rows) {
-    add(feedSum, row);
-    if (!feedByCountry.has(row.country)) feedByCountry.set(row.country, zero());
-    add(feedByCountry.get(row.country)!, row);
+  const rows = await walkPages(`/api/v1/reports/countries?${q({ Filter: filter, pageSize: 1000 })}`, key);
+  const rowsSum = zero();
+  const rowsByCountry = new Map<string, Acc>();
+  for (const row of rows.rows) {
+    add(rowsSum, row);
+    if (!rowsByCountry.has(row.country)) rowsByCountry.set(row.country, zero());
+    add(rowsByCountry.get(row.country)!, row);
     expect(sites).toContain(row.gameId);
     expect(row.createdAt.slice(0, 10) >= from && row.createdAt.slice(0, 10) <= to).toBe(true);
   }
-  expect(feedSum).toEqual({
+  expect(rowsSum).toEqual({
     impressions: sql.impressions,
     adRequests: sql.adRequests,
     micros: sql.revenueMicros,
     rows: sql.rows,
   });
   for (const row of byCountry.rows) {
-    const g = feedByCountry.get(row.country)!;
+    const g = rowsByCountry.get(row.country)!;
     expect([g.impressions, g.adRequests, g.micros]).toEqual([
       row.impressions,
       row.adRequests,
@@ -114,7 +114,7 @@ function monthBoundary(today: string) {
   return `${shiftDay(today, -20).slice(0, 7)}-01`;
 }
 
-describe('totals = Σ by-country = Σ granular rows = Σ revenue_daily', () => {
+describe('totals = Σ by country = Σ rows = Σ revenue_daily', () => {
   it('all sites (siteIds omitted), the last 30 days', async () => {
     await reconcile((await demoKey()).raw, null, shiftDay(t.today, -29), t.today);
   });

@@ -79,7 +79,7 @@ describe('site-scoped keys', () => {
     }
   });
 
-  it('get 403 on the granular feed and on the legacy feed', async () => {
+  it('get 403 on the rows and on the legacy feed', async () => {
     expectProblem(await get('/api/v1/reports/countries', { key: scoped }), 403);
     expectProblem(await get('/api/v1/reports/countries?pageSize=1', { key: scoped }), 403);
     expectProblem(await get(`/api/v1/revenues/countries?apiKey=${scoped}`), 403);
@@ -96,7 +96,7 @@ describe('accounts are kept apart', () => {
     }
   });
 
-  it('the rival feed holds only rival rows, and all of them', async () => {
+  it('the rows of rival hold only rival rows, and all of them', async () => {
     const rival = (await rivalKey()).raw;
     const all = await get('/api/v1/reports/countries?pageSize=1', { key: rival });
     const [{ n }] = await sqlRows<{ n: string }>(
@@ -124,7 +124,7 @@ describe('accounts are kept apart', () => {
     ).toBe(0);
   });
 
-  it('the demo feed holds only demo rows; filters and searches cannot reach rival rows', async () => {
+  it('the rows of demo hold only demo rows; filters and searches cannot reach rival rows', async () => {
     const { rows } = await walkPages(
       `/api/v1/reports/countries?${q({ Filter: `createdAt>=${shiftDay(t.today, -9)}`, pageSize: 1000 })}`,
       demo,

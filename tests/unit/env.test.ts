@@ -23,7 +23,7 @@ describe('readEnv', () => {
 describe('rate limits per minute', () => {
   const NAMES = ['RATE_LIMIT_PER_MINUTE', 'ADDRESS_RATE_LIMIT_PER_MINUTE'] as const;
 
-  it("default to the spec's 120 per key and 30 per address, also when set empty", () => {
+  it('default to 120 per key and 30 per address, also when set empty', () => {
     for (const source of [{}, { RATE_LIMIT_PER_MINUTE: '', ADDRESS_RATE_LIMIT_PER_MINUTE: '' }]) {
       expect(readEnv(source)).toMatchObject({ RATE_LIMIT_PER_MINUTE: 120, ADDRESS_RATE_LIMIT_PER_MINUTE: 30 });
     }

@@ -21,7 +21,7 @@ describe('content negotiation', () => {
     expect(json('   ')).toBe('application/json');
   });
 
-  it('offers the three JSON media types of the spec', () => {
+  it('offers the three JSON media types', () => {
     expect(json('application/json')).toBe('application/json');
     expect(json('text/json')).toBe('text/json');
     expect(json('text/plain')).toBe('text/plain');

@@ -30,7 +30,7 @@ async function spend(policy: Parameters<typeof applyRateLimit>[0], n: number) {
 }
 
 describe('applyRateLimit', () => {
-  it('uses the spec figures: 120 per key, 30 per address without a valid key, 60 s windows', () => {
+  it('uses the default figures: 120 per key, 30 per address without a valid key, 60 s windows', () => {
     expect(keyLimit()).toBe(120);
     expect(addressLimit()).toBe(30);
     expect(WINDOW_MS).toBe(60_000);

@@ -12,7 +12,7 @@ const MINUTE_START = Date.UTC(2026, 0, 1, 12, 0, 0);
 const NEXT_MINUTE = MINUTE_START + 60_000;
 
 describe('in-memory fixed-window rate limiter', () => {
-  it('has the spec limit: 120 per 60 s', () => {
+  it('has the default limit: 120 per 60 s', () => {
     expect(keyLimit()).toBe(120);
     expect(WINDOW_MS).toBe(60_000);
   });

@@ -19,7 +19,7 @@ const available = await redisAvailable(REDIS_URL);
 const NS = `rltest:unit:${randomUUID()}:`;
 const bucket = (name: string) => `${name}:${randomUUID()}`;
 const sorted = (xs: number[]) => [...xs].sort((a, b) => a - b);
-/** The spec's per-key limit, assumed by the counts below: these tests drive the store, not the configured limit. */
+/** The default per-key limit, assumed by the counts below: these tests drive the store, not the configured limit. */
 const KEY_LIMIT = 120;
 
 describe.skipIf(!available)(

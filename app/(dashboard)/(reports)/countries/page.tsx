@@ -43,7 +43,7 @@ export default async function CountriesPage({ searchParams }: { searchParams: Pr
       <PageHeader
         title="Countries"
         description={[
-          `Revenue by viewer country · ${formatDay(range.fromDate)} – ${formatDay(range.toDate)} · UTC`,
+          `Revenue by country · ${formatDay(range.fromDate)} – ${formatDay(range.toDate)} · UTC`,
           !(breakdown instanceof AppError) &&
             breakdown.compared &&
             `change vs ${formatRange(breakdown.compared.fromDate, breakdown.compared.toDate)}`,
