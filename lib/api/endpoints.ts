@@ -9,15 +9,15 @@ import { StreamedBody } from '@/lib/http/render';
 import { todayUtc, totalsQuery } from '@/lib/query';
 import { createApiKey, createApiKeyForUser, createApiKeyInput, listApiKeys, revokeApiKey } from '@/lib/keys';
 import {
-  exportCountryRows,
+  exportRows,
   BY_COUNTRY_COLUMNS,
-  COUNTRY_ROW_COLUMNS,
-  getCountryRows,
+  ROW_COLUMNS,
+  getRows,
   getRevenueByCountry,
   getTotals,
   byCountryQuery,
-  countryRowsExportQuery,
-  countryRowsQuery,
+  rowsExportQuery,
+  rowsQuery,
 } from '@/lib/reports';
 import { INGEST_MAX_BYTES, ingestQuery, ingestRevenue } from '@/lib/revenue-in';
 import { INGEST_REQUEST_DEADLINE_MS } from '@/lib/platform/limits';
@@ -107,7 +107,7 @@ export const ENDPOINTS: ApiEndpoint[] = [
     tag: 'Reports',
     access: 'key',
     summary: 'Every site × country × day row of the account, paged (account-level keys only)',
-    query: countryRowsQuery,
+    query: rowsQuery,
     response: {
       status: 200,
       description: 'The rows',
@@ -115,7 +115,7 @@ export const ENDPOINTS: ApiEndpoint[] = [
       mediaTypes: PAGED_TYPES,
     },
     errors: [400, 403, 406],
-    run: { csvColumns: COUNTRY_ROW_COLUMNS, handler: ({ principal, input }) => getCountryRows(principal, input) },
+    run: { csvColumns: ROW_COLUMNS, handler: ({ principal, input }) => getRows(principal, input) },
   }),
   endpoint({
     method: 'GET',
@@ -125,7 +125,7 @@ export const ENDPOINTS: ApiEndpoint[] = [
     access: 'key',
     summary: 'Every row the per-row feed selects, in one streamed CSV or NDJSON download',
     description: 'Counts as one request. Choose the format with Accept: text/csv (default) or application/x-ndjson.',
-    query: countryRowsExportQuery,
+    query: rowsExportQuery,
     response: {
       status: 200,
       description: 'An attachment; NDJSON lines are RevenueWithCountryResponse objects',
@@ -138,7 +138,7 @@ export const ENDPOINTS: ApiEndpoint[] = [
       handler: async ({ principal, input, type }) => {
         const format = type === NDJSON_TYPE ? 'ndjson' : 'csv';
         return new StreamedBody(
-          await exportCountryRows(principal, input, format),
+          await exportRows(principal, input, format),
           `revenue-rows-${todayUtc()}.${format}`,
           principal.userId,
         );
@@ -155,7 +155,7 @@ export const ENDPOINTS: ApiEndpoint[] = [
     description:
       'Use GET /api/v1/reports/countries instead: the same rows and parameters, with the key in a header. Sunset 2027-06-30.',
     deprecated: true,
-    query: countryRowsQuery,
+    query: rowsQuery,
     headers: LEGACY_HEADERS,
     response: {
       status: 200,
@@ -166,8 +166,8 @@ export const ENDPOINTS: ApiEndpoint[] = [
     errors: [400, 403, 406],
     run: {
       keyInQuery: true,
-      csvColumns: COUNTRY_ROW_COLUMNS,
-      handler: ({ principal, input }) => getCountryRows(principal, input),
+      csvColumns: ROW_COLUMNS,
+      handler: ({ principal, input }) => getRows(principal, input),
     },
   }),
   endpoint({

@@ -10,10 +10,10 @@ import { addSums, cpmOf, fillRateOf, NO_SUMS, type Metrics, type Sums } from '@/
 import type { FilterExpr, FilterTerm } from '@/lib/query/filter';
 import {
   getDailyRevenue,
-  exportCountryRows,
+  exportRows,
   getRevenueByCountry,
   getRevenueBySite,
-  type FeedRow,
+  type RevenueRowResponse,
   type ReportRange,
 } from '@/lib/reports';
 import { PAGE_SIZE_MAX } from '@/lib/query';
@@ -139,12 +139,12 @@ async function rowsOf(principal: Principal, range: ReportRange) {
     ...(range.country ? [[term('country', 'string', '==', range.country)]] : []),
   ];
   const labels = ['Day', 'Site', 'Site ID', 'Country', 'Code'];
-  return exportCountryRows(
+  return exportRows(
     principal,
     { filter, search: null, sortBy: null, sortDirection: 'asc' },
     {
       header: line([...labels, ...METRIC_COLUMNS.map((m) => m.header)]),
-      line: (row: FeedRow) => {
+      line: (row: RevenueRowResponse) => {
         const sums = sumsOf({ ...row, revenue: row.revenueAmount });
         const country = row.country ? (countryName(row.country) ?? row.country) : 'Unknown';
         const cells = [row.createdAt.slice(0, 10), row.gameName, row.gameId, country, row.country];

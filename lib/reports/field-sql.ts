@@ -3,9 +3,9 @@ import { revenueDaily, sites } from '@/db/schema';
 import { byCountryQueryOf, pagedRowsQueryOf, rowsQueryOf } from '@/lib/query';
 import { cpmSql, fillRateSql, revenueUsdSql } from '@/db/metrics';
 import { revenue } from './revenue-source';
-import { byCountryFields, countryRowFields } from './fields';
+import { byCountryFields, rowFields } from './fields';
 
-export { byCountryFields, countryRowFields };
+export { byCountryFields, rowFields };
 
 /**
  * The SQL that sorts and filters each of the row types' fields (lib/reports/fields.ts). Output values
@@ -35,13 +35,13 @@ export const byCountryColumns: Record<string, SQLWrapper> = {
 
 /**
  * The ad unit a row reports: the one its import named, else its site's. Written in SQL below (to filter and
- * sort by it) and here for the export, which reads sites apart; the export's tests compare it with the feed.
+ * sort by it) and here for the export, which reads sites apart; the export's tests compare it with the paged rows.
  */
 export const adUnitIdOf = (rowAdUnitId: string | null, siteAdUnitId: string | null | undefined) =>
   rowAdUnitId ?? siteAdUnitId ?? null;
 
 const r = revenueDaily;
-export const countryRowColumns: Record<string, SQLWrapper> = {
+export const rowFilterColumns: Record<string, SQLWrapper> = {
   impressions: r.impressions,
   clicks: r.clicks,
   adRequests: r.adRequests,
@@ -63,13 +63,13 @@ export const countryRowColumns: Record<string, SQLWrapper> = {
  * Sorting needs the exact timestamp, not the day that filtering compares; revenue sorts by its micro-dollars
  * (the same order), so that one index on revenue_daily serves it.
  */
-export const countryRowSortColumns: Record<string, SQLWrapper> = {
-  ...countryRowColumns,
+export const rowSortColumns: Record<string, SQLWrapper> = {
+  ...rowFilterColumns,
   updatedAt: r.updatedAt,
   revenueAmount: r.revenueMicros,
 };
 
 /** Each report's query parameters, parsed into its typed input (lib/query/input.ts). */
 export const byCountryQuery = byCountryQueryOf(byCountryFields);
-export const countryRowsQuery = pagedRowsQueryOf(countryRowFields);
-export const countryRowsExportQuery = rowsQueryOf(countryRowFields);
+export const rowsQuery = pagedRowsQueryOf(rowFields);
+export const rowsExportQuery = rowsQueryOf(rowFields);

@@ -18,7 +18,7 @@ export const byCountryFields: FieldDef[] = [
 ];
 
 /** RevenueWithCountryResponse: one row per site × country × day, joined with its site. */
-export const countryRowFields: FieldDef[] = [
+export const rowFields: FieldDef[] = [
   num('impressions'),
   num('clicks'),
   num('adRequests'),

@@ -5,15 +5,15 @@ export { getDailyRevenue } from './daily';
 export type { DailyPoint } from './daily';
 export { getDataSpan } from './data-span';
 export type { DataSpan } from './data-span';
-export { byCountryQuery, countryRowsExportQuery, countryRowsQuery } from './field-sql';
+export { byCountryQuery, rowsExportQuery, rowsQuery } from './field-sql';
 export {
   BY_COUNTRY_COLUMNS,
-  COUNTRY_ROW_COLUMNS,
-  getCountryRows,
+  ROW_COLUMNS,
+  getRows,
   getRevenueByCountry,
   getTotals,
   resolveReportRange,
 } from './reports';
 export type { ByCountryInput, Paged, ReportRange, RevenueByCountryResponse, RevenueTotalResponse } from './reports';
-export { exportCountryRows } from './rows-export';
-export type { FeedRow } from './rows-export';
+export { exportRows } from './rows-export';
+export type { RevenueRowResponse } from './rows-export';

@@ -16,9 +16,9 @@ import {
   type SiteDayInput,
 } from '@/lib/query';
 import { readableSites, requireAccountLevel, type Principal } from '@/lib/accounts';
-import { aggregates, byCountryColumns, byCountryFields, countryRowFields } from './field-sql';
+import { aggregates, byCountryColumns, byCountryFields, rowFields } from './field-sql';
 import { countAndLocate } from './rows-count';
-import { feedRow, feedRowColumns, orderBy, selectFeed } from './rows-query';
+import { rowResponse, rowColumns, orderBy, selectRows } from './rows-query';
 import { revenue, revenueSource } from './revenue-source';
 
 export interface RevenueTotalResponse {
@@ -38,7 +38,7 @@ export interface RevenueByCountryResponse {
   fillRate: number;
 }
 
-export interface RevenueWithCountryResponse {
+export interface RevenueRowResponse {
   impressions: number;
   clicks: number;
   adRequests: number;
@@ -134,32 +134,29 @@ function countrySearch(search: string, column: SQLWrapper): SQL {
   return searchToSql(search, [column], codes.length > 0 ? inArray(column as never, codes) : undefined);
 }
 
-/** The granular feed: every row of the account's sites, for account-level credentials only. */
-export async function getCountryRows(
-  principal: Principal,
-  paging: PagedRowsInput,
-): Promise<Paged<RevenueWithCountryResponse>> {
+/** The rows, a page at a time: every row of the account's sites, for account-level credentials only. */
+export async function getRows(principal: Principal, paging: PagedRowsInput): Promise<Paged<RevenueRowResponse>> {
   requireAccountLevel(principal, 'The per-site, country and day feed');
   const { filter } = paging;
   const db = await getDb();
   const { userId } = principal;
-  const feed = await selectFeed(db, { userId, ...paging });
+  const selection = await selectRows(db, { userId, ...paging });
   const offset = pageOffset(paging);
   // In the default (day, site, country) order, a deep page starts at a day the rollup finds, not at an
   // OFFSET walked through every row before it.
   const seekable = (paging.sortBy ?? 'createdAt') === 'createdAt' && offset > 0;
   const fromRollup = await countAndLocate(
     db,
-    { userId, filter, matched: feed.matched },
+    { userId, filter, matched: selection.matched },
     seekable ? { offset, direction: paging.sortDirection } : null,
   );
   const page = (where: SQL, skip: number) =>
     db
-      .select(feedRowColumns)
+      .select(rowColumns)
       .from(revenueDaily)
       .innerJoin(sites, eq(sites.id, revenueDaily.siteId))
       .where(where)
-      .orderBy(...feed.orderBy)
+      .orderBy(...selection.orderBy)
       .limit(paging.pageSize)
       .offset(skip);
   let total: number;
@@ -168,16 +165,16 @@ export async function getCountryRows(
     const { start } = fromRollup;
     const onward = paging.sortDirection === 'desc' ? lte : gte;
     total = fromRollup.total;
-    rows = start ? await page(and(feed.where, onward(revenueDaily.day, start.day))!, start.skip) : [];
+    rows = start ? await page(and(selection.where, onward(revenueDaily.day, start.day))!, start.skip) : [];
   } else if (fromRollup) {
-    [total, rows] = [fromRollup.total, await page(feed.where, offset)];
+    [total, rows] = [fromRollup.total, await page(selection.where, offset)];
   } else {
     const counted = db.select({ total: count() }).from(revenueDaily);
-    const joined = feed.usesSites ? counted.innerJoin(sites, eq(sites.id, revenueDaily.siteId)) : counted;
-    [[{ total }], rows] = await Promise.all([joined.where(feed.where), page(feed.where, offset)]);
+    const joined = selection.usesSites ? counted.innerJoin(sites, eq(sites.id, revenueDaily.siteId)) : counted;
+    [[{ total }], rows] = await Promise.all([joined.where(selection.where), page(selection.where, offset)]);
   }
-  return { data: rows.map(feedRow), meta: pageMeta(paging, Number(total)) };
+  return { data: rows.map(rowResponse), meta: pageMeta(paging, Number(total)) };
 }
 
-export const COUNTRY_ROW_COLUMNS = countryRowFields.map((f) => f.name);
+export const ROW_COLUMNS = rowFields.map((f) => f.name);
 export const BY_COUNTRY_COLUMNS = byCountryFields.map((f) => f.name);

@@ -1,5 +1,5 @@
 /**
- * The granular feed's selection, shared by its paged endpoints and the bulk export: which rows of revenue_daily
+ * The rows' selection, shared by their paged endpoints and the bulk export: which rows of revenue_daily
  * (account, Filter, Search), in which order, with which site fields. Paging and output are the callers'.
  */
 import { and, asc, desc, eq, inArray, or, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
@@ -8,11 +8,11 @@ import { revenueDaily, sites } from '@/db/schema';
 import { countryCodesMatching } from '@/lib/shared/countries';
 import { cpmOf, fillRateOf, usdFromMicros } from '@/lib/shared/money';
 import { filterToSql, searchToSql, type FilterExpr, type Paging } from '@/lib/query';
-import { countryRowColumns, countryRowSortColumns } from './field-sql';
+import { rowFilterColumns, rowSortColumns } from './field-sql';
 import type { SearchMatch } from './rows-count';
 
-/** What the feed was asked for, once parsed. */
-export interface FeedRequest {
+/** What the rows were asked for, once parsed. */
+export interface RowsRequest {
   userId: string;
   filter: FilterExpr;
   search: string | null;
@@ -20,7 +20,7 @@ export interface FeedRequest {
   sortDirection: Paging['sortDirection'];
 }
 
-export interface FeedSelection {
+export interface RowsSelection {
   where: SQL;
   orderBy: SQL[];
   /** Search's matches, resolved to countries and site ids (null without Search). */
@@ -33,7 +33,7 @@ export interface FeedSelection {
 export const SITE_FIELDS = new Set(['gameName', 'adUnitId']);
 
 /**
- * Search on the feed matches the country (code or English name) or the site's name. The few matching sites
+ * Search on the rows matches the country (code or English name) or the site's name. The few matching sites
  * are looked up first, so the rows are filtered by ids instead of joining and comparing names row by row.
  */
 async function matchSearch(db: Db, userId: string, search: string): Promise<SearchMatch> {
@@ -54,21 +54,21 @@ function searchCondition(match: SearchMatch): SQL {
 
 /**
  * ORDER BY the requested field, then the tie-breakers, all in the requested direction: the order is total
- * (pages never overlap), and a descending feed can walk the same index backwards.
+ * (pages never overlap), and a descending order can walk the same index backwards.
  */
 export function orderBy(sortDirection: Paging['sortDirection'], primary: SQLWrapper, tieBreakers: SQLWrapper[]): SQL[] {
   const direction = sortDirection === 'desc' ? desc : asc;
   return [primary, ...tieBreakers].map((c) => direction(c));
 }
 
-export async function selectFeed(db: Db, request: FeedRequest): Promise<FeedSelection> {
+export async function selectRows(db: Db, request: RowsRequest): Promise<RowsSelection> {
   const matched = request.search ? await matchSearch(db, request.userId, request.search) : null;
   const where = and(
     eq(revenueDaily.userId, request.userId),
-    filterToSql(request.filter, countryRowColumns),
+    filterToSql(request.filter, rowFilterColumns),
     matched ? searchCondition(matched) : undefined,
   )!;
-  const primary = countryRowSortColumns[request.sortBy ?? 'createdAt'];
+  const primary = rowSortColumns[request.sortBy ?? 'createdAt'];
   return {
     where,
     orderBy: orderBy(request.sortDirection, primary, [revenueDaily.day, revenueDaily.siteId, revenueDaily.country]),
@@ -77,14 +77,14 @@ export async function selectFeed(db: Db, request: FeedRequest): Promise<FeedSele
   };
 }
 
-/** The columns a feed row is read with: the daily row and its site's fields. */
-export const feedRowColumns = {
+/** The columns a row is read with: the daily row and its site's fields. */
+export const rowColumns = {
   row: revenueDaily,
-  adUnitId: countryRowColumns.adUnitId as SQL<string | null>,
+  adUnitId: rowFilterColumns.adUnitId as SQL<string | null>,
   gameName: sites.name,
 };
 
-type FeedRecord = { row: typeof revenueDaily.$inferSelect; adUnitId: string | null; gameName: string | null };
+type RowRecord = { row: typeof revenueDaily.$inferSelect; adUnitId: string | null; gameName: string | null };
 
 /**
  * toISOString keeping its last answer: rows come in runs with the same updatedAt (one import, one day), and
@@ -97,8 +97,8 @@ function isoTimestamp(date: Date): string {
   return lastUpdated.iso;
 }
 
-/** A feed row as the API answers it (RevenueWithCountryResponse). */
-export function feedRow({ row, adUnitId, gameName }: FeedRecord) {
+/** A row as the API answers it (RevenueWithCountryResponse). */
+export function rowResponse({ row, adUnitId, gameName }: RowRecord) {
   return {
     impressions: row.impressions,
     clicks: row.clicks,

@@ -28,12 +28,14 @@ const TOO_EARLY = /^toDate 1000-01-01 with the default range of 30 days would be
 
 /** The report operations whose query takes a range, and those that filter days with Filter=createdAt… instead. */
 const ranged = ENDPOINTS.filter((e) => e.query && 'toDate' in e.query.in.shape);
-const feeds = ENDPOINTS.filter((e) => e.query && 'Filter' in e.query.in.shape && !('toDate' in e.query.in.shape));
+const rowEndpoints = ENDPOINTS.filter(
+  (e) => e.query && 'Filter' in e.query.in.shape && !('toDate' in e.query.in.shape),
+);
 
 describe('the API', () => {
   it('knows which report operations take a range and which filter days', () => {
     expect(ranged.map((e) => e.operationId).sort()).toEqual(['getRevenueByCountry', 'getTotals']);
-    expect(feeds.map((e) => e.operationId).sort()).toEqual([
+    expect(rowEndpoints.map((e) => e.operationId).sort()).toEqual([
       'exportCountryRows',
       'getCountryRows',
       'getLegacyCountryRows',
@@ -53,7 +55,7 @@ describe('the API', () => {
     },
   );
 
-  it.each(feeds.map((e) => [e.operationId, e.path]))(
+  it.each(rowEndpoints.map((e) => [e.operationId, e.path]))(
     '%s: a day in Filter is from 1000-01-01 on, and the earliest ones answer 200',
     async (_, path) => {
       const { raw } = await demoKey();
