@@ -7,7 +7,15 @@ import { z } from 'zod';
 import { CSV_TYPE, NDJSON_TYPE } from '@/lib/http/negotiate';
 import { StreamedBody } from '@/lib/http/render';
 import { todayUtc, totalsQuery } from '@/lib/query';
-import { createApiKey, createApiKeyForUser, createApiKeyInput, listApiKeys, revokeApiKey } from '@/lib/keys';
+import {
+  ApiKeyResponse,
+  createApiKey,
+  createApiKeyForUser,
+  createApiKeyInput,
+  CreateApiKeyResponse,
+  listApiKeys,
+  revokeApiKey,
+} from '@/lib/keys';
 import {
   exportRows,
   BY_COUNTRY_COLUMNS,
@@ -18,12 +26,16 @@ import {
   byCountryQuery,
   rowsExportQuery,
   rowsQuery,
+  PagedRevenueByCountry,
+  PagedRevenueRows,
+  RevenueRowResponse,
+  RevenueTotalResponse,
 } from '@/lib/reports';
-import { INGEST_MAX_BYTES, ingestQuery, ingestRevenue } from '@/lib/revenue-in';
+import { ImportSummary, INGEST_MAX_BYTES, ingestQuery, ingestRevenue } from '@/lib/revenue-in';
 import { INGEST_REQUEST_DEADLINE_MS } from '@/lib/platform/limits';
-import { listSites } from '@/lib/accounts';
+import { listSites, SiteResponse } from '@/lib/accounts';
 import { bodyFormat, INGEST_BODY_TYPES } from './ingest-body';
-import * as schemas from './schemas';
+import { Health } from './schemas';
 import { endpoint, type ApiEndpoint } from './endpoint';
 import { openApiDocumentOf } from './openapi';
 import { streamBody } from '@/lib/http/body';
@@ -44,7 +56,7 @@ export const ENDPOINTS: ApiEndpoint[] = [
     tag: 'Service',
     access: 'public',
     summary: 'Liveness: a constant answer, no key and no database',
-    response: { status: 200, description: 'The service is up', schema: schemas.Health },
+    response: { status: 200, description: 'The service is up', schema: Health },
     errors: [],
     run: { handler: async () => ({ status: 'ok' }) },
   }),
@@ -67,7 +79,7 @@ export const ENDPOINTS: ApiEndpoint[] = [
     tag: 'Sites',
     access: 'key',
     summary: "The sites (games) of the account, or the key's sites for a site-scoped key",
-    response: { status: 200, description: 'Sites, oldest first', schema: z.array(schemas.SiteResponse) },
+    response: { status: 200, description: 'Sites, oldest first', schema: z.array(SiteResponse) },
     errors: [],
     run: { handler: ({ principal }) => listSites(principal) },
   }),
@@ -79,7 +91,7 @@ export const ENDPOINTS: ApiEndpoint[] = [
     access: 'key',
     summary: 'Totals for a set of sites and a range of UTC days',
     query: totalsQuery,
-    response: { status: 200, description: 'Sums over the range', schema: schemas.RevenueTotalResponse },
+    response: { status: 200, description: 'Sums over the range', schema: RevenueTotalResponse },
     errors: [400, 403, 404],
     run: { handler: ({ principal, input }) => getTotals(principal, input) },
   }),
@@ -94,7 +106,7 @@ export const ENDPOINTS: ApiEndpoint[] = [
     response: {
       status: 200,
       description: 'One row per country',
-      schema: schemas.PagedRevenueByCountry,
+      schema: PagedRevenueByCountry,
       mediaTypes: PAGED_TYPES,
     },
     errors: [400, 403, 404, 406],
@@ -111,7 +123,7 @@ export const ENDPOINTS: ApiEndpoint[] = [
     response: {
       status: 200,
       description: 'The rows',
-      schema: schemas.PagedRevenueWithCountry,
+      schema: PagedRevenueRows,
       mediaTypes: PAGED_TYPES,
     },
     errors: [400, 403, 406],
@@ -129,7 +141,7 @@ export const ENDPOINTS: ApiEndpoint[] = [
     response: {
       status: 200,
       description: 'An attachment; NDJSON lines are RevenueWithCountryResponse objects',
-      schema: schemas.RevenueWithCountryResponse,
+      schema: RevenueRowResponse,
       mediaTypes: [CSV_TYPE, NDJSON_TYPE],
     },
     errors: [400, 403, 406],
@@ -160,7 +172,7 @@ export const ENDPOINTS: ApiEndpoint[] = [
     response: {
       status: 200,
       description: 'The rows',
-      schema: schemas.PagedRevenueWithCountry,
+      schema: PagedRevenueRows,
       mediaTypes: PAGED_TYPES,
     },
     errors: [400, 403, 406],
@@ -180,7 +192,7 @@ export const ENDPOINTS: ApiEndpoint[] = [
     response: {
       status: 200,
       description: 'Keys, revoked and expired ones included',
-      schema: z.array(schemas.ApiKeyResponse),
+      schema: z.array(ApiKeyResponse),
     },
     errors: [403],
     run: { handler: ({ principal }) => listApiKeys(principal) },
@@ -193,7 +205,7 @@ export const ENDPOINTS: ApiEndpoint[] = [
     access: 'key',
     summary: 'Create a key for the account; the response holds the raw key, shown this once',
     body: createApiKeyInput.meta({ id: 'CreateApiKeyRequest' }),
-    response: { status: 200, description: 'The new key and its secret', schema: schemas.CreateApiKeyResponse },
+    response: { status: 200, description: 'The new key and its secret', schema: CreateApiKeyResponse },
     errors: [400, 403, 409, 415],
     run: { handler: async ({ principal, readBody }) => createApiKey(principal, await readBody(createApiKeyInput)) },
   }),
@@ -218,7 +230,7 @@ export const ENDPOINTS: ApiEndpoint[] = [
     summary: "Admins: create a key for a publisher's account",
     pathParams: idParam('userId', "The publisher's account id"),
     body: createApiKeyInput,
-    response: { status: 200, description: 'The new key and its secret', schema: schemas.CreateApiKeyResponse },
+    response: { status: 200, description: 'The new key and its secret', schema: CreateApiKeyResponse },
     errors: [400, 403, 404, 409, 415],
     run: {
       handler: async ({ principal, params: p, readBody }) =>
@@ -235,7 +247,7 @@ export const ENDPOINTS: ApiEndpoint[] = [
     description: 'The same validation and upsert as `npm run import`: at most 50,000 rows and 16 MiB per request.',
     query: ingestQuery,
     body: { mediaTypes: INGEST_BODY_TYPES, description: 'CSV with a header line, or one JSON object per line' },
-    response: { status: 200, description: 'What the import did', schema: schemas.ImportSummary },
+    response: { status: 200, description: 'What the import did', schema: ImportSummary },
     errors: [400, 403, 413, 415],
     run: {
       deadlineMs: INGEST_REQUEST_DEADLINE_MS,

@@ -14,6 +14,13 @@ export {
   getTotals,
   resolveReportRange,
 } from './reports';
-export type { ByCountryInput, Paged, ReportRange, RevenueByCountryResponse, RevenueTotalResponse } from './reports';
+export type { ByCountryInput, ReportRange } from './reports';
+export {
+  PagedRevenueByCountry,
+  PagedRevenueRows,
+  RevenueByCountryResponse,
+  RevenueRowResponse,
+  RevenueTotalResponse,
+} from './schemas';
+export type { Paged } from '@/lib/query';
 export { exportRows } from './rows-export';
-export type { RevenueRowResponse } from './rows-export';

@@ -11,8 +11,8 @@ import {
   searchToSql,
   todayUtc,
   type DateRange,
+  type Paged,
   type PagedRowsInput,
-  type PageMeta,
   type SiteDayInput,
 } from '@/lib/query';
 import { readableSites, requireAccountLevel, type Principal } from '@/lib/accounts';
@@ -20,44 +20,7 @@ import { aggregates, byCountryColumns, byCountryFields, rowFields } from './fiel
 import { countAndLocate } from './rows-count';
 import { rowResponse, rowColumns, orderBy, selectRows } from './rows-query';
 import { revenue, revenueSource } from './revenue-source';
-
-export interface RevenueTotalResponse {
-  totalImpressions: number;
-  totalRequests: number;
-  averageCpm: number;
-  totalRevenue: number;
-  fillRate: number;
-}
-
-export interface RevenueByCountryResponse {
-  country: string | null;
-  revenueAmount: number;
-  cpm: number;
-  adRequests: number;
-  impressions: number;
-  fillRate: number;
-}
-
-export interface RevenueRowResponse {
-  impressions: number;
-  clicks: number;
-  adRequests: number;
-  cpm: number;
-  revenueAmount: number;
-  fillRate: number;
-  country: string | null;
-  createdAt: string;
-  updatedAt: string;
-  gameId: string;
-  userId: string;
-  adUnitId: string | null;
-  gameName: string | null;
-}
-
-export interface Paged<T> {
-  data: T[];
-  meta: PageMeta;
-}
+import type { RevenueByCountryResponse, RevenueRowResponse, RevenueTotalResponse } from './schemas';
 
 /** A report's sites and days; the dashboard's views may narrow it to one viewer country (not in the API). */
 export type ReportInput = SiteDayInput & { country?: string | null };

@@ -14,6 +14,7 @@ import { requireAccountLevel, type Principal } from '@/lib/accounts';
 import { rowResponse, selectRows, SITE_FIELDS } from './rows-query';
 import { adUnitIdOf } from './field-sql';
 import { ROW_COLUMNS } from './reports';
+import type { RevenueRowResponse } from './schemas';
 
 export type ExportFormat = 'csv' | 'ndjson';
 
@@ -115,8 +116,6 @@ function exportRow(raw: RawRow, userId: string, sitesById: Map<string, SiteField
     gameName: site?.name ?? null,
   });
 }
-
-export type RevenueRowResponse = ReturnType<typeof rowResponse>;
 
 /** A batch as one chunk of text: lines joined once per batch, not written row by row. */
 function formatBatch(

@@ -10,6 +10,7 @@ import { cpmOf, fillRateOf, usdFromMicros } from '@/lib/shared/money';
 import { filterToSql, searchToSql, type FilterExpr, type Paging } from '@/lib/query';
 import { rowFilterColumns, rowSortColumns } from './field-sql';
 import type { SearchMatch } from './rows-count';
+import type { RevenueRowResponse } from './schemas';
 
 /** What the rows were asked for, once parsed. */
 export interface RowsRequest {
@@ -98,7 +99,7 @@ function isoTimestamp(date: Date): string {
 }
 
 /** A row as the API answers it (RevenueWithCountryResponse). */
-export function rowResponse({ row, adUnitId, gameName }: RowRecord) {
+export function rowResponse({ row, adUnitId, gameName }: RowRecord): RevenueRowResponse {
   return {
     impressions: row.impressions,
     clicks: row.clicks,
