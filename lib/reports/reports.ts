@@ -16,7 +16,8 @@ import {
   type SiteDayInput,
 } from '@/lib/query';
 import { readableSites, requireAccountLevel, type Principal } from '@/lib/accounts';
-import { aggregates, byCountryColumns, byCountryFields, rowFields } from './field-sql';
+import { aggregates, byCountryColumns } from './field-sql';
+import { byCountryFields, rowFields, type ByCountryField } from './fields';
 import { countAndLocate } from './rows-count';
 import { rowResponse, rowColumns, orderBy, selectRows } from './rows-query';
 import { revenue, revenueSource } from './revenue-source';
@@ -69,6 +70,8 @@ export async function getRevenueByCountry(
   const db = await getDb();
   // At most one row per country (~250), so the whole filtered, sorted result is fetched and paged here;
   // that also gives totalRows without a second pass over the day rows.
+  // sortBy is a field's name: the grammar takes no other.
+  const sortColumn = byCountryColumns[(input.sortBy ?? 'country') as ByCountryField];
   const rows = await db
     .select({ country: revenue.country, ...aggregates })
     .from(source)
@@ -76,7 +79,7 @@ export async function getRevenueByCountry(
     .groupBy(revenue.country)
     // A country whose rows were all subtracted (revenue-source.ts) has no rows in this scope.
     .having(and(sql`sum(${revenue.rows}) > 0`, filter))
-    .orderBy(...orderBy(input.sortDirection, byCountryColumns[input.sortBy ?? 'country'], [revenue.country]));
+    .orderBy(...orderBy(input.sortDirection, sortColumn, [revenue.country]));
   const offset = pageOffset(input);
   return {
     data: rows.slice(offset, offset + input.pageSize).map((r) => ({

@@ -9,6 +9,7 @@ import { and, asc, desc, eq, inArray, isNotNull, isNull, or, sql, type SQL, type
 import type { Db } from '@/db/client';
 import { revenueRollup } from '@/db/schema';
 import { addDays, filterToSql, type FilterExpr, type Paging } from '@/lib/query';
+import type { RowField } from './fields';
 
 /** What Search matched: countries by code or name, and sites by name. */
 export interface SearchMatch {
@@ -31,12 +32,12 @@ export interface PageStart {
 
 const r = revenueRollup;
 /** The rows' dimension fields as rollup columns; `period` is the day at grain d. */
-const ROLLUP_COLUMNS: Record<string, SQLWrapper> = {
+const ROLLUP_COLUMNS = {
   createdAt: r.period,
   country: r.country,
   gameId: r.siteId,
   userId: r.userId,
-};
+} satisfies Partial<Record<RowField, SQLWrapper>>;
 
 /**
  * The rollup's rows that hold the selected rows' groups, or null when the filter or search needs the daily rows: a

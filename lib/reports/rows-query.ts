@@ -9,6 +9,7 @@ import { countryCodesMatching } from '@/lib/shared/countries';
 import { cpmOf, fillRateOf, usdFromMicros } from '@/lib/shared/money';
 import { filterToSql, searchToSql, type FilterExpr, type Paging } from '@/lib/query';
 import { rowFilterColumns, rowSortColumns } from './field-sql';
+import type { RowField } from './fields';
 import type { SearchMatch } from './rows-count';
 import type { RevenueRowResponse } from './schemas';
 
@@ -31,7 +32,7 @@ export interface RowsSelection {
 }
 
 /** Row fields that live on sites rather than on revenue_daily (filtering or sorting by them needs the join). */
-export const SITE_FIELDS = new Set(['gameName', 'adUnitId']);
+export const SITE_FIELDS = new Set<string>(['gameName', 'adUnitId'] satisfies RowField[]);
 
 /**
  * Search on the rows matches the country (code or English name) or the site's name. The few matching sites
@@ -69,7 +70,8 @@ export async function selectRows(db: Db, request: RowsRequest): Promise<RowsSele
     filterToSql(request.filter, rowFilterColumns),
     matched ? searchCondition(matched) : undefined,
   )!;
-  const primary = rowSortColumns[request.sortBy ?? 'createdAt'];
+  // sortBy is a field's name: the grammar takes no other.
+  const primary = rowSortColumns[(request.sortBy ?? 'createdAt') as RowField];
   return {
     where,
     orderBy: orderBy(request.sortDirection, primary, [revenueDaily.day, revenueDaily.siteId, revenueDaily.country]),

@@ -11,7 +11,7 @@ import {
   type ParsedLine,
 } from '@/lib/revenue-in/parse';
 import { addDays, todayUtc } from '@/lib/query/dates';
-import { rowFields } from '@/lib/reports/field-sql';
+import { rowFields } from '@/lib/reports/fields';
 
 const TODAY = '2026-06-30';
 const SKY = DEMO_IDS.sites.skyHopper;
