@@ -11,10 +11,12 @@ export {
   ROW_COLUMNS,
   getRows,
   getRevenueByCountry,
+  getSumsByCountry,
   getTotals,
   resolveReportRange,
 } from './reports';
 export type { ByCountryInput, ReportRange } from './reports';
+export type { CountrySums, RevenueRow } from './responses';
 export {
   PagedRevenueByCountry,
   PagedRevenueRows,

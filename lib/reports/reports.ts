@@ -2,7 +2,6 @@ import { and, count, eq, gte, inArray, lte, sql, type SQL, type SQLWrapper } fro
 import { getDb } from '@/db/client';
 import { revenueDaily, sites } from '@/db/schema';
 import { countryCodesMatching } from '@/lib/shared/countries';
-import { cpmOf, fillRateOf, usdFromMicros } from '@/lib/shared/money';
 import {
   filterToSql,
   pageMeta,
@@ -19,8 +18,9 @@ import { readableSites, requireAccountLevel, type Principal } from '@/lib/accoun
 import { aggregates, byCountryColumns } from './field-sql';
 import { byCountryFields, rowFields, type ByCountryField } from './fields';
 import { countAndLocate } from './rows-count';
-import { rowResponse, rowColumns, orderBy, selectRows } from './rows-query';
+import { rowColumns, orderBy, selectRows } from './rows-query';
 import { revenue, revenueSource } from './revenue-source';
+import { byCountryResponse, rowResponse, totalsResponse, type CountrySums, type RevenueRow } from './responses';
 import type { RevenueByCountryResponse, RevenueRowResponse, RevenueTotalResponse } from './schemas';
 
 /** A report's sites and days; the dashboard's views may narrow it to one viewer country (not in the API). */
@@ -52,26 +52,21 @@ export async function getTotals(principal: Principal, input: ReportInput): Promi
   const scope = await reportScope(principal, input);
   const db = await getDb();
   const [sums] = await db.select(aggregates).from(revenueSource(scope, { byCountry: false }));
-  return {
-    totalImpressions: sums.impressions,
-    totalRequests: sums.adRequests,
-    averageCpm: cpmOf(sums.revenueMicros, sums.impressions),
-    totalRevenue: usdFromMicros(sums.revenueMicros),
-    fillRate: fillRateOf(sums.impressions, sums.adRequests),
-  };
+  return totalsResponse(sums);
 }
 
-export async function getRevenueByCountry(
-  principal: Principal,
-  input: ByCountryInput,
-): Promise<Paged<RevenueByCountryResponse>> {
+/**
+ * The by-country report in exact integer sums, for callers that add them up (the dashboard's download);
+ * getRevenueByCountry is the same report in the API's dollars.
+ */
+export async function getSumsByCountry(principal: Principal, input: ByCountryInput): Promise<Paged<CountrySums>> {
   const filter = filterToSql(input.filter, byCountryColumns);
   const source = revenueSource(await reportScope(principal, input), { byCountry: true });
   const db = await getDb();
-  // At most one row per country (~250), so the whole filtered, sorted result is fetched and paged here;
-  // that also gives totalRows without a second pass over the day rows.
   // sortBy is a field's name: the grammar takes no other.
   const sortColumn = byCountryColumns[(input.sortBy ?? 'country') as ByCountryField];
+  // At most one row per country (~250), so the whole filtered, sorted result is fetched and paged here;
+  // that also gives totalRows without a second pass over the day rows.
   const rows = await db
     .select({ country: revenue.country, ...aggregates })
     .from(source)
@@ -81,17 +76,15 @@ export async function getRevenueByCountry(
     .having(and(sql`sum(${revenue.rows}) > 0`, filter))
     .orderBy(...orderBy(input.sortDirection, sortColumn, [revenue.country]));
   const offset = pageOffset(input);
-  return {
-    data: rows.slice(offset, offset + input.pageSize).map((r) => ({
-      country: r.country,
-      revenueAmount: usdFromMicros(r.revenueMicros),
-      cpm: cpmOf(r.revenueMicros, r.impressions),
-      adRequests: r.adRequests,
-      impressions: r.impressions,
-      fillRate: fillRateOf(r.impressions, r.adRequests),
-    })),
-    meta: pageMeta(input, rows.length),
-  };
+  return { data: rows.slice(offset, offset + input.pageSize), meta: pageMeta(input, rows.length) };
+}
+
+export async function getRevenueByCountry(
+  principal: Principal,
+  input: ByCountryInput,
+): Promise<Paged<RevenueByCountryResponse>> {
+  const { data, meta } = await getSumsByCountry(principal, input);
+  return { data: data.map(byCountryResponse), meta };
 }
 
 /** Search matches a country by its code or English name (names are not in the database). */
@@ -126,7 +119,7 @@ export async function getRows(principal: Principal, paging: PagedRowsInput): Pro
       .limit(paging.pageSize)
       .offset(skip);
   let total: number;
-  let rows: Awaited<ReturnType<typeof page>>;
+  let rows: RevenueRow[];
   if (fromRollup && seekable) {
     const { start } = fromRollup;
     const onward = paging.sortDirection === 'desc' ? lte : gte;

@@ -11,17 +11,20 @@ import { csvCell } from '@/lib/shared/csv';
 import { exportLimits } from '@/lib/platform/env';
 import type { RowsInput } from '@/lib/query';
 import { requireAccountLevel, type Principal } from '@/lib/accounts';
-import { rowResponse, selectRows, SITE_FIELDS } from './rows-query';
+import { selectRows, SITE_FIELDS } from './rows-query';
 import { adUnitIdOf } from './field-sql';
 import { ROW_COLUMNS } from './reports';
-import type { RevenueRowResponse } from './schemas';
+import { rowResponse, type RevenueRow } from './responses';
 
 export type ExportFormat = 'csv' | 'ndjson';
 
-/** A caller's own text for the rows (the dashboard's spreadsheet CSV): a header line and a line per row. */
+/**
+ * A caller's own text for the rows (the dashboard's spreadsheet CSV): a header line and a line per row, from the
+ * row as read (money in integer micro-dollars).
+ */
 export interface LineFormat {
   header: string;
-  line: (row: RevenueRowResponse) => string;
+  line: (row: RevenueRow) => string;
 }
 
 /** Rows per cursor fetch and per chunk written: large enough to amortise round trips, ~1 MB of text. */
@@ -103,27 +106,33 @@ async function* chunks(batches: AsyncIterable<StreamRow[]>, format: ExportFormat
   if (header) yield header;
 }
 
-/** A raw row as the paged endpoint answers it (rowResponse). */
-function exportRow(raw: RawRow, userId: string, sitesById: Map<string, SiteFields>) {
+/** A raw row as the paged endpoint reads it (rowColumns). */
+function exportRow(raw: RawRow, userId: string, sitesById: Map<string, SiteFields>): RevenueRow {
   const [siteId, day, country, impressions, clicks, adRequests, revenueMicros, updatedAtSeconds, adUnitId] = raw;
   const site = sitesById.get(siteId);
-  // int8 columns arrive as strings (postgres.js) or numbers (PGlite).
-  const numbers = { impressions: Number(impressions), clicks: Number(clicks), adRequests: Number(adRequests) };
-  const updatedAt = dateFromEpochSeconds(updatedAtSeconds);
-  return rowResponse({
-    row: { siteId, userId, day, country, ...numbers, revenueMicros: Number(revenueMicros), adUnitId, updatedAt },
+  return {
+    siteId,
+    userId,
+    day,
+    country,
+    // int8 columns arrive as strings (postgres.js) or numbers (PGlite).
+    impressions: Number(impressions),
+    clicks: Number(clicks),
+    adRequests: Number(adRequests),
+    revenueMicros: Number(revenueMicros),
+    updatedAt: dateFromEpochSeconds(updatedAtSeconds),
     adUnitId: adUnitIdOf(adUnitId, site?.adUnitId),
     gameName: site?.name ?? null,
-  });
+  };
 }
 
 /** A batch as one chunk of text: lines joined once per batch, not written row by row. */
 function formatBatch(
   batch: StreamRow[],
   format: ExportFormat | LineFormat,
-  toRow: (raw: StreamRow) => RevenueRowResponse,
+  toRow: (raw: StreamRow) => RevenueRow,
 ): string {
-  const columns = ROW_COLUMNS as (keyof RevenueRowResponse)[];
+  const columns = ROW_COLUMNS;
   const lines = new Array<string>(batch.length);
   const cells = new Array<string>(columns.length);
   for (let i = 0; i < batch.length; i++) {
@@ -132,11 +141,12 @@ function formatBatch(
       lines[i] = format.line(row);
       continue;
     }
+    const response = rowResponse(row);
     if (format === 'ndjson') {
-      lines[i] = JSON.stringify(row);
+      lines[i] = JSON.stringify(response);
       continue;
     }
-    for (let c = 0; c < columns.length; c++) cells[c] = csvCell(row[columns[c]]);
+    for (let c = 0; c < columns.length; c++) cells[c] = csvCell(response[columns[c]]);
     lines[i] = cells.join(',');
   }
   return `${lines.join('\n')}\n`;

@@ -6,12 +6,11 @@ import { and, asc, desc, eq, inArray, or, sql, type SQL, type SQLWrapper } from 
 import { type Db } from '@/db/client';
 import { revenueDaily, sites } from '@/db/schema';
 import { countryCodesMatching } from '@/lib/shared/countries';
-import { cpmOf, fillRateOf, usdFromMicros } from '@/lib/shared/money';
 import { filterToSql, searchToSql, type FilterExpr, type Paging } from '@/lib/query';
 import { rowFilterColumns, rowSortColumns } from './field-sql';
 import type { RowField } from './fields';
 import type { SearchMatch } from './rows-count';
-import type { RevenueRowResponse } from './schemas';
+import type { RevenueRow } from './responses';
 
 /** What the rows were asked for, once parsed. */
 export interface RowsRequest {
@@ -80,41 +79,18 @@ export async function selectRows(db: Db, request: RowsRequest): Promise<RowsSele
   };
 }
 
-/** The columns a row is read with: the daily row and its site's fields. */
+const d = revenueDaily;
+/** The columns a row is read with (RevenueRow): the daily row's own and its site's fields. */
 export const rowColumns = {
-  row: revenueDaily,
+  siteId: d.siteId,
+  userId: d.userId,
+  day: d.day,
+  country: d.country,
+  impressions: d.impressions,
+  clicks: d.clicks,
+  adRequests: d.adRequests,
+  revenueMicros: d.revenueMicros,
+  updatedAt: d.updatedAt,
   adUnitId: rowFilterColumns.adUnitId as SQL<string | null>,
   gameName: sites.name,
-};
-
-type RowRecord = { row: typeof revenueDaily.$inferSelect; adUnitId: string | null; gameName: string | null };
-
-/**
- * toISOString keeping its last answer: rows come in runs with the same updatedAt (one import, one day), and
- * formatting a date is the costliest part of a row when millions are exported.
- */
-let lastUpdated = { ms: NaN, iso: '' };
-function isoTimestamp(date: Date): string {
-  const ms = date.getTime();
-  if (ms !== lastUpdated.ms) lastUpdated = { ms, iso: date.toISOString() };
-  return lastUpdated.iso;
-}
-
-/** A row as the API answers it (RevenueWithCountryResponse). */
-export function rowResponse({ row, adUnitId, gameName }: RowRecord): RevenueRowResponse {
-  return {
-    impressions: row.impressions,
-    clicks: row.clicks,
-    adRequests: row.adRequests,
-    cpm: cpmOf(row.revenueMicros, row.impressions),
-    revenueAmount: usdFromMicros(row.revenueMicros),
-    fillRate: fillRateOf(row.impressions, row.adRequests),
-    country: row.country,
-    createdAt: `${row.day}T00:00:00.000Z`,
-    updatedAt: isoTimestamp(row.updatedAt),
-    gameId: row.siteId,
-    userId: row.userId,
-    adUnitId,
-    gameName,
-  };
-}
+} satisfies Record<keyof RevenueRow, SQLWrapper>;

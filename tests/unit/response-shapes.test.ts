@@ -11,7 +11,16 @@ import { fieldsOf } from '@/lib/query/fields';
 import { byCountryColumns, rowFilterColumns, rowSortColumns } from '@/lib/reports/field-sql';
 import { byCountryFields, rowFields, type ByCountryField, type RowField } from '@/lib/reports/fields';
 import { BY_COUNTRY_COLUMNS, ROW_COLUMNS } from '@/lib/reports/reports';
-import { RevenueByCountryResponse, RevenueRowResponse } from '@/lib/reports/schemas';
+import {
+  byCountryResponse,
+  rowResponse,
+  totalsResponse,
+  type CountrySums,
+  type RevenueRow,
+  type RevenueSums,
+} from '@/lib/reports/responses';
+import { rowColumns } from '@/lib/reports/rows-query';
+import { RevenueByCountryResponse, RevenueRowResponse, RevenueTotalResponse } from '@/lib/reports/schemas';
 
 const namesOf = (schema: z.ZodObject) => Object.keys(schema.shape);
 const sorted = (names: string[]) => [...names].sort();
@@ -53,5 +62,48 @@ describe('the SQL of a report', () => {
     expectTypeOf(byCountryColumns).toEqualTypeOf<Record<ByCountryField, SQLWrapper>>();
     expectTypeOf(rowFilterColumns).toEqualTypeOf<Record<RowField, SQLWrapper>>();
     expectTypeOf(rowSortColumns).toEqualTypeOf<Record<RowField, SQLWrapper>>();
+  });
+});
+
+describe('the mapping of a report from its sums in micro-dollars', () => {
+  const sums: RevenueSums = { revenueMicros: 1_234_567, impressions: 800, adRequests: 1_000 };
+  const row: RevenueRow = {
+    siteId: '3f1c2a4e-1b2c-4d5e-8f90-1234567890ab',
+    userId: '7a9b2a4e-1b2c-4d5e-8f90-1234567890ab',
+    day: '2026-11-24',
+    country: 'DE',
+    impressions: 800,
+    clicks: 3,
+    adRequests: 1_000,
+    revenueMicros: 1_234_567,
+    updatedAt: new Date('2026-11-25T01:02:03.456Z'),
+    adUnitId: null,
+    gameName: 'Word Garden',
+  };
+
+  // Strict: a field the mapping adds or leaves out fails here (the JSON key order is the schema's, too).
+  const expectShape = (schema: z.ZodObject, value: object) => {
+    expect(z.strictObject(schema.shape).safeParse(value).error).toBeUndefined();
+    expect(Object.keys(value)).toEqual(namesOf(schema));
+  };
+
+  it('gives exactly the fields of its schema, money in dollars', () => {
+    expectShape(RevenueTotalResponse, totalsResponse(sums));
+    expectShape(RevenueByCountryResponse, byCountryResponse({ ...sums, country: 'DE' }));
+    expectShape(RevenueRowResponse, rowResponse(row));
+    expect(totalsResponse(sums)).toMatchObject({ totalRevenue: 1.234567, averageCpm: 1.54320875, fillRate: 0.8 });
+    expect(rowResponse(row)).toMatchObject({ revenueAmount: 1.234567, createdAt: '2026-11-24T00:00:00.000Z' });
+  });
+
+  it('reads a row with a column for each of its fields', () => {
+    expect(sorted(Object.keys(rowColumns))).toEqual(sorted(Object.keys(row)));
+    expectTypeOf<keyof typeof rowColumns>().toEqualTypeOf<keyof RevenueRow>();
+  });
+
+  it('is typed by the schema it answers', () => {
+    expectTypeOf(totalsResponse).returns.toEqualTypeOf<RevenueTotalResponse>();
+    expectTypeOf(byCountryResponse).parameter(0).toEqualTypeOf<CountrySums>();
+    expectTypeOf(byCountryResponse).returns.toEqualTypeOf<RevenueByCountryResponse>();
+    expectTypeOf(rowResponse).returns.toEqualTypeOf<RevenueRowResponse>();
   });
 });
