@@ -1,5 +1,5 @@
 /** A site as the API answers it, under the spec's component id; its type is inferred. */
-import { z } from 'zod';
+import { z } from '@/lib/shared/zod';
 import { timestamp, uuid } from '@/lib/shared/response-fields';
 
 export const SiteResponse = z

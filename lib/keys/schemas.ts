@@ -1,5 +1,5 @@
 /** The key responses as the API answers them, under the spec's component ids; their types are inferred. */
-import { z } from 'zod';
+import { z } from '@/lib/shared/zod';
 import { timestamp, uuid } from '@/lib/shared/response-fields';
 
 export const ApiKeyResponse = z

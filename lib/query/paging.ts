@@ -2,7 +2,7 @@
  * page / pageSize / sortBy / sortDirection. All problems are reported together so a
  * caller fixing a URL sees every mistake at once.
  */
-import { z } from 'zod';
+import { z } from '@/lib/shared/zod';
 import { badRequest } from '@/lib/shared/errors';
 import { fieldLookup, fieldNames, type FieldDef } from './fields';
 

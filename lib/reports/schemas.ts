@@ -4,7 +4,7 @@
  * each field (./field-sql.ts) and the mapping from the services' integer sums (./responses.ts) are typed to
  * cover exactly its fields. Nothing here reaches the database: the browser loads it through ./fields.ts.
  */
-import { z } from 'zod';
+import { z } from '@/lib/shared/zod';
 import { pagedSchema } from '@/lib/query/paging';
 import { count, country, timestamp, usd, uuid } from '@/lib/shared/response-fields';
 

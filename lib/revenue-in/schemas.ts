@@ -1,5 +1,5 @@
 /** What an import did, as the admin endpoint answers it, under the spec's component id; its type is inferred. */
-import { z } from 'zod';
+import { z } from '@/lib/shared/zod';
 import { count } from '@/lib/shared/response-fields';
 
 export const ImportSummary = z

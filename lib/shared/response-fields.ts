@@ -2,7 +2,7 @@
  * The field types that the response schemas of every domain share (lib/<domain>/schemas.ts): as the spec
  * documents them, one instance each, so that the OpenAPI document writes them out alike wherever they occur.
  */
-import { z } from 'zod';
+import { z } from './zod';
 
 export const uuid = z.uuid();
 export const timestamp = z.iso
