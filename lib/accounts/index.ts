@@ -7,6 +7,6 @@ export { signIn, signOut, signOutEverywhere, userForSession } from './sessions';
 export type { SessionUser } from './sessions';
 export { readableSites, requireAccountLevel, requireWritable } from './site-access';
 export { listSites } from './sites';
-export type { SiteResponse } from './sites';
+export { SiteResponse } from './schemas';
 export { findUserByEmail, listPublishers, requirePublisher, viewAsPublisher } from './users';
 export type { UserSummary } from './users';

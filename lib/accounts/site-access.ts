@@ -48,7 +48,7 @@ export async function readableSites(principal: Principal, requested: string[] | 
   return { siteIds, allSites: otherSiteIds.length === 0, otherSiteIds, defaultRangeDays: rows[0].defaultRangeDays };
 }
 
-/** Account-wide operations (the granular feed, key management) are closed to site-scoped keys. */
+/** Account-wide operations (the rows and their export, key management) are closed to site-scoped keys. */
 export function requireAccountLevel(principal: Principal, operation: string): void {
   if (principal.siteScope) {
     throw forbidden(`${operation} needs an account-level API key; this key is restricted to specific sites.`);

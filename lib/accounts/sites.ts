@@ -2,17 +2,7 @@ import { and, eq, inArray } from 'drizzle-orm';
 import { getDb } from '@/db/client';
 import { sites } from '@/db/schema';
 import type { Principal } from './principal';
-
-export interface SiteResponse {
-  siteId: string;
-  name: string | null;
-  url: string | null;
-  framework: string | null;
-  status: 'live' | 'approved' | 'pending' | null;
-  dailyActiveUsers: number | null;
-  monthlyActiveUsers: number | null;
-  createdAt: string;
-}
+import type { SiteResponse } from './schemas';
 
 /** Every site of the account, or only the key's allowed sites for a site-scoped key. */
 export async function listSites(principal: Principal): Promise<SiteResponse[]> {
@@ -24,7 +14,7 @@ export async function listSites(principal: Principal): Promise<SiteResponse[]> {
       and(eq(sites.userId, principal.userId), principal.siteScope ? inArray(sites.id, principal.siteScope) : undefined),
     )
     .orderBy(sites.createdAt, sites.id);
-  return rows.map((s) => ({
+  return rows.map((s): SiteResponse => ({
     siteId: s.id,
     name: s.name,
     url: s.url,

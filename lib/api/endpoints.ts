@@ -7,23 +7,35 @@ import { z } from 'zod';
 import { CSV_TYPE, NDJSON_TYPE } from '@/lib/http/negotiate';
 import { StreamedBody } from '@/lib/http/render';
 import { todayUtc, totalsQuery } from '@/lib/query';
-import { createApiKey, createApiKeyForUser, createApiKeyInput, listApiKeys, revokeApiKey } from '@/lib/keys';
 import {
-  exportCountryRows,
+  ApiKeyResponse,
+  createApiKey,
+  createApiKeyForUser,
+  createApiKeyInput,
+  CreateApiKeyResponse,
+  listApiKeys,
+  revokeApiKey,
+} from '@/lib/keys';
+import {
+  exportRows,
   BY_COUNTRY_COLUMNS,
-  COUNTRY_ROW_COLUMNS,
-  getCountryRows,
+  ROW_COLUMNS,
+  getRows,
   getRevenueByCountry,
   getTotals,
   byCountryQuery,
-  countryRowsExportQuery,
-  countryRowsQuery,
+  rowsExportQuery,
+  rowsQuery,
+  PagedRevenueByCountry,
+  PagedRevenueRows,
+  RevenueRowResponse,
+  RevenueTotalResponse,
 } from '@/lib/reports';
-import { INGEST_MAX_BYTES, ingestQuery, ingestRevenue } from '@/lib/revenue-in';
+import { ImportSummary, INGEST_MAX_BYTES, ingestQuery, ingestRevenue } from '@/lib/revenue-in';
 import { INGEST_REQUEST_DEADLINE_MS } from '@/lib/platform/limits';
-import { listSites } from '@/lib/accounts';
+import { listSites, SiteResponse } from '@/lib/accounts';
 import { bodyFormat, INGEST_BODY_TYPES } from './ingest-body';
-import * as schemas from './schemas';
+import { Health } from './schemas';
 import { endpoint, type ApiEndpoint } from './endpoint';
 import { openApiDocumentOf } from './openapi';
 import { streamBody } from '@/lib/http/body';
@@ -36,8 +48,8 @@ const LEGACY_HEADERS = {
 const PAGED_TYPES = ['application/json', 'text/json', 'text/plain', CSV_TYPE] as const;
 /** The rows report's parameters, answer and errors: the same at its path and at its deprecated one. */
 const ROWS_REPORT = {
-  query: countryRowsQuery,
-  response: { status: 200, description: 'The rows', schema: schemas.PagedRevenueWithCountry, mediaTypes: PAGED_TYPES },
+  query: rowsQuery,
+  response: { status: 200, description: 'The rows', schema: PagedRevenueRows, mediaTypes: PAGED_TYPES },
   errors: [400, 403, 406],
 } satisfies Partial<ApiEndpoint>;
 const idParam = (name: string, description: string) => z.object({ [name]: z.uuid().meta({ description }) });
@@ -50,7 +62,7 @@ export const ENDPOINTS: ApiEndpoint[] = [
     tag: 'Service',
     access: 'public',
     summary: 'Liveness: a constant answer, no key and no database',
-    response: { status: 200, description: 'The service is up', schema: schemas.Health },
+    response: { status: 200, description: 'The service is up', schema: Health },
     errors: [],
     run: { handler: async () => ({ status: 'ok' }) },
   }),
@@ -73,7 +85,7 @@ export const ENDPOINTS: ApiEndpoint[] = [
     tag: 'Sites',
     access: 'key',
     summary: "The sites (games) of the account, or the key's sites for a site-scoped key",
-    response: { status: 200, description: 'Sites, oldest first', schema: z.array(schemas.SiteResponse) },
+    response: { status: 200, description: 'Sites, oldest first', schema: z.array(SiteResponse) },
     errors: [],
     run: { handler: ({ principal }) => listSites(principal) },
   }),
@@ -85,7 +97,7 @@ export const ENDPOINTS: ApiEndpoint[] = [
     access: 'key',
     summary: 'Totals for a set of sites and a range of UTC days',
     query: totalsQuery,
-    response: { status: 200, description: 'Sums over the range', schema: schemas.RevenueTotalResponse },
+    response: { status: 200, description: 'Sums over the range', schema: RevenueTotalResponse },
     errors: [400, 403, 404],
     run: { handler: ({ principal, input }) => getTotals(principal, input) },
   }),
@@ -100,7 +112,7 @@ export const ENDPOINTS: ApiEndpoint[] = [
     response: {
       status: 200,
       description: 'One row per country',
-      schema: schemas.PagedRevenueByCountry,
+      schema: PagedRevenueByCountry,
       mediaTypes: PAGED_TYPES,
     },
     errors: [400, 403, 404, 406],
@@ -114,7 +126,7 @@ export const ENDPOINTS: ApiEndpoint[] = [
     access: 'key',
     summary: 'Rows: one per site × viewer country × UTC day of the account, paged (account-level keys only)',
     ...ROWS_REPORT,
-    run: { csvColumns: COUNTRY_ROW_COLUMNS, handler: ({ principal, input }) => getCountryRows(principal, input) },
+    run: { csvColumns: ROW_COLUMNS, handler: ({ principal, input }) => getRows(principal, input) },
   }),
   endpoint({
     method: 'GET',
@@ -124,11 +136,11 @@ export const ENDPOINTS: ApiEndpoint[] = [
     access: 'key',
     summary: 'Export: all the rows that a Filter, Search and sort select, in one streamed CSV or NDJSON download',
     description: 'Counts as one request. Choose the format with Accept: text/csv (default) or application/x-ndjson.',
-    query: countryRowsExportQuery,
+    query: rowsExportQuery,
     response: {
       status: 200,
       description: 'An attachment; NDJSON lines are RevenueWithCountryResponse objects',
-      schema: schemas.RevenueWithCountryResponse,
+      schema: RevenueRowResponse,
       mediaTypes: [CSV_TYPE, NDJSON_TYPE],
     },
     errors: [400, 403, 406],
@@ -137,7 +149,7 @@ export const ENDPOINTS: ApiEndpoint[] = [
       handler: async ({ principal, input, type }) => {
         const format = type === NDJSON_TYPE ? 'ndjson' : 'csv';
         return new StreamedBody(
-          await exportCountryRows(principal, input, format),
+          await exportRows(principal, input, format),
           `revenue-rows-${todayUtc()}.${format}`,
           principal.userId,
         );
@@ -158,8 +170,8 @@ export const ENDPOINTS: ApiEndpoint[] = [
     headers: LEGACY_HEADERS,
     run: {
       keyInQuery: true,
-      csvColumns: COUNTRY_ROW_COLUMNS,
-      handler: ({ principal, input }) => getCountryRows(principal, input),
+      csvColumns: ROW_COLUMNS,
+      handler: ({ principal, input }) => getRows(principal, input),
     },
   }),
   endpoint({
@@ -172,7 +184,7 @@ export const ENDPOINTS: ApiEndpoint[] = [
     response: {
       status: 200,
       description: 'Keys, revoked and expired ones included',
-      schema: z.array(schemas.ApiKeyResponse),
+      schema: z.array(ApiKeyResponse),
     },
     errors: [403],
     run: { handler: ({ principal }) => listApiKeys(principal) },
@@ -185,7 +197,7 @@ export const ENDPOINTS: ApiEndpoint[] = [
     access: 'key',
     summary: 'Create a key for the account; the response holds the raw key, shown this once',
     body: createApiKeyInput.meta({ id: 'CreateApiKeyRequest' }),
-    response: { status: 200, description: 'The new key and its secret', schema: schemas.CreateApiKeyResponse },
+    response: { status: 200, description: 'The new key and its secret', schema: CreateApiKeyResponse },
     errors: [400, 403, 409, 415],
     run: { handler: async ({ principal, readBody }) => createApiKey(principal, await readBody(createApiKeyInput)) },
   }),
@@ -210,7 +222,7 @@ export const ENDPOINTS: ApiEndpoint[] = [
     summary: "Admins: create a key for a publisher's account",
     pathParams: idParam('userId', "The publisher's account id"),
     body: createApiKeyInput,
-    response: { status: 200, description: 'The new key and its secret', schema: schemas.CreateApiKeyResponse },
+    response: { status: 200, description: 'The new key and its secret', schema: CreateApiKeyResponse },
     errors: [400, 403, 404, 409, 415],
     run: {
       handler: async ({ principal, params: p, readBody }) =>
@@ -227,7 +239,7 @@ export const ENDPOINTS: ApiEndpoint[] = [
     description: 'The same validation and upsert as `npm run import`: at most 50,000 rows and 16 MiB per request.',
     query: ingestQuery,
     body: { mediaTypes: INGEST_BODY_TYPES, description: 'CSV with a header line, or one JSON object per line' },
-    response: { status: 200, description: 'What the import did', schema: schemas.ImportSummary },
+    response: { status: 200, description: 'What the import did', schema: ImportSummary },
     errors: [400, 403, 413, 415],
     run: {
       deadlineMs: INGEST_REQUEST_DEADLINE_MS,

@@ -6,14 +6,14 @@
  */
 import { countryName } from '@/lib/shared/countries';
 import { csvCell } from '@/lib/shared/csv';
-import { addSums, cpmOf, fillRateOf, NO_SUMS, type Metrics, type Sums } from '@/lib/shared/money';
+import { addSums, cpmOf, fillRateOf, NO_SUMS, type Sums } from '@/lib/shared/money';
 import type { FilterExpr, FilterTerm } from '@/lib/query/filter';
 import {
   getDailyRevenue,
-  exportCountryRows,
-  getRevenueByCountry,
+  exportRows,
+  getSumsByCountry,
   getRevenueBySite,
-  type FeedRow,
+  type RevenueRow,
   type ReportRange,
 } from '@/lib/reports';
 import { PAGE_SIZE_MAX } from '@/lib/query';
@@ -23,14 +23,6 @@ import type { CountriesView } from './countries';
 /** The reports one can download, by their URL names (/export/daily …). */
 export const EXPORTS = ['daily', 'sites', 'countries', 'rows'] as const;
 export type ExportName = (typeof EXPORTS)[number];
-
-/** A report's figures back in the integers they were summed from (the services answer in dollars). */
-const sumsOf = (m: Pick<Metrics, 'impressions' | 'adRequests'> & { revenue: number; clicks?: number }): Sums => ({
-  revenueMicros: Math.round(m.revenue * 1e6),
-  impressions: m.impressions,
-  adRequests: m.adRequests,
-  clicks: m.clicks ?? 0,
-});
 
 /** Dollars and cents from micro-dollars, half a cent rounded up: exact, where rounding a double is not. */
 export function dollars(micros: number): string {
@@ -91,12 +83,12 @@ export async function download(
   switch (name) {
     case 'daily': {
       const days = await getDailyRevenue(principal, range);
-      const rows = days.map((d) => ({ labels: [d.day], sums: sumsOf(d) }));
+      const rows = days.map((d) => ({ labels: [d.day], sums: d }));
       return { fileName: fileName('daily-revenue', range), body: sheet(['Day'], METRIC_COLUMNS, rows) };
     }
     case 'sites': {
       const sites = await getRevenueBySite(principal, range);
-      const rows = sites.map((s) => ({ labels: [s.name, s.siteId, s.url], sums: sumsOf(s) }));
+      const rows = sites.map((s) => ({ labels: [s.name, s.siteId, s.url], sums: s }));
       return {
         fileName: fileName('revenue-by-site', range),
         body: sheet(['Site', 'Site ID', 'URL'], METRIC_COLUMNS, rows),
@@ -104,7 +96,7 @@ export async function download(
     }
     case 'countries': {
       // Every row of the table as filtered and sorted, whatever page it was on (one row per country).
-      const report = await getRevenueByCountry(principal, {
+      const report = await getSumsByCountry(principal, {
         ...countriesView,
         ...range,
         page: 1,
@@ -112,7 +104,8 @@ export async function download(
       });
       const rows = report.data.map((r) => ({
         labels: [r.country ? (countryName(r.country) ?? r.country) : 'Unknown', r.country],
-        sums: sumsOf({ ...r, revenue: r.revenueAmount }),
+        // The by-country report counts no clicks (and its download has no such column).
+        sums: { ...r, clicks: 0 },
       }));
       return {
         fileName: fileName('revenue-by-country', range),
@@ -139,16 +132,15 @@ async function rowsOf(principal: Principal, range: ReportRange) {
     ...(range.country ? [[term('country', 'string', '==', range.country)]] : []),
   ];
   const labels = ['Day', 'Site', 'Site ID', 'Country', 'Code'];
-  return exportCountryRows(
+  return exportRows(
     principal,
     { filter, search: null, sortBy: null, sortDirection: 'asc' },
     {
       header: line([...labels, ...METRIC_COLUMNS.map((m) => m.header)]),
-      line: (row: FeedRow) => {
-        const sums = sumsOf({ ...row, revenue: row.revenueAmount });
+      line: (row: RevenueRow) => {
         const country = row.country ? (countryName(row.country) ?? row.country) : 'Unknown';
-        const cells = [row.createdAt.slice(0, 10), row.gameName, row.gameId, country, row.country];
-        return line([...cells, ...METRIC_COLUMNS.map((m) => m.cell(sums))]);
+        const cells = [row.day, row.gameName, row.siteId, country, row.country];
+        return line([...cells, ...METRIC_COLUMNS.map((m) => m.cell(row))]);
       },
     },
   );

@@ -7,24 +7,7 @@ import { generateApiKey } from '@/lib/keys/key-format';
 import { badRequest, conflict, forbidden, notFound } from '@/lib/shared/errors';
 import { isUuid } from '@/lib/query';
 import { requireAccountLevel, requireWritable, requirePublisher, type Principal } from '@/lib/accounts';
-
-export interface ApiKeyResponse {
-  id: string;
-  label: string | null;
-  keyPrefix: string | null;
-  siteIds: string[] | null;
-  lastUsedAt: string | null;
-  expiresAt: string | null;
-  revokedAt: string | null;
-  createdAt: string;
-  isActive: boolean;
-}
-
-export interface CreateApiKeyResponse {
-  key: ApiKeyResponse;
-  /** The raw key: returned here and never again. */
-  apiKey: string;
-}
+import type { ApiKeyResponse, CreateApiKeyResponse, RotateApiKeyResponse } from './schemas';
 
 /** Active (neither revoked nor expired) keys an account may hold: a leaked session cannot mint keys without end. */
 export const MAX_ACTIVE_KEYS = 100;
@@ -173,11 +156,6 @@ export async function revokeApiKey(principal: Principal, keyId: string): Promise
     .returning();
   if (!row) throw noSuchKey(keyId);
   return toResponse(row);
-}
-
-export interface RotateApiKeyResponse extends CreateApiKeyResponse {
-  /** The id of the key the new one replaces; that key stays active until it is revoked. */
-  replaces: string;
 }
 
 /**

@@ -1,13 +1,42 @@
 /**
- * Field definitions shared by sortBy, Filter and FilterList. Each endpoint declares the fields of its row
- * type once; the grammar matches names case-insensitively and always hands back the canonical spelling, so
- * services can switch on `def.name` without caring how the caller typed it.
+ * Field definitions shared by sortBy, Filter and FilterList. Each endpoint's fields are those of its row's
+ * response schema (fieldsOf); the grammar matches names case-insensitively and always hands back the canonical
+ * spelling, so services can switch on `def.name` without caring how the caller typed it.
  */
-export interface FieldDef {
+import type { z } from 'zod';
+
+export interface FieldDef<Name extends string = string> {
   /** Canonical API name, e.g. "revenueAmount". */
-  name: string;
+  name: Name;
   /** Decides which Filter operators and values are accepted and how values bind in SQL. */
   type: 'string' | 'number' | 'date' | 'uuid';
+}
+
+/**
+ * A row schema's fields as the grammar sees them, in the schema's order: numbers, UUIDs, date-times (compared
+ * by their UTC day) and other text. A field of any other kind has no grammar type: the module that asks for
+ * it fails to load, so that no one adds one that cannot be filtered without deciding how.
+ */
+export function fieldsOf<Shape extends z.ZodRawShape>(
+  schema: z.ZodObject<Shape>,
+): FieldDef<Extract<keyof Shape, string>>[] {
+  return Object.entries(schema.shape).map(([name, field]) => ({
+    name: name as Extract<keyof Shape, string>,
+    type: grammarType(name, field),
+  }));
+}
+
+function grammarType(name: string, field: z.core.$ZodType): FieldDef['type'] {
+  let def = field._zod.def;
+  if (def.type === 'nullable' || def.type === 'optional') def = (def as z.core.$ZodNullableDef).innerType._zod.def;
+  if (def.type === 'number') return 'number';
+  if (def.type === 'string') {
+    // z.string() has no format; z.uuid(), z.iso.datetime() and z.iso.date() name theirs.
+    const { format } = def as z.core.$ZodStringFormatDef;
+    if (format === 'uuid') return 'uuid';
+    return format === 'datetime' || format === 'date' ? 'date' : 'string';
+  }
+  throw new Error(`The query grammar has no type for the field ${name} (a ${def.type}).`);
 }
 
 /** Returns a case-insensitive finder over `fields`. Build it once per parse, not once per lookup. */

@@ -4,7 +4,7 @@
  * them, handing every raw value to the grammar, which words the errors. All mistakes come back together, in
  * one 400, before any database work.
  */
-import { z } from 'zod';
+import { z } from '@/lib/shared/zod';
 import { ValidationError, type FieldError } from '@/lib/shared/errors';
 import { fieldErrorsOf } from '@/lib/shared/zod-issues';
 import { collect, throwIfAny } from './collect';
@@ -24,10 +24,6 @@ import {
 } from './paging';
 import type { QueryParams } from './params';
 import { parseSiteIds } from './site-ids';
-
-// In the browser (the dashboard's URL state), zod would probe for eval to compile its object parsers, and the
-// pages' CSP (proxy.ts) forbids eval: every page would report a violation. The server keeps the compiled path.
-if (typeof window !== 'undefined') z.config({ jitless: true });
 
 /** Runs a grammar parser inside zod; its errors become issues that keep their parameter's name. */
 function viaGrammar<I, O>(parse: (raw: I) => O) {

@@ -2,6 +2,7 @@
  * page / pageSize / sortBy / sortDirection. All problems are reported together so a
  * caller fixing a URL sees every mistake at once.
  */
+import { z } from '@/lib/shared/zod';
 import { badRequest } from '@/lib/shared/errors';
 import { fieldLookup, fieldNames, type FieldDef } from './fields';
 
@@ -18,10 +19,23 @@ export interface Paging {
   sortDirection: 'asc' | 'desc';
 }
 
-export interface PageMeta extends Paging {
-  totalRows: number;
-  totalPages: number;
-}
+/** The `meta` object of the paged envelope, as the API answers it. */
+export const PageMeta = z
+  .object({
+    page: z.int().min(1),
+    pageSize: z.int().min(1).max(PAGE_SIZE_MAX),
+    sortBy: z.string().nullable(),
+    sortDirection: z.enum(['asc', 'desc']),
+    totalRows: z.int().min(0),
+    totalPages: z.int().min(0),
+  })
+  .meta({ id: 'PageMeta' });
+export type PageMeta = z.infer<typeof PageMeta>;
+
+/** A page of rows and its meta: the schema of a paged response, under its component id. */
+export const pagedSchema = <Row extends z.ZodType>(row: Row, id: string) =>
+  z.object({ data: z.array(row), meta: PageMeta }).meta({ id });
+export type Paged<Row> = { data: Row[]; meta: PageMeta };
 
 /** Plain decimal digits only: "1.5", "1e3", "+2", " 2" and "" are all rejected rather than guessed at. */
 function parseInteger(raw: string, min: number, max: number, parameter: string): number {

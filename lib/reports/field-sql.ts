@@ -3,13 +3,12 @@ import { revenueDaily, sites } from '@/db/schema';
 import { byCountryQueryOf, pagedRowsQueryOf, rowsQueryOf } from '@/lib/query';
 import { cpmSql, fillRateSql, revenueUsdSql } from '@/db/metrics';
 import { revenue } from './revenue-source';
-import { byCountryFields, countryRowFields } from './fields';
-
-export { byCountryFields, countryRowFields };
+import { byCountryFields, rowFields, type ByCountryField, type RowField } from './fields';
 
 /**
- * The SQL that sorts and filters each of the row types' fields (lib/reports/fields.ts). Output values
- * are computed from the same sums in lib/shared/money.ts.
+ * The SQL that sorts and filters each of the row types' fields (lib/reports/fields.ts), typed to cover exactly
+ * the fields of their schemas (./schemas.ts). Output values are computed from the same sums in
+ * lib/shared/money.ts.
  */
 
 // Aggregates for one group (by-country rows, totals) over the combined daily and monthly rows of a range
@@ -24,7 +23,7 @@ export const aggregates = {
   adRequests: sql`coalesce(${req}, 0)`.mapWith(Number),
 };
 
-export const byCountryColumns: Record<string, SQLWrapper> = {
+export const byCountryColumns: Record<ByCountryField, SQLWrapper> = {
   country: revenue.country,
   revenueAmount: revenueUsdSql(rev),
   cpm: cpmSql(rev, imp),
@@ -35,13 +34,13 @@ export const byCountryColumns: Record<string, SQLWrapper> = {
 
 /**
  * The ad unit a row reports: the one its import named, else its site's. Written in SQL below (to filter and
- * sort by it) and here for the export, which reads sites apart; the export's tests compare it with the feed.
+ * sort by it) and here for the export, which reads sites apart; the export's tests compare it with the paged rows.
  */
 export const adUnitIdOf = (rowAdUnitId: string | null, siteAdUnitId: string | null | undefined) =>
   rowAdUnitId ?? siteAdUnitId ?? null;
 
 const r = revenueDaily;
-export const countryRowColumns: Record<string, SQLWrapper> = {
+export const rowFilterColumns: Record<RowField, SQLWrapper> = {
   impressions: r.impressions,
   clicks: r.clicks,
   adRequests: r.adRequests,
@@ -63,13 +62,13 @@ export const countryRowColumns: Record<string, SQLWrapper> = {
  * Sorting needs the exact timestamp, not the day that filtering compares; revenue sorts by its micro-dollars
  * (the same order), so that one index on revenue_daily serves it.
  */
-export const countryRowSortColumns: Record<string, SQLWrapper> = {
-  ...countryRowColumns,
+export const rowSortColumns: Record<RowField, SQLWrapper> = {
+  ...rowFilterColumns,
   updatedAt: r.updatedAt,
   revenueAmount: r.revenueMicros,
 };
 
 /** Each report's query parameters, parsed into its typed input (lib/query/input.ts). */
 export const byCountryQuery = byCountryQueryOf(byCountryFields);
-export const countryRowsQuery = pagedRowsQueryOf(countryRowFields);
-export const countryRowsExportQuery = rowsQueryOf(countryRowFields);
+export const rowsQuery = pagedRowsQueryOf(rowFields);
+export const rowsExportQuery = rowsQueryOf(rowFields);

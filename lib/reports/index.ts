@@ -5,15 +5,24 @@ export { getDailyRevenue } from './daily';
 export type { DailyPoint } from './daily';
 export { getDataSpan } from './data-span';
 export type { DataSpan } from './data-span';
-export { byCountryQuery, countryRowsExportQuery, countryRowsQuery } from './field-sql';
+export { byCountryQuery, rowsExportQuery, rowsQuery } from './field-sql';
 export {
   BY_COUNTRY_COLUMNS,
-  COUNTRY_ROW_COLUMNS,
-  getCountryRows,
+  ROW_COLUMNS,
+  getRows,
   getRevenueByCountry,
+  getSumsByCountry,
   getTotals,
   resolveReportRange,
 } from './reports';
-export type { ByCountryInput, Paged, ReportRange, RevenueByCountryResponse, RevenueTotalResponse } from './reports';
-export { exportCountryRows } from './rows-export';
-export type { FeedRow } from './rows-export';
+export type { ByCountryInput, ReportRange } from './reports';
+export type { CountrySums, RevenueRow } from './responses';
+export {
+  PagedRevenueByCountry,
+  PagedRevenueRows,
+  RevenueByCountryResponse,
+  RevenueRowResponse,
+  RevenueTotalResponse,
+} from './schemas';
+export type { Paged } from '@/lib/query';
+export { exportRows } from './rows-export';

@@ -2,7 +2,6 @@ import { and, count, eq, gte, inArray, lte, sql, type SQL, type SQLWrapper } fro
 import { getDb } from '@/db/client';
 import { revenueDaily, sites } from '@/db/schema';
 import { countryCodesMatching } from '@/lib/shared/countries';
-import { cpmOf, fillRateOf, usdFromMicros } from '@/lib/shared/money';
 import {
   filterToSql,
   pageMeta,
@@ -11,53 +10,18 @@ import {
   searchToSql,
   todayUtc,
   type DateRange,
+  type Paged,
   type PagedRowsInput,
-  type PageMeta,
   type SiteDayInput,
 } from '@/lib/query';
 import { readableSites, requireAccountLevel, type Principal } from '@/lib/accounts';
-import { aggregates, byCountryColumns, byCountryFields, countryRowFields } from './field-sql';
+import { aggregates, byCountryColumns } from './field-sql';
+import { byCountryFields, rowFields, type ByCountryField } from './fields';
 import { countAndLocate } from './rows-count';
-import { feedRow, feedRowColumns, orderBy, selectFeed } from './rows-query';
+import { rowColumns, orderBy, selectRows } from './rows-query';
 import { revenue, revenueSource } from './revenue-source';
-
-export interface RevenueTotalResponse {
-  totalImpressions: number;
-  totalRequests: number;
-  averageCpm: number;
-  totalRevenue: number;
-  fillRate: number;
-}
-
-export interface RevenueByCountryResponse {
-  country: string | null;
-  revenueAmount: number;
-  cpm: number;
-  adRequests: number;
-  impressions: number;
-  fillRate: number;
-}
-
-export interface RevenueWithCountryResponse {
-  impressions: number;
-  clicks: number;
-  adRequests: number;
-  cpm: number;
-  revenueAmount: number;
-  fillRate: number;
-  country: string | null;
-  createdAt: string;
-  updatedAt: string;
-  gameId: string;
-  userId: string;
-  adUnitId: string | null;
-  gameName: string | null;
-}
-
-export interface Paged<T> {
-  data: T[];
-  meta: PageMeta;
-}
+import { byCountryResponse, rowResponse, totalsResponse, type CountrySums, type RevenueRow } from './responses';
+import type { RevenueByCountryResponse, RevenueRowResponse, RevenueTotalResponse } from './schemas';
 
 /** A report's sites and days; the dashboard's views may narrow it to one viewer country (not in the API). */
 export type ReportInput = SiteDayInput & { country?: string | null };
@@ -88,22 +52,19 @@ export async function getTotals(principal: Principal, input: ReportInput): Promi
   const scope = await reportScope(principal, input);
   const db = await getDb();
   const [sums] = await db.select(aggregates).from(revenueSource(scope, { byCountry: false }));
-  return {
-    totalImpressions: sums.impressions,
-    totalRequests: sums.adRequests,
-    averageCpm: cpmOf(sums.revenueMicros, sums.impressions),
-    totalRevenue: usdFromMicros(sums.revenueMicros),
-    fillRate: fillRateOf(sums.impressions, sums.adRequests),
-  };
+  return totalsResponse(sums);
 }
 
-export async function getRevenueByCountry(
-  principal: Principal,
-  input: ByCountryInput,
-): Promise<Paged<RevenueByCountryResponse>> {
+/**
+ * The by-country report in exact integer sums, for callers that add them up (the dashboard's download);
+ * getRevenueByCountry is the same report in the API's dollars.
+ */
+export async function getSumsByCountry(principal: Principal, input: ByCountryInput): Promise<Paged<CountrySums>> {
   const filter = filterToSql(input.filter, byCountryColumns);
   const source = revenueSource(await reportScope(principal, input), { byCountry: true });
   const db = await getDb();
+  // sortBy is a field's name: the grammar takes no other.
+  const sortColumn = byCountryColumns[(input.sortBy ?? 'country') as ByCountryField];
   // At most one row per country (~250), so the whole filtered, sorted result is fetched and paged here;
   // that also gives totalRows without a second pass over the day rows.
   const rows = await db
@@ -113,19 +74,17 @@ export async function getRevenueByCountry(
     .groupBy(revenue.country)
     // A country whose rows were all subtracted (revenue-source.ts) has no rows in this scope.
     .having(and(sql`sum(${revenue.rows}) > 0`, filter))
-    .orderBy(...orderBy(input.sortDirection, byCountryColumns[input.sortBy ?? 'country'], [revenue.country]));
+    .orderBy(...orderBy(input.sortDirection, sortColumn, [revenue.country]));
   const offset = pageOffset(input);
-  return {
-    data: rows.slice(offset, offset + input.pageSize).map((r) => ({
-      country: r.country,
-      revenueAmount: usdFromMicros(r.revenueMicros),
-      cpm: cpmOf(r.revenueMicros, r.impressions),
-      adRequests: r.adRequests,
-      impressions: r.impressions,
-      fillRate: fillRateOf(r.impressions, r.adRequests),
-    })),
-    meta: pageMeta(input, rows.length),
-  };
+  return { data: rows.slice(offset, offset + input.pageSize), meta: pageMeta(input, rows.length) };
+}
+
+export async function getRevenueByCountry(
+  principal: Principal,
+  input: ByCountryInput,
+): Promise<Paged<RevenueByCountryResponse>> {
+  const { data, meta } = await getSumsByCountry(principal, input);
+  return { data: data.map(byCountryResponse), meta };
 }
 
 /** Search matches a country by its code or English name (names are not in the database). */
@@ -134,50 +93,47 @@ function countrySearch(search: string, column: SQLWrapper): SQL {
   return searchToSql(search, [column], codes.length > 0 ? inArray(column as never, codes) : undefined);
 }
 
-/** The granular feed: every row of the account's sites, for account-level credentials only. */
-export async function getCountryRows(
-  principal: Principal,
-  paging: PagedRowsInput,
-): Promise<Paged<RevenueWithCountryResponse>> {
+/** The rows, a page at a time: every row of the account's sites, for account-level credentials only. */
+export async function getRows(principal: Principal, paging: PagedRowsInput): Promise<Paged<RevenueRowResponse>> {
   requireAccountLevel(principal, 'The per-site, country and day feed');
   const { filter } = paging;
   const db = await getDb();
   const { userId } = principal;
-  const feed = await selectFeed(db, { userId, ...paging });
+  const selection = await selectRows(db, { userId, ...paging });
   const offset = pageOffset(paging);
   // In the default (day, site, country) order, a deep page starts at a day the rollup finds, not at an
   // OFFSET walked through every row before it.
   const seekable = (paging.sortBy ?? 'createdAt') === 'createdAt' && offset > 0;
   const fromRollup = await countAndLocate(
     db,
-    { userId, filter, matched: feed.matched },
+    { userId, filter, matched: selection.matched },
     seekable ? { offset, direction: paging.sortDirection } : null,
   );
   const page = (where: SQL, skip: number) =>
     db
-      .select(feedRowColumns)
+      .select(rowColumns)
       .from(revenueDaily)
       .innerJoin(sites, eq(sites.id, revenueDaily.siteId))
       .where(where)
-      .orderBy(...feed.orderBy)
+      .orderBy(...selection.orderBy)
       .limit(paging.pageSize)
       .offset(skip);
   let total: number;
-  let rows: Awaited<ReturnType<typeof page>>;
+  let rows: RevenueRow[];
   if (fromRollup && seekable) {
     const { start } = fromRollup;
     const onward = paging.sortDirection === 'desc' ? lte : gte;
     total = fromRollup.total;
-    rows = start ? await page(and(feed.where, onward(revenueDaily.day, start.day))!, start.skip) : [];
+    rows = start ? await page(and(selection.where, onward(revenueDaily.day, start.day))!, start.skip) : [];
   } else if (fromRollup) {
-    [total, rows] = [fromRollup.total, await page(feed.where, offset)];
+    [total, rows] = [fromRollup.total, await page(selection.where, offset)];
   } else {
     const counted = db.select({ total: count() }).from(revenueDaily);
-    const joined = feed.usesSites ? counted.innerJoin(sites, eq(sites.id, revenueDaily.siteId)) : counted;
-    [[{ total }], rows] = await Promise.all([joined.where(feed.where), page(feed.where, offset)]);
+    const joined = selection.usesSites ? counted.innerJoin(sites, eq(sites.id, revenueDaily.siteId)) : counted;
+    [[{ total }], rows] = await Promise.all([joined.where(selection.where), page(selection.where, offset)]);
   }
-  return { data: rows.map(feedRow), meta: pageMeta(paging, Number(total)) };
+  return { data: rows.map(rowResponse), meta: pageMeta(paging, Number(total)) };
 }
 
-export const COUNTRY_ROW_COLUMNS = countryRowFields.map((f) => f.name);
+export const ROW_COLUMNS = rowFields.map((f) => f.name);
 export const BY_COUNTRY_COLUMNS = byCountryFields.map((f) => f.name);

@@ -1,7 +1,7 @@
 /**
- * `meta.totalRows` of the granular feed, and where a deep page of it starts, without walking an account's
+ * `meta.totalRows` of the rows, and where a deep page of them starts, without walking an account's
  * daily rows one by one (0.5 s to count a 14.6 M-row account, as long to skip to page 10,000): the rollup
- * (db/schema.ts) keeps how many daily rows each group holds, so a feed whose filter only names the rollup's
+ * (db/schema.ts) keeps how many daily rows each group holds, so a selection whose filter only names the rollup's
  * dimensions (day, country, site, account) is counted per month or day from the coarsest grain that has
  * them. Anything else (a metric, a site name) is counted exactly on revenue_daily.
  */
@@ -9,6 +9,7 @@ import { and, asc, desc, eq, inArray, isNotNull, isNull, or, sql, type SQL, type
 import type { Db } from '@/db/client';
 import { revenueRollup } from '@/db/schema';
 import { addDays, filterToSql, type FilterExpr, type Paging } from '@/lib/query';
+import type { RowField } from './fields';
 
 /** What Search matched: countries by code or name, and sites by name. */
 export interface SearchMatch {
@@ -16,35 +17,35 @@ export interface SearchMatch {
   siteIds: string[];
 }
 
-/** The feed's filter and Search, for the rollup. */
-export interface FeedMatch {
+/** The rows' filter and Search, for the rollup. */
+export interface RowsMatch {
   userId: string;
   filter: FilterExpr;
   matched: SearchMatch | null;
 }
 
-/** Where a page of the feed in its default (day, site, country) order starts: skip `skip` rows from `day` on. */
-export interface FeedStart {
+/** Where a page of the rows in their default (day, site, country) order starts: skip `skip` rows from `day` on. */
+export interface PageStart {
   day: string;
   skip: number;
 }
 
 const r = revenueRollup;
-/** The feed's dimension fields as rollup columns; `period` is the day at grain d. */
-const ROLLUP_COLUMNS: Record<string, SQLWrapper> = {
+/** The rows' dimension fields as rollup columns; `period` is the day at grain d. */
+const ROLLUP_COLUMNS = {
   createdAt: r.period,
   country: r.country,
   gameId: r.siteId,
   userId: r.userId,
-};
+} satisfies Partial<Record<RowField, SQLWrapper>>;
 
 /**
- * The rollup's rows that hold the feed's groups, or null when the filter or search needs the daily rows: a
+ * The rollup's rows that hold the selected rows' groups, or null when the filter or search needs the daily rows: a
  * term on anything but day, country, site or account, or sites and countries at once (the rollup has no
  * day grain by site and country). Months hold the same rows in ~30× fewer groups, but only a day grain can
  * answer a term on the day.
  */
-function rollupGroups({ userId, filter, matched }: FeedMatch, days = false): { where: SQL; grain: 'd' | 'm' } | null {
+function rollupGroups({ userId, filter, matched }: RowsMatch, days = false): { where: SQL; grain: 'd' | 'm' } | null {
   const fields = new Set(filter.flat().map((term) => term.field));
   if ([...fields].some((field) => !(field in ROLLUP_COLUMNS))) return null;
   const bySite = fields.has('gameId') || (matched !== null && matched.siteIds.length > 0);
@@ -68,7 +69,7 @@ function rollupGroups({ userId, filter, matched }: FeedMatch, days = false): { w
   return { where, grain };
 }
 
-/** Daily rows per period, in the feed's direction. */
+/** Daily rows per period, in the requested direction. */
 async function rowsPerPeriod(db: Db, groups: SQL, direction: Paging['sortDirection']) {
   return db
     .select({ period: r.period, rows: sql`sum(${r.rows})`.mapWith(Number) })
@@ -79,7 +80,7 @@ async function rowsPerPeriod(db: Db, groups: SQL, direction: Paging['sortDirecti
 }
 
 /** The period in which the row at `offset` lies, and how many of its rows come before it. */
-function locate(periods: { period: string; rows: number }[], offset: number): FeedStart | null {
+function locate(periods: { period: string; rows: number }[], offset: number): PageStart | null {
   let before = 0;
   for (const { period, rows } of periods) {
     if (offset < before + rows) return { day: period, skip: offset - before };
@@ -91,14 +92,14 @@ function locate(periods: { period: string; rows: number }[], offset: number): Fe
 const firstOfNextMonth = (firstOfMonth: string) => `${addDays(`${firstOfMonth.slice(0, 7)}-28`, 7).slice(0, 7)}-01`;
 
 /**
- * The feed's row count from the rollup and, for a page past the first in the default order, where it starts
+ * The selected rows' count from the rollup and, for a page past the first in the default order, where it starts
  * (null past the last row); or null when the rollup cannot answer and revenue_daily must.
  */
 export async function countAndLocate(
   db: Db,
-  match: FeedMatch,
+  match: RowsMatch,
   seek: { offset: number; direction: Paging['sortDirection'] } | null,
-): Promise<{ total: number; start: FeedStart | null } | null> {
+): Promise<{ total: number; start: PageStart | null } | null> {
   const groups = rollupGroups(match);
   if (!groups) return null;
   if (!seek || seek.offset === 0) {

@@ -1,7 +1,7 @@
 /**
- * The bulk export of the granular feed: every row that the feed's Filter, Search and sort select
- * (rows-query.ts), as CSV or NDJSON, read from one snapshot in constant memory (Database.stream) and
- * formatted in batches. The rows are exactly the feed's: the same selection, the same feedRow.
+ * The bulk export of the rows: every row that their Filter, Search and sort select (rows-query.ts), as CSV or
+ * NDJSON, read from one snapshot in constant memory (Database.stream) and formatted in batches. The rows are
+ * exactly the paged endpoint's: the same selection, the same rowResponse.
  */
 import { eq, sql } from 'drizzle-orm';
 import { getDatabase } from '@/db/client';
@@ -11,16 +11,20 @@ import { csvCell } from '@/lib/shared/csv';
 import { exportLimits } from '@/lib/platform/env';
 import type { RowsInput } from '@/lib/query';
 import { requireAccountLevel, type Principal } from '@/lib/accounts';
-import { feedRow, selectFeed, SITE_FIELDS } from './rows-query';
+import { selectRows, SITE_FIELDS } from './rows-query';
 import { adUnitIdOf } from './field-sql';
-import { COUNTRY_ROW_COLUMNS } from './reports';
+import { ROW_COLUMNS } from './reports';
+import { rowResponse, type RevenueRow } from './responses';
 
 export type ExportFormat = 'csv' | 'ndjson';
 
-/** A caller's own text for the rows (the dashboard's spreadsheet CSV): a header line and a line per row. */
+/**
+ * A caller's own text for the rows (the dashboard's spreadsheet CSV): a header line and a line per row, from the
+ * row as read (money in integer micro-dollars).
+ */
 export interface LineFormat {
   header: string;
-  line: (row: FeedRow) => string;
+  line: (row: RevenueRow) => string;
 }
 
 /** Rows per cursor fetch and per chunk written: large enough to amortise round trips, ~1 MB of text. */
@@ -33,7 +37,7 @@ const r = revenueDaily;
  * database more than the rest of the row). Its site's name and ad unit come from a lookup and userId from
  * the request, so sites is not joined and no repeated strings cross the wire.
  */
-const ROW_COLUMNS = {
+const STREAMED_COLUMNS = {
   siteId: r.siteId,
   day: sql<string>`${r.day}::text`,
   country: r.country,
@@ -48,18 +52,18 @@ type RawRow = [string, string, string, unknown, unknown, unknown, unknown, numbe
 type SiteFields = { name: string | null; adUnitId: string | null };
 
 /**
- * The Date the feed reads for a timestamp (JavaScript keeps milliseconds and truncates the rest) from its
+ * The Date the paged rows read for a timestamp (JavaScript keeps milliseconds and truncates the rest) from its
  * epoch seconds as a double: rounding to the microsecond first is exact, as a double's error there is far
  * below half a microsecond.
  */
 const dateFromEpochSeconds = (seconds: number) => new Date(Math.floor(Math.round(seconds * 1e6) / 1000));
 
 /**
- * The feed's rows for the request, as chunks of CSV (header line first) or NDJSON text. The key's scope is
+ * The rows for the request, as chunks of CSV (header line first) or NDJSON text. The key's scope is
  * checked at once (403); the rows are read only when the chunks are: nothing is opened for a body that is
  * never read.
  */
-export async function exportCountryRows(
+export async function exportRows(
   principal: Principal,
   request: RowsInput,
   format: ExportFormat | LineFormat,
@@ -67,12 +71,12 @@ export async function exportCountryRows(
   requireAccountLevel(principal, 'The export of the per-site, country and day feed');
   const { userId } = principal;
   const database = await getDatabase();
-  const feed = await selectFeed(database.db, { userId, ...request });
-  const selected = database.db.select(ROW_COLUMNS).from(r).$dynamic();
+  const selection = await selectRows(database.db, { userId, ...request });
+  const selected = database.db.select(STREAMED_COLUMNS).from(r).$dynamic();
   // Filtering or sorting on a site field needs sites in the SQL; the output takes them from the lookup anyway.
-  const joinSites = feed.usesSites || SITE_FIELDS.has(request.sortBy ?? '');
+  const joinSites = selection.usesSites || SITE_FIELDS.has(request.sortBy ?? '');
   const joined = joinSites ? selected.innerJoin(sites, eq(sites.id, r.siteId)) : selected;
-  const rows = joined.where(feed.where).orderBy(...feed.orderBy);
+  const rows = joined.where(selection.where).orderBy(...selection.orderBy);
   const siteLookup = database.db
     .select({ id: sites.id, name: sites.name, adUnitId: sites.adUnitId })
     .from(sites)
@@ -88,8 +92,7 @@ export async function exportCountryRows(
 
 async function* chunks(batches: AsyncIterable<StreamRow[]>, format: ExportFormat | LineFormat, userId: string) {
   let sitesById: Map<string, SiteFields> | undefined;
-  let header =
-    typeof format === 'object' ? `${format.header}\n` : format === 'csv' ? `${COUNTRY_ROW_COLUMNS.join(',')}\n` : '';
+  let header = typeof format === 'object' ? `${format.header}\n` : format === 'csv' ? `${ROW_COLUMNS.join(',')}\n` : '';
   for await (const batch of batches) {
     if (!sitesById) {
       sitesById = new Map(batch.map(([id, name, adUnitId]) => [id as string, { name, adUnitId } as SiteFields]));
@@ -103,29 +106,33 @@ async function* chunks(batches: AsyncIterable<StreamRow[]>, format: ExportFormat
   if (header) yield header;
 }
 
-/** A raw row as the feed answers it (feedRow). */
-function exportRow(raw: RawRow, userId: string, sitesById: Map<string, SiteFields>) {
+/** A raw row as the paged endpoint reads it (rowColumns). */
+function exportRow(raw: RawRow, userId: string, sitesById: Map<string, SiteFields>): RevenueRow {
   const [siteId, day, country, impressions, clicks, adRequests, revenueMicros, updatedAtSeconds, adUnitId] = raw;
   const site = sitesById.get(siteId);
-  // int8 columns arrive as strings (postgres.js) or numbers (PGlite).
-  const numbers = { impressions: Number(impressions), clicks: Number(clicks), adRequests: Number(adRequests) };
-  const updatedAt = dateFromEpochSeconds(updatedAtSeconds);
-  return feedRow({
-    row: { siteId, userId, day, country, ...numbers, revenueMicros: Number(revenueMicros), adUnitId, updatedAt },
+  return {
+    siteId,
+    userId,
+    day,
+    country,
+    // int8 columns arrive as strings (postgres.js) or numbers (PGlite).
+    impressions: Number(impressions),
+    clicks: Number(clicks),
+    adRequests: Number(adRequests),
+    revenueMicros: Number(revenueMicros),
+    updatedAt: dateFromEpochSeconds(updatedAtSeconds),
     adUnitId: adUnitIdOf(adUnitId, site?.adUnitId),
     gameName: site?.name ?? null,
-  });
+  };
 }
-
-export type FeedRow = ReturnType<typeof feedRow>;
 
 /** A batch as one chunk of text: lines joined once per batch, not written row by row. */
 function formatBatch(
   batch: StreamRow[],
   format: ExportFormat | LineFormat,
-  toRow: (raw: StreamRow) => FeedRow,
+  toRow: (raw: StreamRow) => RevenueRow,
 ): string {
-  const columns = COUNTRY_ROW_COLUMNS as (keyof FeedRow)[];
+  const columns = ROW_COLUMNS;
   const lines = new Array<string>(batch.length);
   const cells = new Array<string>(columns.length);
   for (let i = 0; i < batch.length; i++) {
@@ -134,11 +141,12 @@ function formatBatch(
       lines[i] = format.line(row);
       continue;
     }
+    const response = rowResponse(row);
     if (format === 'ndjson') {
-      lines[i] = JSON.stringify(row);
+      lines[i] = JSON.stringify(response);
       continue;
     }
-    for (let c = 0; c < columns.length; c++) cells[c] = csvCell(row[columns[c]]);
+    for (let c = 0; c < columns.length; c++) cells[c] = csvCell(response[columns[c]]);
     lines[i] = cells.join(',');
   }
   return `${lines.join('\n')}\n`;

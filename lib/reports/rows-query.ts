@@ -1,18 +1,19 @@
 /**
- * The granular feed's selection, shared by its paged endpoints and the bulk export: which rows of revenue_daily
+ * The rows' selection, shared by their paged endpoints and the bulk export: which rows of revenue_daily
  * (account, Filter, Search), in which order, with which site fields. Paging and output are the callers'.
  */
 import { and, asc, desc, eq, inArray, or, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import { type Db } from '@/db/client';
 import { revenueDaily, sites } from '@/db/schema';
 import { countryCodesMatching } from '@/lib/shared/countries';
-import { cpmOf, fillRateOf, usdFromMicros } from '@/lib/shared/money';
 import { filterToSql, searchToSql, type FilterExpr, type Paging } from '@/lib/query';
-import { countryRowColumns, countryRowSortColumns } from './field-sql';
+import { rowFilterColumns, rowSortColumns } from './field-sql';
+import type { RowField } from './fields';
 import type { SearchMatch } from './rows-count';
+import type { RevenueRow } from './responses';
 
-/** What the feed was asked for, once parsed. */
-export interface FeedRequest {
+/** What the rows were asked for, once parsed. */
+export interface RowsRequest {
   userId: string;
   filter: FilterExpr;
   search: string | null;
@@ -20,7 +21,7 @@ export interface FeedRequest {
   sortDirection: Paging['sortDirection'];
 }
 
-export interface FeedSelection {
+export interface RowsSelection {
   where: SQL;
   orderBy: SQL[];
   /** Search's matches, resolved to countries and site ids (null without Search). */
@@ -30,10 +31,10 @@ export interface FeedSelection {
 }
 
 /** Row fields that live on sites rather than on revenue_daily (filtering or sorting by them needs the join). */
-export const SITE_FIELDS = new Set(['gameName', 'adUnitId']);
+export const SITE_FIELDS = new Set<string>(['gameName', 'adUnitId'] satisfies RowField[]);
 
 /**
- * Search on the feed matches the country (code or English name) or the site's name. The few matching sites
+ * Search on the rows matches the country (code or English name) or the site's name. The few matching sites
  * are looked up first, so the rows are filtered by ids instead of joining and comparing names row by row.
  */
 async function matchSearch(db: Db, userId: string, search: string): Promise<SearchMatch> {
@@ -54,21 +55,22 @@ function searchCondition(match: SearchMatch): SQL {
 
 /**
  * ORDER BY the requested field, then the tie-breakers, all in the requested direction: the order is total
- * (pages never overlap), and a descending feed can walk the same index backwards.
+ * (pages never overlap), and a descending order can walk the same index backwards.
  */
 export function orderBy(sortDirection: Paging['sortDirection'], primary: SQLWrapper, tieBreakers: SQLWrapper[]): SQL[] {
   const direction = sortDirection === 'desc' ? desc : asc;
   return [primary, ...tieBreakers].map((c) => direction(c));
 }
 
-export async function selectFeed(db: Db, request: FeedRequest): Promise<FeedSelection> {
+export async function selectRows(db: Db, request: RowsRequest): Promise<RowsSelection> {
   const matched = request.search ? await matchSearch(db, request.userId, request.search) : null;
   const where = and(
     eq(revenueDaily.userId, request.userId),
-    filterToSql(request.filter, countryRowColumns),
+    filterToSql(request.filter, rowFilterColumns),
     matched ? searchCondition(matched) : undefined,
   )!;
-  const primary = countryRowSortColumns[request.sortBy ?? 'createdAt'];
+  // sortBy is a field's name: the grammar takes no other.
+  const primary = rowSortColumns[(request.sortBy ?? 'createdAt') as RowField];
   return {
     where,
     orderBy: orderBy(request.sortDirection, primary, [revenueDaily.day, revenueDaily.siteId, revenueDaily.country]),
@@ -77,41 +79,18 @@ export async function selectFeed(db: Db, request: FeedRequest): Promise<FeedSele
   };
 }
 
-/** The columns a feed row is read with: the daily row and its site's fields. */
-export const feedRowColumns = {
-  row: revenueDaily,
-  adUnitId: countryRowColumns.adUnitId as SQL<string | null>,
+const d = revenueDaily;
+/** The columns a row is read with (RevenueRow): the daily row's own and its site's fields. */
+export const rowColumns = {
+  siteId: d.siteId,
+  userId: d.userId,
+  day: d.day,
+  country: d.country,
+  impressions: d.impressions,
+  clicks: d.clicks,
+  adRequests: d.adRequests,
+  revenueMicros: d.revenueMicros,
+  updatedAt: d.updatedAt,
+  adUnitId: rowFilterColumns.adUnitId as SQL<string | null>,
   gameName: sites.name,
-};
-
-type FeedRecord = { row: typeof revenueDaily.$inferSelect; adUnitId: string | null; gameName: string | null };
-
-/**
- * toISOString keeping its last answer: rows come in runs with the same updatedAt (one import, one day), and
- * formatting a date is the costliest part of a row when millions are exported.
- */
-let lastUpdated = { ms: NaN, iso: '' };
-function isoTimestamp(date: Date): string {
-  const ms = date.getTime();
-  if (ms !== lastUpdated.ms) lastUpdated = { ms, iso: date.toISOString() };
-  return lastUpdated.iso;
-}
-
-/** A feed row as the API answers it (RevenueWithCountryResponse). */
-export function feedRow({ row, adUnitId, gameName }: FeedRecord) {
-  return {
-    impressions: row.impressions,
-    clicks: row.clicks,
-    adRequests: row.adRequests,
-    cpm: cpmOf(row.revenueMicros, row.impressions),
-    revenueAmount: usdFromMicros(row.revenueMicros),
-    fillRate: fillRateOf(row.impressions, row.adRequests),
-    country: row.country,
-    createdAt: `${row.day}T00:00:00.000Z`,
-    updatedAt: isoTimestamp(row.updatedAt),
-    gameId: row.siteId,
-    userId: row.userId,
-    adUnitId,
-    gameName,
-  };
-}
+} satisfies Record<keyof RevenueRow, SQLWrapper>;

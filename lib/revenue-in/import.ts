@@ -9,6 +9,7 @@ import { forbidden } from '@/lib/shared/errors';
 import { type ImportFormat, type LineError, parseRevenueFile } from '@/lib/revenue-in/parse';
 import { findUserByEmail, type Principal } from '@/lib/accounts';
 import { createStaging, resolveSites, stage, stagingLine, upsertStaged } from './write';
+import type { ImportSummary } from './schemas';
 
 export interface ImportOptions {
   format: ImportFormat;
@@ -26,18 +27,6 @@ export interface ImportOptions {
   onProgress?(progress: { rows: number; phase: 'reading' | 'applying' }): void;
   /** The last day a row may have (tests); default today UTC. */
   today?: string;
-}
-
-export interface ImportSummary {
-  /** Rows in the file. */
-  rows: number;
-  inserted: number;
-  updated: number;
-  /** Rows whose values were already there. */
-  unchanged: number;
-  sitesCreated: number;
-  ms: number;
-  rowsPerSecond: number;
 }
 
 export type ImportResult =

@@ -3,3 +3,4 @@ export { importRevenue } from './import';
 export { INGEST_MAX_BYTES, ingestQuery, ingestRevenue } from './ingest';
 export { IMPORT_COLUMNS, formatFromName } from './parse';
 export type { ImportFormat, LineError } from './parse';
+export { ImportSummary } from './schemas';

@@ -6,7 +6,8 @@ import { z } from 'zod';
 import { AppError } from '@/lib/shared/errors';
 import type { ImportFormat } from '@/lib/revenue-in/parse';
 import { requireAccountLevel, type Principal } from '@/lib/accounts';
-import { importRevenue, type ImportSummary } from './import';
+import { importRevenue } from './import';
+import type { ImportSummary } from './schemas';
 
 /** `owner`: whose sites the rows may name by siteName (checked by the import, which says when it is unknown). */
 export const ingestQuery = z

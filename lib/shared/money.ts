@@ -14,21 +14,21 @@ export const cpmOf = (revenueMicros: number, impressions: number) =>
 export const fillRateOf = (impressions: number, adRequests: number) =>
   adRequests === 0 ? 0 : impressions / adRequests;
 
-/** A report row's figures from its sums: the money in USD, the ratios computed from the sums. */
-export interface Metrics {
-  revenue: number;
-  impressions: number;
-  adRequests: number;
-  clicks: number;
-  cpm: number;
-  fillRate: number;
-}
-
 export interface Sums {
   revenueMicros: number;
   impressions: number;
   adRequests: number;
   clicks: number;
+}
+
+/**
+ * A report row's figures: its sums, which add up exactly (a download's totals), and from them the money in USD
+ * and the ratios, which the dashboard shows.
+ */
+export interface Metrics extends Sums {
+  revenue: number;
+  cpm: number;
+  fillRate: number;
 }
 
 export const NO_SUMS: Sums = { revenueMicros: 0, impressions: 0, adRequests: 0, clicks: 0 };
@@ -43,6 +43,7 @@ export const addSums = (a: Sums, b: Sums): Sums => ({
 
 export function metricsOf({ revenueMicros, impressions, adRequests, clicks }: Sums): Metrics {
   return {
+    revenueMicros,
     revenue: usdFromMicros(revenueMicros),
     impressions,
     adRequests,

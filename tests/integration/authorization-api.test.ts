@@ -126,7 +126,7 @@ const OPERATIONS: Operation[] = [
     operationId,
     // A filter on a site, not a scope: another account's site matches none of the caller's rows.
     request: async () => ({ method: 'GET', path: `${path}?Filter=gameId==${w.siteA}` }),
-    // Rows are account-wide: closed to site-scoped keys.
+    // The rows is account-wide: closed to site-scoped keys.
     expected: keyed({ siteScoped: 403, account: 200, other: 200, admin: 200 }),
     check(res, caller) {
       const rows = operationId === 'getCountryRows' ? res.json.data.length : res.text.trim().split('\n').length - 1;

@@ -41,6 +41,7 @@ async function expectDailyEqualsTotals(principal: Principal, range: Range) {
 
 const zero = (day: string): DailyPoint => ({
   day,
+  revenueMicros: 0,
   revenue: 0,
   impressions: 0,
   adRequests: 0,
@@ -82,6 +83,7 @@ describe('getDailyRevenue for an account of its own, exactly', () => {
       zero('2025-01-29'),
       {
         day: '2025-01-30',
+        revenueMicros: 5_000_000,
         revenue: 5,
         impressions: 3_500,
         adRequests: 4_000,
@@ -92,6 +94,7 @@ describe('getDailyRevenue for an account of its own, exactly', () => {
       zero('2025-01-31'),
       {
         day: '2025-02-01',
+        revenueMicros: 1,
         revenue: 0.000001,
         impressions: 3,
         adRequests: 9,
@@ -99,7 +102,16 @@ describe('getDailyRevenue for an account of its own, exactly', () => {
         cpm: (0.000001 / 3) * 1000,
         fillRate: 1 / 3,
       },
-      { day: '2025-02-02', revenue: 0, impressions: 0, adRequests: 40, clicks: 0, cpm: 0, fillRate: 0 },
+      {
+        day: '2025-02-02',
+        revenueMicros: 0,
+        revenue: 0,
+        impressions: 0,
+        adRequests: 40,
+        clicks: 0,
+        cpm: 0,
+        fillRate: 0,
+      },
       zero('2025-02-03'),
     ]);
     for (const p of daily) {
@@ -112,6 +124,7 @@ describe('getDailyRevenue for an account of its own, exactly', () => {
     expect(await dailyOf(owner, { from: '2025-01-30', to: '2025-02-02', sites: [siteA] })).toEqual([
       {
         day: '2025-01-30',
+        revenueMicros: 2_000_000,
         revenue: 2,
         impressions: 1_500,
         adRequests: 2_000,
@@ -122,6 +135,7 @@ describe('getDailyRevenue for an account of its own, exactly', () => {
       zero('2025-01-31'),
       {
         day: '2025-02-01',
+        revenueMicros: 1,
         revenue: 0.000001,
         impressions: 3,
         adRequests: 9,
@@ -134,6 +148,7 @@ describe('getDailyRevenue for an account of its own, exactly', () => {
     expect(await dailyOf(owner, { from: '2025-01-30', to: '2025-01-30', sites: [siteB, siteA] })).toEqual([
       {
         day: '2025-01-30',
+        revenueMicros: 5_000_000,
         revenue: 5,
         impressions: 3_500,
         adRequests: 4_000,
@@ -191,7 +206,16 @@ describe('getDailyRevenue for an account of its own, exactly', () => {
     const scoped: Principal = { ...owner, siteScope: [siteB], via: 'apiKey' };
     const daily = await dailyOf(scoped, { from: '2025-01-30', to: '2025-01-30', sites: null });
     expect(daily).toEqual([
-      { day: '2025-01-30', revenue: 3, impressions: 2_000, adRequests: 2_000, clicks: 11, cpm: 1.5, fillRate: 1 },
+      {
+        day: '2025-01-30',
+        revenueMicros: 3_000_000,
+        revenue: 3,
+        impressions: 2_000,
+        adRequests: 2_000,
+        clicks: 11,
+        cpm: 1.5,
+        fillRate: 1,
+      },
     ]);
     const err = await dailyOf(scoped, { from: '2025-01-30', to: '2025-01-30', sites: [siteA] }).catch(
       (e: unknown) => e,

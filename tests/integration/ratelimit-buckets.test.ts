@@ -10,7 +10,7 @@ import { issueKey, otherLastChar } from '../support/keys';
 import { expectProblem } from './api-helpers';
 import { limitHeaders, manualClock, range } from './ratelimit-helpers';
 
-// Issue 3 points 4 and 5: a bucket per key, shared by the legacy feed's ?apiKey=; callers without a valid
+// Issue 3 points 4 and 5: a bucket per key, shared by the legacy endpoint's ?apiKey=; callers without a valid
 // key limited to 30 a minute per client address, never touching a real key's quota.
 const t = useTestDatabase();
 const MINUTE = Date.UTC(2026, 6, 4, 11, 0, 0);
@@ -78,7 +78,7 @@ describe('one bucket per key', () => {
       expect(res.status, res.text).toBe(200);
       expect(remainingOf(res)).toBe(--expected);
     }
-    // Spend the rest through the legacy feed: the header-authenticated endpoints are refused, and vice versa.
+    // Spend the rest through the legacy endpoint: the header-authenticated endpoints are refused, and vice versa.
     await Promise.all(range(expected).map(() => get(`/api/v1/revenues/countries?apiKey=${key}&pageSize=1`)));
     expectProblem(await get('/api/v1/reports/countries', { key }), 429, '/api/v1/reports/countries');
     const legacy = await get(`/api/v1/revenues/countries?apiKey=${key}`);

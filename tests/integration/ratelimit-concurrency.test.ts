@@ -27,7 +27,7 @@ async function freshKey() {
 /** Fires 300 requests of one key at once and checks the exact outcome; returns the time taken. */
 async function fire300(key: string, label: string): Promise<ApiResult[]> {
   const started = performance.now();
-  // A few through the legacy feed's ?apiKey= (the same bucket): no more than the key's report slots
+  // A few through the deprecated endpoint's ?apiKey= (the same bucket): no more than the key's report slots
   // (lib/platform/limits.ts), so none of the 429s here is that cap's.
   const results = await Promise.all(
     range(300).map((i) =>

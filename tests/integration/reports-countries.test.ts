@@ -6,7 +6,7 @@ import { useTestDatabase } from '../support/db';
 import { createPublisher, createRevenue, createSite } from '../support/factories';
 import { demoKey, issueKey } from '../support/keys';
 import {
-  COUNTRY_ROW_SHAPE,
+  ROW_SHAPE,
   DEMO_SITE_IDS,
   expectPaged,
   expectProblem,
@@ -21,7 +21,7 @@ import {
 } from './reports-helpers';
 
 const t = useTestDatabase();
-const ROWS = '/api/v1/reports/countries';
+const ROWS_PATH = '/api/v1/reports/countries';
 let demo: string;
 
 beforeAll(async () => {
@@ -79,8 +79,8 @@ function expectSameRow(row: any, raw: RawRow | undefined) {
 
 describe('GET /api/v1/reports/countries: envelope, paging and sorting', () => {
   it('returns page 1 of 20 rows over every row of the account, each exactly as stored', async () => {
-    const res = await get(ROWS, { key: demo });
-    expectPaged(res, COUNTRY_ROW_SHAPE);
+    const res = await get(ROWS_PATH, { key: demo });
+    expectPaged(res, ROW_SHAPE);
     const [{ n }] = await sqlRows<{ n: string }>(
       t.db,
       sql`select count(*)::text as n from revenue_daily
@@ -101,23 +101,23 @@ describe('GET /api/v1/reports/countries: envelope, paging and sorting', () => {
   });
 
   it('answers a page past the end with 200 and no rows; caps pageSize at 1000', async () => {
-    const past = await get(`${ROWS}?page=2147483647&pageSize=1000`, { key: demo });
-    expectPaged(past, COUNTRY_ROW_SHAPE);
+    const past = await get(`${ROWS_PATH}?page=2147483647&pageSize=1000`, { key: demo });
+    expectPaged(past, ROW_SHAPE);
     expect(past.json.data).toEqual([]);
     expect(past.json.meta.page).toBe(2147483647);
     expect(past.json.meta.totalRows).toBeGreaterThan(1000);
-    const full = await get(`${ROWS}?pageSize=1000`, { key: demo });
+    const full = await get(`${ROWS_PATH}?pageSize=1000`, { key: demo });
     expect(full.json.data).toHaveLength(1000);
-    expectProblem(await get(`${ROWS}?pageSize=1001`, { key: demo }), 400, 'pageSize');
-    expectProblem(await get(`${ROWS}?page=0`, { key: demo }), 400, 'page');
-    expectProblem(await get(`${ROWS}?sortBy=siteId`, { key: demo }), 400, 'sortBy');
+    expectProblem(await get(`${ROWS_PATH}?pageSize=1001`, { key: demo }), 400, 'pageSize');
+    expectProblem(await get(`${ROWS_PATH}?page=0`, { key: demo }), 400, 'page');
+    expectProblem(await get(`${ROWS_PATH}?sortBy=siteId`, { key: demo }), 400, 'sortBy');
   });
 
   it('sorts by country before paging: pages of 100 equal one page of 1000, in order, no duplicates', async () => {
     const from = shiftDay(t.today, -3);
     const filter = q({ Filter: `createdAt>=${from};createdAt<=${t.today}` });
     for (const dir of ['asc', 'desc']) {
-      const base = `${ROWS}?${filter}&sortBy=COUNTRY&sortDirection=${dir}`;
+      const base = `${ROWS_PATH}?${filter}&sortBy=COUNTRY&sortDirection=${dir}`;
       const { rows, meta } = await walkPages(`${base}&pageSize=100`, demo);
       expect(meta).toMatchObject({ sortBy: 'country', sortDirection: dir, totalRows: 5 * 4 * 48, totalPages: 10 });
       const one = await get(`${base}&pageSize=1000`, { key: demo });
@@ -131,7 +131,7 @@ describe('GET /api/v1/reports/countries: envelope, paging and sorting', () => {
 
   it('walks 20 days in pages of 500 by country: exactly the stored rows, each once', async () => {
     const from = shiftDay(t.today, -19);
-    const path = `${ROWS}?${q({ Filter: `createdAt>=${from}`, sortBy: 'country', pageSize: 500 })}`;
+    const path = `${ROWS_PATH}?${q({ Filter: `createdAt>=${from}`, sortBy: 'country', pageSize: 500 })}`;
     const { rows, pages } = await walkPages(path, demo);
     const raw = await rawRows(DEMO_SITE_IDS, from, t.today);
     expect(pages).toBe(Math.ceil(raw.size / 500));
@@ -141,7 +141,7 @@ describe('GET /api/v1/reports/countries: envelope, paging and sorting', () => {
 
   it('breaks ties when sorting by impressions on a small page size', async () => {
     const day = shiftDay(t.today, -1);
-    const base = `${ROWS}?${q({ Filter: `createdAt==${day}`, sortBy: 'impressions' })}`;
+    const base = `${ROWS_PATH}?${q({ Filter: `createdAt==${day}`, sortBy: 'impressions' })}`;
     const { rows } = await walkPages(`${base}&pageSize=20`, demo);
     expect(rows).toEqual((await get(`${base}&pageSize=1000`, { key: demo })).json.data);
     expect(rows).toHaveLength(5 * 48);
@@ -156,7 +156,10 @@ describe('GET /api/v1/reports/countries: Filter and Search on row fields', () =>
 
   async function check(filter: string, extra: ReturnType<typeof sql>, sites: readonly string[] = DEMO_SITE_IDS) {
     const expected = await rawRows(sites, from(), t.today, extra);
-    const { rows, meta } = await walkPages(`${ROWS}?${q({ Filter: `${dayRange()};${filter}`, pageSize: 1000 })}`, demo);
+    const { rows, meta } = await walkPages(
+      `${ROWS_PATH}?${q({ Filter: `${dayRange()};${filter}`, pageSize: 1000 })}`,
+      demo,
+    );
     expect(meta.totalRows, filter).toBe(expected.size);
     expect(rows.map(rowKey).sort(), filter).toEqual([...expected.keys()].sort());
     for (const row of rows.slice(0, 50)) expectSameRow(row, expected.get(rowKey(row)));
@@ -194,10 +197,10 @@ describe('GET /api/v1/reports/countries: Filter and Search on row fields', () =>
   it('filters by FilterList on gameId and country, both syntaxes', async () => {
     const [a, b] = [DEMO_IDS.sites.mergeKingdom, DEMO_IDS.sites.dungeonDash];
     const res = await get(
-      `${ROWS}?${q({ Filter: `createdAt==${t.today}`, 'FilterList[gameId]': `${a},${b}`, 'FilterList.country': 'US,de' })}`,
+      `${ROWS_PATH}?${q({ Filter: `createdAt==${t.today}`, 'FilterList[gameId]': `${a},${b}`, 'FilterList.country': 'US,de' })}`,
       { key: demo },
     );
-    expectPaged(res, COUNTRY_ROW_SHAPE);
+    expectPaged(res, ROW_SHAPE);
     expect(res.json.data.map(rowKey).sort()).toEqual(
       [a, b].flatMap((s) => ['DE', 'US'].map((c) => `${s}|${t.today}|${c}`)).sort(),
     );
@@ -216,8 +219,8 @@ describe('GET /api/v1/reports/countries: Filter and Search on row fields', () =>
       ]);
     const { raw } = await issueKey(user.id, { label: 'escapes' });
     const idsOf = async (params: Record<string, string>) => {
-      const res = await get(`${ROWS}?${q({ ...params, pageSize: 1000 })}`, { key: raw });
-      expectPaged(res, COUNTRY_ROW_SHAPE);
+      const res = await get(`${ROWS_PATH}?${q({ ...params, pageSize: 1000 })}`, { key: raw });
+      expectPaged(res, ROW_SHAPE);
       return res.json.data.map((r: any) => `${r.gameName}|${r.country}`).sort();
     };
     const rowsOf = (i: number[], countries = ['JP', 'NO']) =>
@@ -251,7 +254,7 @@ describe('GET /api/v1/reports/countries: Filter and Search on row fields', () =>
       { Filter: 'gameName==über ärger ça 🎮' },
     ];
     for (const params of cases) {
-      const res = await get(`${ROWS}?${q(params)}`, { key: raw });
+      const res = await get(`${ROWS_PATH}?${q(params)}`, { key: raw });
       expect(res.status, res.text).toBe(200);
       expect(
         res.json.data.map((r: any) => r.gameId),
@@ -271,12 +274,12 @@ describe('GET /api/v1/reports/countries: Filter and Search on row fields', () =>
       'gameName==\\',
       'gameId>=' + DEMO_SITE_IDS[0],
     ]) {
-      const body = expectProblem(await get(`${ROWS}?${q({ Filter: filter })}`, { key: demo }), 400, 'Filter');
+      const body = expectProblem(await get(`${ROWS_PATH}?${q({ Filter: filter })}`, { key: demo }), 400, 'Filter');
       expect(body.detail, filter).toMatch(/position \d+/);
     }
-    expectProblem(await get(`${ROWS}?FilterList[siteId]=x`, { key: demo }), 400, /^FilterList/);
-    expectProblem(await get(`${ROWS}?siteIds=${DEMO_SITE_IDS[0]}`, { key: demo }), 400, 'siteIds');
-    expectProblem(await get(`${ROWS}?fromDate=${t.today}`, { key: demo }), 400, 'fromDate');
+    expectProblem(await get(`${ROWS_PATH}?FilterList[siteId]=x`, { key: demo }), 400, /^FilterList/);
+    expectProblem(await get(`${ROWS_PATH}?siteIds=${DEMO_SITE_IDS[0]}`, { key: demo }), 400, 'siteIds');
+    expectProblem(await get(`${ROWS_PATH}?fromDate=${t.today}`, { key: demo }), 400, 'fromDate');
   });
 });
 

@@ -15,7 +15,7 @@ import { expectProblem, nowDay, q, shiftDay } from './reports-helpers';
 import { loggedLines } from '../support/logs';
 
 const t = useTestDatabase();
-const ROWS = '/api/v1/reports/countries';
+const ROWS_PATH = '/api/v1/reports/countries';
 const EXPORT = '/api/v1/reports/countries/export';
 const CSV = { accept: 'text/csv' };
 const NDJSON = { accept: 'application/x-ndjson' };
@@ -26,12 +26,12 @@ beforeAll(async () => {
 });
 
 /** Every page of the rows for `params`, as JSON rows and as the CSV lines of each page (header dropped). */
-async function rowPages(params: Record<string, string>, key = demo) {
+async function pagesOfRows(params: Record<string, string>, key = demo) {
   const rows: any[] = [];
   const csvLines: string[] = [];
   let header = '';
   for (let page = 1; ; page++) {
-    const path = `${ROWS}?${q({ ...params, pageSize: 1000, page })}`;
+    const path = `${ROWS_PATH}?${q({ ...params, pageSize: 1000, page })}`;
     const json = await get(path, { key });
     expect(json.status, json.text.slice(0, 300)).toBe(200);
     rows.push(...json.json.data);
@@ -71,7 +71,7 @@ describe('GET /api/v1/reports/countries/export: the rows, every page at once', (
   it('streams as CSV exactly the concatenated CSV pages, and as NDJSON exactly the JSON rows', async () => {
     for (const params of cases()) {
       const label = JSON.stringify(params);
-      const expected = await rowPages(params);
+      const expected = await pagesOfRows(params);
       expect(expected.rows.length, label).toBeGreaterThan(0);
       const csv = await get(`${EXPORT}?${q(params)}`, { key: demo, headers: CSV });
       expectExport(csv, 'csv');
@@ -143,13 +143,13 @@ describe('CSV cells of the export', () => {
       { day, country: 'FR', adUnitId: 'au-row' },
       { day, country: 'DE' },
     ]);
-    // Timestamps keep microseconds; the export reads them as the rows' pages do (milliseconds, truncated).
+    // Timestamps keep microseconds; the export reads them as the paged rows do (milliseconds, truncated).
     await t.db.execute(
       sql`update revenue_daily set updated_at = '2026-01-02 03:04:05.678999+00' where site_id = ${own.id}`,
     );
     const { raw } = await issueKey(user.id);
 
-    const expected = (await rowPages({ sortBy: 'gameName' }, raw)).rows;
+    const expected = (await pagesOfRows({ sortBy: 'gameName' }, raw)).rows;
     const res = await get(`${EXPORT}?sortBy=gameName`, { key: raw });
     expectExport(res, 'csv');
     expect(res.text).toContain(`"'=HYPERLINK(""http://evil.example"",""x"")"`);

@@ -23,7 +23,7 @@ const freshKey = async () => (key = (await demoKey()).raw);
 
 beforeAll(freshKey);
 
-/** Legacy feed calls carry the key in the query, the others in the header. */
+/** Legacy endpoint calls carry the key in the query, the others in the header. */
 function call(path: string, query: string) {
   if (path.startsWith('/api/v1/revenues'))
     return get(`${path}?${query}${query ? '&' : ''}apiKey=${encodeURIComponent(key)}`);
@@ -119,11 +119,11 @@ describe('parameter names', () => {
       400,
     );
     expect(names(totals)).toEqual(['fromDate']);
-    const rows = expectProblem(
+    const rowsProblem = expectProblem(
       await call(ENDPOINTS[2], q({ page: 'one', Filter: 'gameId==1', 'FilterList[x]': '1' })),
       400,
     );
-    expect(names(rows)).toEqual(['Filter', 'FilterList[x]', 'page']);
+    expect(names(rowsProblem)).toEqual(['Filter', 'FilterList[x]', 'page']);
   });
 });
 
@@ -260,7 +260,7 @@ describe('hostile inputs', () => {
     let calls = 0;
     const failures: string[] = [];
     for (const path of ENDPOINTS) {
-      // The legacy feed runs the successor's code: every 7th input is enough to show it answers the same way.
+      // The legacy endpoint runs the successor's code: every 7th input is enough to show it answers the same way.
       for (const params of path.startsWith('/api/v1/revenues') ? HOSTILE.filter((_, i) => i % 7 === 0) : HOSTILE) {
         if (++calls % 100 === 0) await freshKey(); // stay inside the per-key rate limit
         const res = await call(path, q(params));
@@ -309,7 +309,7 @@ describe('hostile inputs', () => {
       400,
       'Filter',
     );
-    // At the term limit a filter still works (and is not a 5xx on the biggest report, the rows).
+    // At the term limit a filter still works (and is not a 5xx on the largest account's rows).
     for (const path of PAGED.slice(0, 2)) {
       const atLimit = await call(
         path,

@@ -106,7 +106,7 @@ export const BY_COUNTRY_SHAPE: Shape = {
   impressions: ['int32', 'required'],
   fillRate: ['double', 'required'],
 };
-export const COUNTRY_ROW_SHAPE: Shape = {
+export const ROW_SHAPE: Shape = {
   impressions: ['int32', 'required'],
   clicks: ['int32', 'required'],
   adRequests: ['int32', 'required'],

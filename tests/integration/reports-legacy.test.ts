@@ -3,11 +3,11 @@ import { DEMO_IDS } from '@/db/seed-data';
 import { get } from '../support/api';
 import { useTestDatabase } from '../support/db';
 import { demoKey } from '../support/keys';
-import { BY_COUNTRY_SHAPE, COUNTRY_ROW_SHAPE, expectPaged, expectProblem, q, shiftDay } from './reports-helpers';
+import { BY_COUNTRY_SHAPE, ROW_SHAPE, expectPaged, expectProblem, q, shiftDay } from './reports-helpers';
 
 const t = useTestDatabase();
 const LEGACY = '/api/v1/revenues/countries';
-const SUCCESSOR = '/api/v1/reports/countries';
+const ROWS_PATH = '/api/v1/reports/countries';
 let key: string;
 
 beforeAll(async () => {
@@ -29,8 +29,8 @@ describe('GET /api/v1/revenues/countries (deprecated legacy feed)', () => {
     ];
     for (const params of cases) {
       const legacy = await get(`${LEGACY}?${params}${params ? '&' : ''}apiKey=${key}`);
-      const successor = await get(`${SUCCESSOR}?${params}`, { key });
-      expectPaged(legacy, COUNTRY_ROW_SHAPE);
+      const successor = await get(`${ROWS_PATH}?${params}`, { key });
+      expectPaged(legacy, ROW_SHAPE);
       expect(legacy.json, params).toEqual(successor.json);
       expect(legacy.json.meta.totalRows, params).toBeGreaterThan(0);
     }
@@ -48,7 +48,7 @@ describe('GET /api/v1/revenues/countries (deprecated legacy feed)', () => {
     expect(when.toUTCString()).toBe(sunset);
     expect(when.getTime()).toBeGreaterThan(Date.now());
 
-    const successor = await get(`${SUCCESSOR}?pageSize=1`, { key });
+    const successor = await get(`${ROWS_PATH}?pageSize=1`, { key });
     expect(successor.headers.get('deprecation')).toBeNull();
     expect(successor.headers.get('sunset')).toBeNull();
   });
@@ -57,7 +57,7 @@ describe('GET /api/v1/revenues/countries (deprecated legacy feed)', () => {
     const answers = [
       await get(LEGACY), // no key
       await get(`${LEGACY}?apiKey=${key}&pageSize=0`), // bad parameter
-      await get(`${LEGACY}?apiKey=${key}&siteIds=${DEMO_IDS.sites.wordGarden}`), // not a parameter of the rows
+      await get(`${LEGACY}?apiKey=${key}&siteIds=${DEMO_IDS.sites.wordGarden}`), // not a parameter of this endpoint
     ];
     expect(answers.map((a) => a.status)).toEqual([401, 400, 400]);
     for (const answer of answers) {
@@ -86,9 +86,9 @@ describe('GET /api/v1/revenues/countries (deprecated legacy feed)', () => {
 
   it('shares the rate-limit bucket of the key with the successor', async () => {
     const fresh = (await demoKey()).raw;
-    const a = await get(`${SUCCESSOR}?pageSize=1`, { key: fresh });
+    const a = await get(`${ROWS_PATH}?pageSize=1`, { key: fresh });
     const b = await get(`${LEGACY}?pageSize=1&apiKey=${fresh}`);
-    const c = await get(`${SUCCESSOR}?pageSize=1`, { key: fresh });
+    const c = await get(`${ROWS_PATH}?pageSize=1`, { key: fresh });
     const remaining = [a, b, c].map((r) => Number(r.headers.get('x-ratelimit-remaining')));
     expect(remaining).toEqual([remaining[0], remaining[0] - 1, remaining[0] - 2]);
     expect(a.headers.get('x-ratelimit-limit')).toBe('120');
@@ -97,13 +97,13 @@ describe('GET /api/v1/revenues/countries (deprecated legacy feed)', () => {
 
 describe('the key in the query string does not work on /reports/countries', () => {
   it('is a 401 without a header key', async () => {
-    const res = await get(`${SUCCESSOR}?apiKey=${key}`);
+    const res = await get(`${ROWS_PATH}?apiKey=${key}`);
     expectProblem(res, 401);
     expect(res.headers.get('www-authenticate')).toMatch(/^Bearer/);
   });
 
   it('is an unknown parameter (400) next to a header key', async () => {
-    expectProblem(await get(`${SUCCESSOR}?apiKey=${key}`, { key }), 400, 'apiKey');
+    expectProblem(await get(`${ROWS_PATH}?apiKey=${key}`, { key }), 400, 'apiKey');
     expectProblem(await get(`/api/v1/reports/by-country?apiKey=${key}`, { key }), 400, 'apiKey');
     expectProblem(await get(`/api/v1/reports/totals?ApiKey=${key}`, { key }), 400, 'apiKey');
   });
@@ -112,7 +112,7 @@ describe('the key in the query string does not work on /reports/countries', () =
 describe('content negotiation on the reports', () => {
   const PAGED = [
     ['/api/v1/reports/by-country?pageSize=5', BY_COUNTRY_SHAPE],
-    ['/api/v1/reports/countries?pageSize=5&sortBy=gameName', COUNTRY_ROW_SHAPE],
+    ['/api/v1/reports/countries?pageSize=5&sortBy=gameName', ROW_SHAPE],
   ] as const;
 
   it('serves the same JSON as application/json, text/json and text/plain', async () => {
@@ -137,7 +137,7 @@ describe('content negotiation on the reports', () => {
   });
 
   it('serves CSV with a header row of the row fields on paged endpoints', async () => {
-    for (const [path, shape] of [...PAGED, [`${LEGACY}?pageSize=5&apiKey=KEY`, COUNTRY_ROW_SHAPE] as const]) {
+    for (const [path, shape] of [...PAGED, [`${LEGACY}?pageSize=5&apiKey=KEY`, ROW_SHAPE] as const]) {
       const url = path.replace('KEY', key);
       const json = await get(url, { key });
       const res = await get(url, { key, headers: { accept: 'text/csv' } });

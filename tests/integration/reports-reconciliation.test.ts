@@ -83,24 +83,24 @@ async function reconcile(key: string, siteIds: string[] | null, from: string, to
   if (!withRows) return;
 
   const filter = `createdAt>=${from};createdAt<=${to};${sites.map((id) => `gameId==${id}`).join(',')}`;
-  const rows = await walkPages(`/api/v1/reports/countries?${q({ Filter: filter, pageSize: 1000 })}`, key);
-  const rowsSum = zero();
-  const rowsByCountry = new Map<string, Acc>();
-  for (const row of rows.rows) {
-    add(rowsSum, row);
-    if (!rowsByCountry.has(row.country)) rowsByCountry.set(row.country, zero());
-    add(rowsByCountry.get(row.country)!, row);
+  const paged = await walkPages(`/api/v1/reports/countries?${q({ Filter: filter, pageSize: 1000 })}`, key);
+  const pagedSum = zero();
+  const pagedByCountry = new Map<string, Acc>();
+  for (const row of paged.rows) {
+    add(pagedSum, row);
+    if (!pagedByCountry.has(row.country)) pagedByCountry.set(row.country, zero());
+    add(pagedByCountry.get(row.country)!, row);
     expect(sites).toContain(row.gameId);
     expect(row.createdAt.slice(0, 10) >= from && row.createdAt.slice(0, 10) <= to).toBe(true);
   }
-  expect(rowsSum).toEqual({
+  expect(pagedSum).toEqual({
     impressions: sql.impressions,
     adRequests: sql.adRequests,
     micros: sql.revenueMicros,
     rows: sql.rows,
   });
   for (const row of byCountry.rows) {
-    const g = rowsByCountry.get(row.country)!;
+    const g = pagedByCountry.get(row.country)!;
     expect([g.impressions, g.adRequests, g.micros]).toEqual([
       row.impressions,
       row.adRequests,

@@ -11,7 +11,7 @@ import {
   type ParsedLine,
 } from '@/lib/revenue-in/parse';
 import { addDays, todayUtc } from '@/lib/query/dates';
-import { countryRowFields } from '@/lib/reports/field-sql';
+import { rowFields } from '@/lib/reports/fields';
 
 const TODAY = '2026-06-30';
 const SKY = DEMO_IDS.sites.skyHopper;
@@ -161,7 +161,7 @@ describe('valid files', () => {
       gameName: 'Sky Hopper',
     };
     // The export's own column list, so that a new export column shows up here.
-    const columns = countryRowFields.map((f) => f.name);
+    const columns = rowFields.map((f) => f.name);
     expect(new Set(columns)).toEqual(new Set(Object.keys(exported)));
     const csv = `${columns.join(',')}\n${columns.map((c) => exported[c as keyof typeof exported]).join(',')}\n`;
     const expected = row({ siteName: 'Sky Hopper', adUnitId: 'au-1' });

@@ -1,0 +1,55 @@
+/**
+ * The reports' responses as the API answers them, under the spec's component ids. Each is declared once here:
+ * its type is inferred from it, the query grammar's fields are derived from it (./fields.ts), and the SQL of
+ * each field (./field-sql.ts) and the mapping from the services' integer sums (./responses.ts) are typed to
+ * cover exactly its fields. Nothing here reaches the database: the browser loads it through ./fields.ts.
+ */
+import { z } from '@/lib/shared/zod';
+import { pagedSchema } from '@/lib/query/paging';
+import { count, country, timestamp, usd, uuid } from '@/lib/shared/response-fields';
+
+export const RevenueTotalResponse = z
+  .object({
+    totalImpressions: count('Impressions served'),
+    totalRequests: count('Ad requests'),
+    averageCpm: usd('Revenue per 1,000 impressions, USD'),
+    totalRevenue: usd('Revenue, USD'),
+    fillRate: z.number().min(0).max(1).meta({ description: 'Impressions per ad request' }),
+  })
+  .meta({ id: 'RevenueTotalResponse' });
+export type RevenueTotalResponse = z.infer<typeof RevenueTotalResponse>;
+
+export const RevenueByCountryResponse = z
+  .object({
+    country,
+    revenueAmount: usd('Revenue, USD'),
+    cpm: usd('Revenue per 1,000 impressions, USD'),
+    adRequests: count('Ad requests'),
+    impressions: count('Impressions served'),
+    fillRate: z.number().min(0).max(1),
+  })
+  .meta({ id: 'RevenueByCountryResponse' });
+export type RevenueByCountryResponse = z.infer<typeof RevenueByCountryResponse>;
+
+/** A row: one site × country × UTC day, joined with its site (the spec's RevenueWithCountryResponse). */
+export const RevenueRowResponse = z
+  .object({
+    impressions: count('Impressions served'),
+    clicks: count('Clicks'),
+    adRequests: count('Ad requests'),
+    cpm: usd('Revenue per 1,000 impressions, USD'),
+    revenueAmount: usd('Revenue, USD'),
+    fillRate: z.number().min(0).max(1),
+    country,
+    createdAt: timestamp.meta({ description: 'The UTC day of the row, at midnight' }),
+    updatedAt: timestamp,
+    gameId: uuid.meta({ description: 'The site (game)' }),
+    userId: uuid.meta({ description: 'The account' }),
+    adUnitId: z.string().nullable(),
+    gameName: z.string().nullable(),
+  })
+  .meta({ id: 'RevenueWithCountryResponse', description: 'One site × country × UTC day.' });
+export type RevenueRowResponse = z.infer<typeof RevenueRowResponse>;
+
+export const PagedRevenueByCountry = pagedSchema(RevenueByCountryResponse, 'PagedRevenueByCountryResponse');
+export const PagedRevenueRows = pagedSchema(RevenueRowResponse, 'PagedRevenueWithCountryResponse');
