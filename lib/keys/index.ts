@@ -8,5 +8,5 @@ export {
   revokeApiKey,
   rotateApiKey,
 } from './api-keys';
-export { ApiKeyResponse, CreateApiKeyResponse, RotateApiKeyResponse } from './schemas';
+export { ApiKeyResponse, CreateApiKeyResponse } from './schemas';
 export { authenticateApiKey, touchApiKey } from './authenticate';

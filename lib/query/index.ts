@@ -1,16 +1,7 @@
 /** The query grammar shared by API route handlers and dashboard pages. */
 export { QueryParams } from './params';
 export { type FieldDef } from './fields';
-export {
-  pageMeta,
-  pageOffset,
-  pagedSchema,
-  PAGE_SIZE_MAX,
-  DEFAULT_PAGE_SIZE,
-  PageMeta,
-  type Paged,
-  type Paging,
-} from './paging';
+export { pageMeta, pageOffset, PAGE_SIZE_MAX, DEFAULT_PAGE_SIZE, type Paged, type Paging } from './paging';
 export {
   resolveRange,
   todayUtc,

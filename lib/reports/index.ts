@@ -16,7 +16,7 @@ export {
   resolveReportRange,
 } from './reports';
 export type { ByCountryInput, ReportRange } from './reports';
-export type { CountrySums, RevenueRow } from './responses';
+export type { RevenueRow } from './responses';
 export {
   PagedRevenueByCountry,
   PagedRevenueRows,
