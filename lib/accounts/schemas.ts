@@ -1,4 +1,4 @@
-/** A site as the API answers it, under the spec's component id; its type is inferred. */
+/** A site as the API answers it, under its OpenAPI component id; its type is inferred. */
 import { z } from '@/lib/shared/zod';
 import { timestamp, uuid } from '@/lib/shared/response-fields';
 

@@ -1,4 +1,4 @@
-/** The key responses as the API answers them, under the spec's component ids; their types are inferred. */
+/** The key responses as the API answers them, under their OpenAPI component ids; their types are inferred. */
 import { z } from '@/lib/shared/zod';
 import { timestamp, uuid } from '@/lib/shared/response-fields';
 

@@ -95,7 +95,7 @@ function countrySearch(search: string, column: SQLWrapper): SQL {
 
 /** The rows, a page at a time: every row of the account's sites, for account-level credentials only. */
 export async function getRows(principal: Principal, paging: PagedRowsInput): Promise<Paged<RevenueRowResponse>> {
-  requireAccountLevel(principal, 'The per-site, country and day feed');
+  requireAccountLevel(principal, 'Rows (one per site, country and day)');
   const { filter } = paging;
   const db = await getDb();
   const { userId } = principal;

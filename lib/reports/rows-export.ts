@@ -68,7 +68,7 @@ export async function exportRows(
   request: RowsInput,
   format: ExportFormat | LineFormat,
 ): Promise<AsyncIterable<string>> {
-  requireAccountLevel(principal, 'The export of the per-site, country and day feed');
+  requireAccountLevel(principal, 'The export of rows');
   const { userId } = principal;
   const database = await getDatabase();
   const selection = await selectRows(database.db, { userId, ...request });

@@ -1,12 +1,12 @@
 /**
- * The reports' responses as the API answers them, under the spec's component ids. Each is declared once here:
+ * The reports' responses as the API answers them, under their OpenAPI component ids. Each is declared once here:
  * its type is inferred from it, the query grammar's fields are derived from it (./fields.ts), and the SQL of
  * each field (./field-sql.ts) and the mapping from the services' integer sums (./responses.ts) are typed to
  * cover exactly its fields. Nothing here reaches the database: the browser loads it through ./fields.ts.
  */
 import { z } from '@/lib/shared/zod';
 import { pagedSchema } from '@/lib/query/paging';
-import { count, country, timestamp, usd, uuid } from '@/lib/shared/response-fields';
+import { count, country, fillRate, timestamp, usd, uuid } from '@/lib/shared/response-fields';
 
 export const RevenueTotalResponse = z
   .object({
@@ -14,9 +14,9 @@ export const RevenueTotalResponse = z
     totalRequests: count('Ad requests'),
     averageCpm: usd('Revenue per 1,000 impressions, USD'),
     totalRevenue: usd('Revenue, USD'),
-    fillRate: z.number().min(0).max(1).meta({ description: 'Impressions per ad request' }),
+    fillRate,
   })
-  .meta({ id: 'RevenueTotalResponse' });
+  .meta({ id: 'RevenueTotalResponse', description: 'One set of sums over the range and sites.' });
 export type RevenueTotalResponse = z.infer<typeof RevenueTotalResponse>;
 
 export const RevenueByCountryResponse = z
@@ -26,12 +26,12 @@ export const RevenueByCountryResponse = z
     cpm: usd('Revenue per 1,000 impressions, USD'),
     adRequests: count('Ad requests'),
     impressions: count('Impressions served'),
-    fillRate: z.number().min(0).max(1),
+    fillRate,
   })
-  .meta({ id: 'RevenueByCountryResponse' });
+  .meta({ id: 'RevenueByCountryResponse', description: "One viewer country's sums over the range and sites." });
 export type RevenueByCountryResponse = z.infer<typeof RevenueByCountryResponse>;
 
-/** A row: one site × country × UTC day, joined with its site (the spec's RevenueWithCountryResponse). */
+/** A row: one site × country × UTC day, joined with its site (component id RevenueWithCountryResponse). */
 export const RevenueRowResponse = z
   .object({
     impressions: count('Impressions served'),
@@ -39,7 +39,7 @@ export const RevenueRowResponse = z
     adRequests: count('Ad requests'),
     cpm: usd('Revenue per 1,000 impressions, USD'),
     revenueAmount: usd('Revenue, USD'),
-    fillRate: z.number().min(0).max(1),
+    fillRate,
     country,
     createdAt: timestamp.meta({ description: 'The UTC day of the row, at midnight' }),
     updatedAt: timestamp,
@@ -48,7 +48,7 @@ export const RevenueRowResponse = z
     adUnitId: z.string().nullable(),
     gameName: z.string().nullable(),
   })
-  .meta({ id: 'RevenueWithCountryResponse', description: 'One site × country × UTC day.' });
+  .meta({ id: 'RevenueWithCountryResponse', description: 'One row: one site × viewer country × UTC day.' });
 export type RevenueRowResponse = z.infer<typeof RevenueRowResponse>;
 
 export const PagedRevenueByCountry = pagedSchema(RevenueByCountryResponse, 'PagedRevenueByCountryResponse');

@@ -1,4 +1,4 @@
-/** What an import did, as the admin endpoint answers it, under the spec's component id; its type is inferred. */
+/** What an import did, as the admin endpoint answers it, under its OpenAPI component id; its type is inferred. */
 import { z } from '@/lib/shared/zod';
 import { count } from '@/lib/shared/response-fields';
 

@@ -1,5 +1,5 @@
 /**
- * The field types that the response schemas of every domain share (lib/<domain>/schemas.ts): as the spec
+ * The field types that the response schemas of every domain share (lib/<domain>/schemas.ts): as the API
  * documents them, one instance each, so that the OpenAPI document writes them out alike wherever they occur.
  */
 import { z } from './zod';
@@ -16,3 +16,4 @@ export const country = z
   .length(2)
   .nullable()
   .meta({ description: 'ISO 3166-1 alpha-2 code of the viewers', example: 'US' });
+export const fillRate = z.number().min(0).max(1).meta({ description: 'Impressions per ad request' });
