@@ -34,7 +34,7 @@ test.beforeAll(async ({ browser }) => {
   ({ key } = await createKeyAs(browser, 'demo', { label: uniqueLabel('e2e countries') }));
 });
 
-const rows = (page: Page) => page.getByTestId('country-row');
+const rows = (page: Page) => page.getByTestId('by-country-row');
 const range = (page: Page) => page.getByRole('navigation', { name: 'Pages' }).locator('p').first();
 
 /** The country codes of the rows shown, in order ("Unknown" for rows without a country). */

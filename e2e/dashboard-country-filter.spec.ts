@@ -49,7 +49,7 @@ test('opens on the highest revenue first, and shows each metric’s change again
     byCountry(request, '2026-03-01', '2026-03-31'),
     byCountry(request, '2026-02-01', '2026-02-28'),
   ]);
-  const rows = page.getByTestId('country-row');
+  const rows = page.getByTestId('by-country-row');
   await expect(rows.first().locator('td:first-child a > span')).toHaveText(march[0].country);
   for (const [i, now] of march.slice(0, 3).entries()) {
     const before = february.find((r) => r.country === now.country)!;
@@ -72,7 +72,7 @@ test('a country’s name narrows the whole dashboard to it, keeping the range; i
   const [from, to] = ['2026-03-01', '2026-03-31'];
   await page.goto(`/countries?from=${from}&to=${to}`);
   const second = (await byCountry(request, from, to))[1];
-  const link = page.getByTestId('country-row').nth(1).locator('td:first-child a');
+  const link = page.getByTestId('by-country-row').nth(1).locator('td:first-child a');
   await link.click();
   await expect(page).toHaveURL(`/?from=${from}&to=${to}&country=${second.country}`);
   const name = new Intl.DisplayNames(['en'], { type: 'region' }).of(second.country)!;
@@ -142,7 +142,7 @@ test('filters are built as chips that write the API’s grammar, and come off on
     `/api/v1/reports/by-country?fromDate=${from}&toDate=${to}&Filter=${encodeURIComponent('cpm>8;fillRate>=0.85;country!=US')}`,
   );
   expect(body.meta.totalRows).toBeGreaterThan(0);
-  await expect(page.getByTestId('country-row')).toHaveCount(Math.min(20, body.meta.totalRows));
+  await expect(page.getByTestId('by-country-row')).toHaveCount(Math.min(20, body.meta.totalRows));
   await expect(page.locator('td:first-child a > span').filter({ hasText: /^US$/ })).toHaveCount(0);
 
   await chips.getByRole('button', { name: 'Remove filter eCPM > $8' }).click();

@@ -36,8 +36,8 @@ async function demoSiteIds(request: Parameters<typeof apiGet>[0]) {
   return body;
 }
 
-const countryRows = async (page: Page) =>
-  page.getByTestId('country-row').evaluateAll((trs) =>
+const byCountryRows = async (page: Page) =>
+  page.getByTestId('by-country-row').evaluateAll((trs) =>
     trs.map((tr) =>
       // A figure's own text, without its change below it.
       [...tr.querySelectorAll('td')].map((td) => (td.querySelector('[data-value]') ?? td).textContent!.trim()),
@@ -91,8 +91,8 @@ test('overview and countries show the account’s own figures, not another publi
   const url = '/countries?sortBy=country&sortDirection=asc&pageSize=100';
   await page.goto(url);
   await demoPage.goto(url);
-  const rivalRows = await countryRows(page);
-  const demoRows = await countryRows(demoPage);
+  const rivalRows = await byCountryRows(page);
+  const demoRows = await byCountryRows(demoPage);
   expect(rivalRows.length).toBeGreaterThan(0);
   // Same countries, other figures: no row of rival's table equals demo's.
   const demoByCountry = new Map(demoRows.map((r) => [r[0], r.join('|')]));
@@ -116,7 +116,7 @@ test('another publisher’s site in the URL is refused, not shown', async ({ pag
 
   await page.goto(`/countries?sites=${foreign.siteId}`);
   await expect(page.getByRole('main').getByRole('alert')).toContainText('These filters can’t be shown');
-  await expect(page.getByTestId('country-row')).toHaveCount(0);
+  await expect(page.getByTestId('by-country-row')).toHaveCount(0);
 
   const csv = await page.request.get(`/export/countries?sites=${foreign.siteId}`);
   expect(csv.status()).toBe(403);

@@ -5,20 +5,20 @@ import Link from 'next/link';
 import { usePathname, useRouter, useSearchParams } from 'next/navigation';
 import { useTransition } from 'react';
 import { countryName } from '@/lib/shared/countries';
-import type { CountryRow } from '@/lib/dashboard/countries';
-import { BY_COUNTRY_FIELD, METRICS, metricsOfCountryRow } from '@/lib/dashboard/metrics';
+import type { ByCountryRow } from '@/lib/dashboard/countries';
+import { BY_COUNTRY_FIELD, METRICS, metricsOfByCountry } from '@/lib/dashboard/metrics';
 import { withChanges } from '@/lib/dashboard/url';
 import { Change } from './change';
 import { ReportTable, requestedSort } from './report-table';
 
 const features = tableFeatures({ rowSortingFeature });
 
-export interface CountryTableRow extends CountryRow {
+export interface ByCountryTableRow extends ByCountryRow {
   /** The whole dashboard narrowed to this country, the range and sites kept. */
   href: string | null;
 }
 
-const columns: ColumnDef<typeof features, CountryTableRow>[] = [
+const columns: ColumnDef<typeof features, ByCountryTableRow>[] = [
   {
     accessorKey: 'country',
     header: 'Country',
@@ -33,12 +33,12 @@ const columns: ColumnDef<typeof features, CountryTableRow>[] = [
     },
   },
   // One column per metric, sorted by the API's own field, with its change against the comparison below it.
-  ...METRICS.map((metric): ColumnDef<typeof features, CountryTableRow> => ({
+  ...METRICS.map((metric): ColumnDef<typeof features, ByCountryTableRow> => ({
     id: BY_COUNTRY_FIELD[metric.id],
-    accessorFn: (row) => metricsOfCountryRow(row)[metric.id],
+    accessorFn: (row) => metricsOfByCountry(row)[metric.id],
     header: metric.label,
     cell: ({ row: { original: row } }) => {
-      const value = metricsOfCountryRow(row)[metric.id];
+      const value = metricsOfByCountry(row)[metric.id];
       return (
         <span className="inline-flex flex-row-reverse items-baseline gap-2 md:flex-col md:items-end md:gap-0">
           <span data-value={value}>{metric.format(value)}</span>
@@ -60,7 +60,7 @@ export function CountriesTable({
   sortBy,
   sortDirection,
 }: {
-  rows: CountryTableRow[];
+  rows: ByCountryTableRow[];
   sortBy: string;
   sortDirection: 'asc' | 'desc';
 }) {
@@ -93,7 +93,7 @@ export function CountriesTable({
       className="stack-table w-full text-sm"
       busy={pending}
       rowKey={(row) => row.id}
-      rowTestId="country-row"
+      rowTestId="by-country-row"
       rowClassName="hover:bg-zinc-50 dark:hover:bg-zinc-800/40"
     />
   );

@@ -10,7 +10,7 @@ import {
 } from '@/lib/reports';
 import type { Principal } from '@/lib/accounts';
 import { fetchCompared, type CompareMode } from './comparison';
-import { metricsOfCountryRow, type MetricId } from './metrics';
+import { metricsOfByCountry, type MetricId } from './metrics';
 import { readView, type SearchParams } from './url';
 
 /** The Countries view's table settings: the API's, except that it opens on the highest revenue first. */
@@ -24,13 +24,13 @@ export function readCountriesView(params: SearchParams | URLSearchParams): Count
   return { ...view, ...COUNTRIES_DEFAULT_SORT };
 }
 
-export interface CountryRow extends RevenueByCountryResponse {
+export interface ByCountryRow extends RevenueByCountryResponse {
   /** Each metric over the complete days and over as many days of the compared period; null without one. */
   change: { current: Record<MetricId, number>; previous: Record<MetricId, number> } | null;
 }
 
 export interface CountryBreakdown {
-  report: Paged<CountryRow>;
+  report: Paged<ByCountryRow>;
   compared: ReportRange | null;
   /** Every country's revenue over the range, whatever the table's page, filter or search: the map. */
   revenueByCountry: Map<string, number>;
@@ -58,7 +58,7 @@ export async function loadCountryBreakdown(
     fetchCompared(range, compare, today, (days) => everyCountry(principal, days)),
   ]);
   const figuresOf = (list: Paged<RevenueByCountryResponse>) =>
-    new Map(list.data.map((row) => [row.country, metricsOfCountryRow(row)]));
+    new Map(list.data.map((row) => [row.country, metricsOfByCountry(row)]));
   const figures = change && { now: figuresOf(change.current), before: figuresOf(change.previous) };
   const data = report.data.map((row) => ({
     ...row,

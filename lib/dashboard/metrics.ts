@@ -38,7 +38,7 @@ export const metricsOfTotals = (t: RevenueTotalResponse): Record<MetricId, numbe
 });
 
 /** A by-country row's figures under the dashboard's metric names. */
-export const metricsOfCountryRow = (row: RevenueByCountryResponse): Record<MetricId, number> => ({
+export const metricsOfByCountry = (row: RevenueByCountryResponse): Record<MetricId, number> => ({
   revenue: row.revenueAmount,
   impressions: row.impressions,
   adRequests: row.adRequests,

@@ -32,7 +32,7 @@ beforeAll(async () => {
   range = `fromDate=${from}&toDate=${t.today}`;
 });
 
-function expectCountryRow(row: any, sums: Sums | undefined) {
+function expectByCountryRow(row: any, sums: Sums | undefined) {
   expect(sums, `country ${row.country} should have rows`).toBeDefined();
   expect(row.impressions).toBe(sums!.impressions);
   expect(row.adRequests).toBe(sums!.adRequests);
@@ -56,7 +56,7 @@ describe('GET /api/v1/reports/by-country: envelope and paging', () => {
       totalPages: Math.ceil(expected.size / 20),
     });
     expect(res.json.data).toHaveLength(20);
-    for (const row of res.json.data) expectCountryRow(row, expected.get(row.country));
+    for (const row of res.json.data) expectByCountryRow(row, expected.get(row.country));
   });
 
   it('answers a page past the end with 200, no rows and the right totals', async () => {
@@ -248,7 +248,7 @@ describe('GET /api/v1/reports/by-country: Search, Filter, FilterList', () => {
       const res = await get(`${BY_COUNTRY}?${range}&${q({ Filter: filter })}&pageSize=1000`, { key: demo });
       expectPaged(res, BY_COUNTRY_SHAPE);
       expect(res.json.data.map((r: any) => r.country).sort(), filter).toEqual(expected);
-      for (const row of res.json.data) expectCountryRow(row, sums.get(row.country));
+      for (const row of res.json.data) expectByCountryRow(row, sums.get(row.country));
       return expected;
     };
     // Far above any single day row, so a filter before aggregation would find nothing.
