@@ -64,7 +64,8 @@ export const ENDPOINTS: ApiEndpoint[] = [
     summary: 'Liveness: a constant answer, no key and no database',
     response: { status: 200, description: 'The service is up', schema: Health },
     errors: [],
-    run: { handler: async () => ({ status: 'ok' }) },
+    // Caches may keep it but must ask again each time (no-cache): a liveness answer nobody checked says nothing.
+    run: { cacheControl: 'no-cache', handler: async () => ({ status: 'ok' }) },
   }),
   endpoint({
     method: 'GET',
@@ -76,7 +77,7 @@ export const ENDPOINTS: ApiEndpoint[] = [
     response: { status: 200, description: 'The OpenAPI document', schema: z.looseObject({ openapi: z.string() }) },
     errors: [],
     // Imported when asked for: the document is made from this table.
-    run: { handler: async () => openApiDocument() },
+    run: { cacheControl: 'public, max-age=300', anyOrigin: true, handler: async () => openApiDocument() },
   }),
   endpoint({
     method: 'GET',

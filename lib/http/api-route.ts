@@ -17,6 +17,8 @@ import { problemResponse } from './problem-response';
 import { admit } from './caller';
 import { renderBody, StreamedBody, streamResponse, withoutBody } from './render';
 import { log } from '@/lib/platform/log';
+import { type CorsPolicy, isPreflight, preflightResponse, setCorsHeaders } from './cors';
+import { varyOn } from './vary';
 
 /**
  * The one wrapper every API route goes through:
@@ -64,6 +66,13 @@ interface EndpointOptions<I> {
   report?: boolean;
   /** How long the request may take before it is answered 503 (lib/platform/limits.ts); REQUEST_DEADLINE_MS by default. */
   deadlineMs?: number;
+  /**
+   * Cache-Control of its successful answers instead of no-store; they then carry a strong ETag and answer
+   * If-None-Match with 304 (lib/http/etag.ts).
+   */
+  cacheControl?: string;
+  /** Readable by pages of any origin (Access-Control-Allow-Origin: *), not only CORS_ORIGINS' (lib/http/cors.ts). */
+  anyOrigin?: boolean;
 }
 
 export interface KeyedEndpoint<P, I = undefined> extends EndpointOptions<I> {
@@ -110,16 +119,18 @@ async function admitTo<P, I>(
 }
 
 /**
- * Runs `work` with a request id and response headers; anything it throws becomes a problem response, and so
- * does no answer within the deadline when the database is PostgreSQL (one that stopped answering).
+ * Runs `work` with a request id and response headers (the CORS ones already set, so errors carry them too);
+ * anything it throws becomes a problem response, and so does no answer within the deadline when the
+ * database is PostgreSQL (one that stopped answering).
  */
 async function respond(
   request: Request,
   work: (headers: Headers) => Promise<Response>,
-  deadlineMs = REQUEST_DEADLINE_MS,
+  { deadlineMs = REQUEST_DEADLINE_MS, cors }: { deadlineMs?: number; cors: CorsPolicy },
 ): Promise<Response> {
   const requestId = randomUUID();
   const headers = new Headers({ 'X-Request-Id': requestId, ...API_SECURITY_HEADERS });
+  setCorsHeaders(request, headers, cors);
   const late = () => {
     log.warn({ requestId, deadlineMs }, 'no answer within the deadline');
     return new AppError(
@@ -154,6 +165,8 @@ function serve<P, I>(endpoint: Endpoint<P, I>, request: Request, context: RouteC
       const { handle, keyId } = await admitTo(endpoint, request, searchParams, headers);
       const query = QueryParams.from(searchParams);
       const offered = endpoint.offers ?? (endpoint.csvColumns ? [...JSON_TYPES, CSV_TYPE] : JSON_TYPES);
+      // Every endpoint answers in the media type Accept picks (even JSON as text/plain), or 406.
+      varyOn(headers, 'Accept');
       const type = negotiateMediaType(request.headers.get('accept'), offered);
       const input = inputOf(endpoint, query);
       const params = (await context.params) as P;
@@ -175,27 +188,39 @@ function serve<P, I>(endpoint: Endpoint<P, I>, request: Request, context: RouteC
           streaming = true;
           return response;
         }
-        return renderBody(result, type, endpoint.csvColumns, headers);
+        const { csvColumns, cacheControl } = endpoint;
+        return renderBody(result, type, headers, { request, csvColumns, cacheControl });
       } finally {
         if (!streaming) releaseReport();
       }
     },
-    endpoint.deadlineMs,
+    { deadlineMs: endpoint.deadlineMs, cors: corsPolicyOf(endpoint) },
   );
 }
 
+const corsPolicyOf = (endpoint: { anyOrigin?: boolean } | undefined): CorsPolicy =>
+  endpoint?.anyOrigin ? 'any-origin' : 'allow-list';
+
 /**
  * Answers that need no handler (404, 405, OPTIONS) still identify the caller and spend a request, so they
- * carry the rate-limit headers like every other response.
+ * carry the rate-limit headers like every other response; all but a CORS preflight, which is the browser
+ * asking before a request, and spends nothing.
  */
-function answerWithout(reply: (request: Request, headers: Headers) => Response | ProblemError): NextHandler {
+function answerWithout(
+  reply: (request: Request, headers: Headers) => Response | ProblemError,
+  cors: CorsPolicy = 'allow-list',
+): NextHandler {
   return (request) =>
-    respond(request, async (headers) => {
-      await admit(request, new URL(request.url).searchParams, false, headers);
-      const answer = reply(request, headers);
-      if (answer instanceof ProblemError) throw answer;
-      return answer;
-    });
+    respond(
+      request,
+      async (headers) => {
+        if (!isPreflight(request)) await admit(request, new URL(request.url).searchParams, false, headers);
+        const answer = reply(request, headers);
+        if (answer instanceof ProblemError) throw answer;
+        return answer;
+      },
+      { cors },
+    );
 }
 
 type RouteHandlers = Record<Method | 'HEAD' | 'OPTIONS', NextHandler>;
@@ -208,6 +233,8 @@ type RouteHandlers = Record<Method | 'HEAD' | 'OPTIONS', NextHandler>;
 export function defineRoutes<P>(endpoints: Partial<Record<Method, Endpoint<P, any>>>): RouteHandlers {
   const allowed = METHODS.filter((m) => endpoints[m]).flatMap((m) => (m === 'GET' ? ['GET', 'HEAD'] : [m]));
   const allow = [...allowed, 'OPTIONS'].join(', ');
+  // The route's GET decides: the OpenAPI document's 405s and preflights are for any origin too.
+  const cors = corsPolicyOf(endpoints.GET);
   const notAllowed = answerWithout(
     (request) =>
       new ProblemError({
@@ -216,11 +243,12 @@ export function defineRoutes<P>(endpoints: Partial<Record<Method, Endpoint<P, an
         detail: `${request.method} is not supported here; use ${allowed.join(', ')}.`,
         headers: { Allow: allow },
       }),
+    cors,
   );
-  const options = answerWithout((_, headers) => {
+  const options = answerWithout((request, headers) => {
     headers.set('Allow', allow);
-    return new Response(null, { status: 204, headers });
-  });
+    return isPreflight(request) ? preflightResponse(headers, allow) : new Response(null, { status: 204, headers });
+  }, cors);
   const handlers = METHODS.map((m): [string, NextHandler] => {
     const endpoint = endpoints[m];
     return [m, endpoint ? (req, ctx) => serve(endpoint, req, ctx) : notAllowed];

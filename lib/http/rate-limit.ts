@@ -25,14 +25,16 @@ export function addressPolicy(request: Request): Policy {
 
 /**
  * Spends one request of the policy's bucket, sets the X-RateLimit-* headers, and throws 429 once it is empty.
- * X-RateLimit-Limit always states the per-key ceiling (RATE_LIMIT_PER_MINUTE, 120 by default), even
- * when the address's bucket was spent; Remaining is what is left in the bucket spent.
+ * All three describe the bucket spent: Limit is its ceiling (RATE_LIMIT_PER_MINUTE for a key,
+ * ADDRESS_RATE_LIMIT_PER_MINUTE for a request without a valid key), Remaining what is left of it, and Reset
+ * when its window ends, in Unix epoch seconds (GitHub's convention; windows end on whole minutes).
  */
 export async function applyRateLimit(policy: Policy, headers: Headers): Promise<void> {
   const store = getRateLimitStore();
   const result = await store.hit(policy.bucket, policy.limit, WINDOW_MS);
-  headers.set('X-RateLimit-Limit', String(keyLimit()));
+  headers.set('X-RateLimit-Limit', String(policy.limit));
   headers.set('X-RateLimit-Remaining', String(result.remaining));
+  headers.set('X-RateLimit-Reset', String(Math.ceil(result.reset / 1000)));
   if (!result.success) {
     const retryAfter = secondsUntilReset(store, result);
     throw new ProblemError({

@@ -2,6 +2,8 @@ import { csvTable } from '@/lib/shared/csv';
 import { CSV_TYPE } from './negotiate';
 import { exportLimits } from '@/lib/platform/env';
 import { log } from '@/lib/platform/log';
+import { cacheableResponse } from './etag';
+import { pagingLinks } from './paging-links';
 
 interface PagedBody {
   data: Record<string, unknown>[];
@@ -25,26 +27,35 @@ export class StreamedBody {
   ) {}
 }
 
+interface RenderOptions {
+  /** The request answered: paged answers link to its other pages, cacheable ones read If-None-Match. */
+  request: Request;
+  /** Columns of the rows when the answer may be CSV (paged reports). */
+  csvColumns?: readonly string[];
+  /** Cache-Control of a cacheable answer, which then carries an ETag (lib/http/etag.ts). */
+  cacheControl?: string;
+}
+
 /**
  * A handler's result as the negotiated media type. `undefined` is a 200 without a body (DELETE).
- * CSV carries the rows of the page; the paging figures go into headers since CSV has no envelope.
+ * A paged answer links to its first, previous, next and last pages (Link, after any Link the endpoint
+ * sets itself). CSV carries the rows of the page; the paging figures go into headers since CSV has no envelope.
  */
-export function renderBody(
-  result: unknown,
-  type: string,
-  csvColumns: readonly string[] | undefined,
-  headers: Headers,
-): Response {
+export function renderBody(result: unknown, type: string, headers: Headers, options: RenderOptions): Response {
   if (result === undefined) return new Response(null, { status: 200, headers });
   headers.set('Content-Type', `${type}; charset=utf-8`);
-  if (type === CSV_TYPE && csvColumns && isPaged(result)) {
+  let body: string;
+  if (isPaged(result)) headers.append('Link', pagingLinks(new URL(options.request.url), result.meta));
+  if (type === CSV_TYPE && options.csvColumns && isPaged(result)) {
     const { meta } = result;
     headers.set('X-Total-Rows', String(meta.totalRows));
     headers.set('X-Total-Pages', String(meta.totalPages));
-    const csv = csvTable(result.data, csvColumns);
-    return new Response(csv, { status: 200, headers });
+    body = csvTable(result.data, options.csvColumns);
+  } else {
+    body = JSON.stringify(result);
   }
-  return new Response(JSON.stringify(result), { status: 200, headers });
+  if (options.cacheControl) return cacheableResponse(body, options.request, headers, options.cacheControl);
+  return new Response(body, { status: 200, headers });
 }
 
 /** How long a download may wait for its client, and run in all. */

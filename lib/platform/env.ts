@@ -38,6 +38,29 @@ const proxyHops = z
   .transform((v) => (v === 'true' ? 1 : v === 'false' ? 0 : Number(v)));
 
 /**
+ * CORS_ORIGINS: the web origins whose pages may call the API from a browser, comma-separated, each exactly as a
+ * browser sends it in Origin (`https://app.example.com`, no path, no trailing slash). None by default.
+ */
+const origins = z
+  .string()
+  .default('')
+  .transform((v) =>
+    v
+      .split(',')
+      .map((origin) => origin.trim())
+      .filter(Boolean),
+  )
+  .refine((list) => list.every(isOrigin), 'must be comma-separated origins such as https://app.example.com');
+
+function isOrigin(value: string): boolean {
+  try {
+    return new URL(value).origin === value;
+  } catch {
+    return false;
+  }
+}
+
+/**
  * Configuration, read once from the environment and validated, so a typo fails loudly at start-up
  * instead of as a strange error on the first request.
  */
@@ -62,6 +85,8 @@ const schema = z
     RATE_LIMIT_PER_MINUTE: perMinute(120),
     /** Per client address, for requests without a valid key (and public endpoints). */
     ADDRESS_RATE_LIMIT_PER_MINUTE: perMinute(30),
+    /** Browser origins allowed to call the API (lib/http/cors.ts). */
+    CORS_ORIGINS: origins,
     /** How long a download may wait for its client to read on (lib/platform/limits.ts). */
     EXPORT_STALL_SECONDS: seconds(EXPORT_STALL_MS),
     /** The longest an export may run (lib/platform/limits.ts); Vercel's maxDuration caps it there. */
