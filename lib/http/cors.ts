@@ -22,7 +22,7 @@ export const EXPOSED_HEADERS = [
 ].join(', ');
 
 /** Request headers a page may send beyond the safelisted ones: the key, and the media types. */
-export const ALLOWED_REQUEST_HEADERS = 'X-Api-Key, Authorization, Content-Type, Accept';
+const ALLOWED_REQUEST_HEADERS = 'X-Api-Key, Authorization, Content-Type, Accept';
 
 /** How long a browser may reuse a preflight's answer, in seconds. */
 const PREFLIGHT_MAX_AGE_SECONDS = 600;

@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
  * made from the representation, and 304 when If-None-Match already names it. The media type is hashed with
  * the body: the same JSON as text/plain is another representation, and a strong ETag names exactly one.
  */
-export function entityTag(contentType: string, body: string): string {
+function entityTag(contentType: string, body: string): string {
   const digest = createHash('sha256').update(contentType).update('\n').update(body).digest('base64url');
   return `"${digest.slice(0, 32)}"`;
 }
@@ -14,7 +14,7 @@ export function entityTag(contentType: string, body: string): string {
  * Whether If-None-Match names `etag` (or is `*`). Weak comparison, as RFC 9110 asks for If-None-Match: a
  * `W/` prefix the client (or a proxy) put on our tag still matches.
  */
-export function noneMatchHits(ifNoneMatch: string | null, etag: string): boolean {
+function noneMatchHits(ifNoneMatch: string | null, etag: string): boolean {
   if (!ifNoneMatch) return false;
   return ifNoneMatch
     .split(',')

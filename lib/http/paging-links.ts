@@ -38,8 +38,7 @@ function keptParts(search: string): string[] {
 export function pagingLinks(url: URL, meta: PageMeta): string {
   const kept = keptParts(url.search);
   const last = Math.max(1, meta.totalPages);
-  const link = (page: number, rel: string) =>
-    `<${url.pathname}?${[...kept, `page=${page}`].join('&')}>; rel="${rel}"`;
+  const link = (page: number, rel: string) => `<${url.pathname}?${[...kept, `page=${page}`].join('&')}>; rel="${rel}"`;
   const links = [link(1, 'first')];
   if (meta.page > 1) links.push(link(Math.min(meta.page - 1, last), 'prev'));
   if (meta.page < last) links.push(link(meta.page + 1, 'next'));

@@ -170,7 +170,7 @@ describe('database outages', () => {
         const body = expectProblem(res, 503, path);
         expect(Number(res.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
         // The key could not be checked, so the address's budget is spent and reported.
-        expect(res.headers.get('x-ratelimit-limit')).toBe('120');
+        expect(res.headers.get('x-ratelimit-limit')).toBe('30');
         expect(res.headers.get('x-ratelimit-remaining')).toMatch(/^\d+$/);
         expect(body.detail).not.toMatch(/ECONNREFUSED|127\.0\.0\.1|select/i);
       }
@@ -186,7 +186,7 @@ describe('database outages', () => {
     await withDatabase(closed, async () => {
       const res = await get('/api/v1/sites', { key: raw });
       expectProblem(res, 503, '/api/v1/sites');
-      expect(res.headers.get('x-ratelimit-limit')).toBe('120');
+      expect(res.headers.get('x-ratelimit-limit')).toBe('30');
     });
   });
 

@@ -54,9 +54,11 @@ describe('GET /api/v1/health', () => {
     expect(res.json).toEqual({ status: 'ok' });
     expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
     expect(res.headers.get('x-request-id')).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
-    expect(res.headers.get('cache-control')).toBe('no-store');
-    // A fresh address (callApi gives each call its own): one of its 30 spent; Limit states the per-key figure.
-    expect(limitHeaders(res)).toEqual({ limit: '120', remaining: '29' });
+    // Cacheable but checked again every time (lib/api/endpoints.ts), with a strong ETag.
+    expect(res.headers.get('cache-control')).toBe('no-cache');
+    expect(res.headers.get('etag')).toMatch(/^"[A-Za-z0-9_-]+"$/);
+    // A fresh address (callApi gives each call its own): one of its 30 spent; Limit states the address's figure.
+    expect(limitHeaders(res)).toEqual({ limit: '30', remaining: '29' });
   });
 
   it('is negotiated and validated like every endpoint: text/plain, 406 for CSV, 400 for an unknown parameter', async () => {
@@ -83,7 +85,7 @@ describe('GET /api/v1/health', () => {
     for (const [i, headers] of sent.entries()) {
       const res = await get(HEALTH, { headers: from(address, headers) });
       expect(res.status, `${JSON.stringify(headers)}: ${res.text}`).toBe(200);
-      expect(limitHeaders(res)).toEqual({ limit: '120', remaining: String(29 - i) });
+      expect(limitHeaders(res)).toEqual({ limit: '30', remaining: String(29 - i) });
     }
     // The key's own bucket is untouched.
     expect(await store.hit(`key:${key.id}`, 120, WINDOW_MS)).toMatchObject({ remaining: 119 });
@@ -94,7 +96,7 @@ describe('GET /api/v1/health', () => {
       const res = await callApi(method, HEALTH);
       expectProblem(res, 405, HEALTH);
       expect(res.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
-      expect(limitHeaders(res)).toEqual({ limit: '120', remaining: '29' });
+      expect(limitHeaders(res)).toEqual({ limit: '30', remaining: '29' });
     });
   }
 
@@ -113,7 +115,7 @@ describe('GET /api/v1/health', () => {
     }
     const res = await get(HEALTH, { headers });
     expectProblem(res, 429, HEALTH);
-    expect(limitHeaders(res)).toEqual({ limit: '120', remaining: '0' });
+    expect(limitHeaders(res)).toEqual({ limit: '30', remaining: '0' });
     expect(res.headers.get('retry-after')).toBe('58');
     expect(res.headers.get('x-request-id')).toBeTruthy();
     // Another address is not affected.

@@ -103,7 +103,7 @@ describe('callers without a valid key: 30 a minute per client address', () => {
     for (let i = 0; i < 30; i++) {
       const res = await keyless[i % keyless.length]();
       expect(res.status, res.text).not.toBe(429);
-      expect(res.headers.get('x-ratelimit-limit')).toBe('120');
+      expect(res.headers.get('x-ratelimit-limit')).toBe('30');
       seen.push(remainingOf(res));
     }
     expect(seen).toEqual(range(30).reverse());
@@ -111,7 +111,7 @@ describe('callers without a valid key: 30 a minute per client address', () => {
       const res = await call();
       expect(res.status, res.text).toBe(429);
       expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
-      expect(limitHeaders(res)).toEqual({ limit: '120', remaining: '0' });
+      expect(limitHeaders(res)).toEqual({ limit: '30', remaining: '0' });
       expect(res.headers.get('retry-after')).toBe('57');
     }
   });
@@ -149,7 +149,7 @@ describe('callers without a valid key: 30 a minute per client address', () => {
     expect((await get('/api/v1/sites', { headers: at(a) })).status).toBe(429);
     const other = await get('/api/v1/sites', { headers: at(b) });
     expect(other.status).toBe(401);
-    expect(limitHeaders(other)).toEqual({ limit: '120', remaining: '29' });
+    expect(limitHeaders(other)).toEqual({ limit: '30', remaining: '29' });
   });
 
   it('the address bucket serves again in the next window', async () => {
@@ -158,7 +158,7 @@ describe('callers without a valid key: 30 a minute per client address', () => {
     expect((await get('/api/v1/sites', { headers: at(address) })).status).toBe(429);
     clock.set(MINUTE + 60_000);
     expect(limitHeaders(await get('/api/v1/sites', { headers: at(address) }))).toEqual({
-      limit: '120',
+      limit: '30',
       remaining: '29',
     });
   });

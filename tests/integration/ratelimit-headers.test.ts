@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it, type MockInstance, vi } from 'vitest';
 import { generateApiKey } from '@/lib/keys/key-format';
-import { keyLimit, type RateLimitStore, setRateLimitStore, WINDOW_MS } from '@/lib/ratelimit';
+import { addressLimit, keyLimit, type RateLimitStore, setRateLimitStore, WINDOW_MS } from '@/lib/ratelimit';
 import { createMemoryStore } from '@/lib/ratelimit/memory';
 import { createUpstashStore } from '@/lib/ratelimit/upstash';
 import { type ApiResult, callApi, get } from '../support/api';
@@ -10,11 +10,11 @@ import { useTestDatabase } from '../support/db';
 import { createPublisher, createSite } from '../support/factories';
 import { issueKey, otherLastChar } from '../support/keys';
 import { expectProblem } from './api-helpers';
-import { closedPortUrl, expectLimitHeaders, limitHeaders, manualClock } from './ratelimit-helpers';
+import { closedPortUrl, expectLimitHeaders, limitHeaders, manualClock, windowEndSeconds } from './ratelimit-helpers';
 import { loggedLines } from '../support/logs';
 
-// Issue 3 point 1: X-RateLimit-Limit (always 120) and X-RateLimit-Remaining on every API response,
-// whichever status, with the in-process store and with an Upstash store that cannot be reached.
+// Issue 3 point 1: X-RateLimit-Limit and X-RateLimit-Remaining on every API response, whichever status, and
+// (issue 20) X-RateLimit-Reset; Limit is the ceiling of the bucket spent (120 a key, 30 an address), with the in-process store and with an Upstash store that cannot be reached.
 const t = useTestDatabase();
 const MINUTE = Date.UTC(2026, 6, 1, 8, 0, 0);
 const clock = manualClock(MINUTE + 2_000);
@@ -157,8 +157,11 @@ function everyKind(k: Awaited<ReturnType<typeof keys>>): Case[] {
   ];
 }
 
-/** Runs every kind of response and checks both headers, and that Remaining counts the right bucket. */
-async function checkEveryKind() {
+/**
+ * Runs every kind of response and checks the headers, and that Limit and Remaining are the right bucket's;
+ * `now` is the store's clock when the test sets it.
+ */
+async function checkEveryKind(now?: () => number) {
   const k = await keys();
   let keyLeft = keyLimit();
   let scopedLeft = keyLimit();
@@ -166,7 +169,8 @@ async function checkEveryKind() {
   for (const c of everyKind(k)) {
     const res = await c.call();
     expect(res.status, `${c.label}: ${res.text}`).toBe(c.status);
-    const remaining = expectLimitHeaders(res, c.label);
+    const limit = c.spends === 'address' ? addressLimit() : keyLimit();
+    const remaining = expectLimitHeaders(res, c.label, { limit, now: now?.() });
     seen.add(c.status);
     if (c.spends === 'key') expect(remaining, c.label).toBe(--keyLeft);
     // callApi gives each call an address of its own: a fresh address bucket of 30.
@@ -191,21 +195,23 @@ async function checkRefusals(store: RateLimitStore, k: Awaited<ReturnType<typeof
     const res = await call();
     expectProblem(res, 429, path);
     expect(limitHeaders(res)).toEqual({ limit: '120', remaining: '0' });
+    expect(res.headers.get('x-ratelimit-reset')).toBe(windowEndSeconds(clock.now()));
     expect(Number(res.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
   }
   const address = stamped(newClientAddress());
   for (let i = 0; i < 30; i++) expect((await get('/api/v1/sites', { headers: address })).status).toBe(401);
   const res = await get('/api/v1/sites', { headers: address });
   expectProblem(res, 429, '/api/v1/sites');
-  expect(limitHeaders(res)).toEqual({ limit: '120', remaining: '0' });
+  expect(limitHeaders(res)).toEqual({ limit: '30', remaining: '0' });
+  expect(res.headers.get('x-ratelimit-reset')).toBe(windowEndSeconds(clock.now()));
   expect(Number(res.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
 }
 
 describe('X-RateLimit-* headers on every API response', () => {
-  it('in-process store: every status carries Limit 120 and the Remaining of the bucket it spent', async () => {
+  it('in-process store: every status carries the Limit, Remaining and Reset of the bucket it spent', async () => {
     const store = createMemoryStore(clock.now);
     setRateLimitStore(store);
-    const k = await checkEveryKind();
+    const k = await checkEveryKind(clock.now);
     await checkRefusals(store, k);
   });
 
@@ -221,12 +227,12 @@ describe('X-RateLimit-* headers on every API response', () => {
     });
     afterEach(() => warn.mockRestore());
 
-    it('every status carries Limit 120, counted locally; one warning', async () => {
+    it('every status carries the headers, counted locally; one warning', async () => {
       // The local count runs on the manual clock: on the real one a minute could end between the
       // bucket being spent and the request that must be refused.
       const store = createUpstashStore({ url: await closedPortUrl(), token: 'unreachable', now: clock.now });
       setRateLimitStore(store);
-      const k = await checkEveryKind();
+      const k = await checkEveryKind(clock.now);
       await checkRefusals(store, k);
       const ours = loggedLines(warn).filter((line) => line.msg.startsWith('[ratelimit]'));
       expect(ours).toHaveLength(1);

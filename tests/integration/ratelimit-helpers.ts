@@ -40,12 +40,31 @@ export const limitHeaders = (res: { headers: Headers }) => ({
   remaining: res.headers.get('x-ratelimit-remaining'),
 });
 
-/** Both headers present, Limit exactly 120, Remaining a whole number 0..120. */
-export function expectLimitHeaders(res: { status: number; headers: Headers; text?: string }, label = '') {
+/** When the window that holds `now` (epoch ms) ends, in Unix epoch seconds: what X-RateLimit-Reset says. */
+export const windowEndSeconds = (now: number) => String((Math.floor(now / WINDOW_MS) + 1) * (WINDOW_MS / 1000));
+
+/**
+ * The three headers present: Limit exactly `limit` (120 for a key, 30 for a request without a valid key),
+ * Remaining a whole number 0..limit, Reset a whole minute in Unix epoch seconds: the end of the window that
+ * holds `now` on the store's clock when the test knows it, else within the next minute.
+ */
+export function expectLimitHeaders(
+  res: { status: number; headers: Headers; text?: string },
+  label = '',
+  { limit: expected = 120, now }: { limit?: number; now?: number } = {},
+) {
   const { limit, remaining } = limitHeaders(res);
-  expect(limit, `${label} ${res.status} X-RateLimit-Limit`).toBe('120');
+  expect(limit, `${label} ${res.status} X-RateLimit-Limit`).toBe(String(expected));
   expect(remaining, `${label} ${res.status} X-RateLimit-Remaining`).toMatch(/^(0|[1-9]\d*)$/);
-  expect(Number(remaining)).toBeLessThanOrEqual(120);
+  expect(Number(remaining)).toBeLessThanOrEqual(expected);
+  const reset = res.headers.get('x-ratelimit-reset');
+  if (now !== undefined) expect(reset, `${label} ${res.status} X-RateLimit-Reset`).toBe(windowEndSeconds(now));
+  else {
+    expect(reset, `${label} ${res.status} X-RateLimit-Reset`).toMatch(/^[1-9]\d*$/);
+    expect(Number(reset) % 60).toBe(0);
+    expect(Number(reset) * 1000 - Date.now()).toBeLessThanOrEqual(WINDOW_MS);
+    expect(Number(reset) * 1000).toBeGreaterThan(Date.now() - WINDOW_MS);
+  }
   return Number(remaining);
 }
 

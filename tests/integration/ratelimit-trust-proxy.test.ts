@@ -54,7 +54,7 @@ describe('TRUST_PROXY off: only our own server names the caller', () => {
     const client = newClientAddress();
     await expectOneBudget(() => ({ ...stamped(client), 'x-forwarded-for': newClientAddress() }));
     // Another stamped address is another client.
-    expect(limitHeaders(await keyless(stamped(newClientAddress())))).toEqual({ limit: '120', remaining: '29' });
+    expect(limitHeaders(await keyless(stamped(newClientAddress())))).toEqual({ limit: '30', remaining: '29' });
   });
 
   it('counts IPv6 per /64: the addresses of one line share one budget', async () => {
@@ -71,7 +71,7 @@ describe('TRUST_PROXY = hops (behind Vercel or a load balancer that appends to X
     await expectOneBudget((i) => ({ ...proxy, 'x-forwarded-for': `${newClientAddress()}, 198.51.100.${i}, ${a}` }));
     const other = await keyless({ ...proxy, 'x-forwarded-for': b });
     expect(other.status).toBe(401);
-    expect(limitHeaders(other)).toEqual({ limit: '120', remaining: '29' });
+    expect(limitHeaders(other)).toEqual({ limit: '30', remaining: '29' });
   });
 
   it('2: the entry two from the right, behind two appending proxies', async () => {

@@ -90,12 +90,12 @@ describe('the 121st request of a key in one window', () => {
     const refused = await get('/api/v1/sites', { headers });
     const body = expectProblem(refused, 429, '/api/v1/sites');
     expect(body.detail).toMatch(/without a valid API key/);
-    expect(limitHeaders(refused)).toEqual({ limit: '120', remaining: '0' });
+    expect(limitHeaders(refused)).toEqual({ limit: '30', remaining: '0' });
     expect(refused.headers.get('retry-after')).toBe('15');
     clock.set(MINUTE + 60_000);
     const next = await get('/api/v1/sites', { headers });
     expect(next.status).toBe(401);
-    expect(limitHeaders(next)).toEqual({ limit: '120', remaining: '29' });
+    expect(limitHeaders(next)).toEqual({ limit: '30', remaining: '29' });
   });
 });
 

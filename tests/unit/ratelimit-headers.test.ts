@@ -88,7 +88,7 @@ describe('applyRateLimit', () => {
     expect(next.headers.get('x-ratelimit-remaining')).toBe('119');
   });
 
-  it('limits an address to 30, with Limit still saying 120', async () => {
+  it('limits an address to 30, and Limit says 30', async () => {
     now = MINUTE + 10_000;
     setRateLimitStore(createMemoryStore(clock));
     const request = new Request('http://localhost/x', { headers: stamped('198.51.100.1') });
@@ -98,7 +98,8 @@ describe('applyRateLimit', () => {
     const over = await spend(addressPolicy(request), 1);
     expect(over.refused?.status).toBe(429);
     expect(over.refused?.headers['Retry-After']).toBe('50');
-    expect(over.headers.get('x-ratelimit-limit')).toBe('120');
+    expect(over.headers.get('x-ratelimit-limit')).toBe('30');
+    expect(over.headers.get('x-ratelimit-reset')).toBe(String((MINUTE + 60_000) / 1000));
   });
 
   it('states Limit 120 whatever the store reports (never 0), and Retry-After ≥ 1 even for a reset in the past', async () => {
