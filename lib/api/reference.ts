@@ -9,6 +9,8 @@ interface JsonSchema {
   type?: string | string[];
   format?: string;
   enum?: unknown[];
+  pattern?: string;
+  examples?: unknown[];
   minimum?: number;
   maximum?: number;
   maxLength?: number;
@@ -54,6 +56,8 @@ function typeOf(doc: Doc, schema: JsonSchema | undefined): string {
   if (schema.$ref) return schema.$ref.split('/').pop()!;
   if (schema.anyOf) return schema.anyOf.map((s) => typeOf(doc, s)).join(' | ');
   if (schema.enum) return schema.enum.map(String).join(' | ');
+  // One of some values in any letter case (lib/query/input.ts anyCaseEnum): the pattern lists them as examples.
+  if (schema.pattern && schema.examples) return schema.examples.map(String).join(' | ');
   if (schema.type === 'array') return `${typeOf(doc, schema.items)}[]`;
   const limits = [
     schema.format,
