@@ -57,10 +57,21 @@ function errorResponse(endpoint: ApiEndpoint, status: number) {
       ...everyAnswer(budget),
       ...(status === 429 || status === 503 ? RETRY_AFTER : {}),
       ...(status === 401 ? WWW_AUTHENTICATE : {}),
-      ...(endpoint.headers ? LEGACY : {}),
+      ...fixedHeaders(endpoint),
     },
     content: { [PROBLEM_TYPE]: { schema: Problem } },
   };
+}
+
+/** The headers an endpoint sets on all its answers (the legacy feed's notice), each as LEGACY words it. */
+function fixedHeaders(endpoint: ApiEndpoint) {
+  return Object.fromEntries(
+    Object.keys(endpoint.headers ?? {}).map((name) => {
+      if (!LEGACY[name])
+        throw new Error(`${endpoint.operationId} sends ${name}, which lib/api/openapi-headers.ts does not describe`);
+      return [name, LEGACY[name]];
+    }),
+  );
 }
 
 /** The success's headers: what every answer has, then what this endpoint's way of answering adds. */
@@ -72,7 +83,7 @@ function successHeaders(endpoint: ApiEndpoint) {
     ...(paged ? PAGED : {}),
     ...(endpoint.run.offers ? ATTACHMENT : {}),
     ...endpoint.successHeaders,
-    ...(endpoint.headers ? LEGACY : {}),
+    ...fixedHeaders(endpoint),
   };
 }
 
@@ -109,13 +120,15 @@ function describeTextAnswers(paths: Record<string, Record<string, oas31.Operatio
         };
     }
     const ndjson = media[NDJSON_TYPE];
-    if (ndjson?.schema)
+    if (ndjson?.schema) {
+      const item = ('$ref' in ndjson.schema && ndjson.schema.$ref?.split('/').pop()) || 'value of x-ndjson-item';
       ndjson.schema = {
         type: 'string',
         contentMediaType: NDJSON_TYPE,
-        description: 'One JSON object per line, each a RevenueWithCountryResponse (x-ndjson-item)',
+        description: `One JSON object per line, each a ${item}`,
         [NDJSON_ITEM]: ndjson.schema,
       };
+    }
   }
 }
 

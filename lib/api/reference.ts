@@ -3,6 +3,7 @@
  * operation (parameters, body and response fields, errors) plus a copyable curl for the page's own host.
  */
 import { openApiDocument } from './endpoints';
+import { NDJSON_ITEM } from './openapi';
 
 interface JsonSchema {
   $ref?: string;
@@ -16,6 +17,8 @@ interface JsonSchema {
   maxLength?: number;
   description?: string;
   items?: JsonSchema;
+  contentSchema?: JsonSchema;
+  [NDJSON_ITEM]?: JsonSchema;
   properties?: Record<string, JsonSchema>;
   anyOf?: JsonSchema[];
 }
@@ -83,6 +86,13 @@ function fieldsOf(doc: Doc, schema: JsonSchema | undefined): Field[] {
   }));
 }
 
+/** What the answer holds: the first media type whose schema is more than text (an export's NDJSON line). */
+function answerSchema(content: Record<string, { schema?: JsonSchema }>): JsonSchema | undefined {
+  return Object.values(content)
+    .map(({ schema }) => schema?.[NDJSON_ITEM] ?? schema?.contentSchema ?? schema)
+    .find((schema) => schema && schema.type !== 'string');
+}
+
 function curlFor(origin: string, method: string, path: string, needsKey: boolean, jsonBody: boolean): string {
   const url = `${origin}${path.replace('{id}', '<key id>').replace('{userId}', '<user id>')}`;
   const parts = [`curl${method === 'GET' ? '' : ` -X ${method}`}`];
@@ -121,7 +131,7 @@ export function apiReference(origin: string): { title: string; description: stri
           status,
           description: ok.description,
           types: Object.keys(ok.content ?? {}),
-          fields: fieldsOf(doc, (Object.values(ok.content ?? {})[0] as { schema?: JsonSchema } | undefined)?.schema),
+          fields: fieldsOf(doc, answerSchema(ok.content ?? {})),
         },
         errors: Object.entries(op.responses as Record<string, { description: string }>)
           .filter(([s]) => !s.startsWith('2'))
