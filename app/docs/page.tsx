@@ -4,21 +4,14 @@ import Link from 'next/link';
 import { Guide } from '@/components/docs/guide';
 import { OperationCard } from '@/components/docs/operation-card';
 import { apiReference } from '@/lib/api/reference';
+import { originOf } from '@/lib/api/origin';
 
 export const metadata: Metadata = { title: 'API docs · Publisher Portal' };
 
-/** This server's origin as the browser reached it, so every curl on the page can be pasted as is. */
-async function origin(): Promise<string> {
-  const h = await headers();
-  const host = h.get('x-forwarded-host') ?? h.get('host') ?? 'localhost:3000';
-  const proto =
-    h.get('x-forwarded-proto') ?? (host.startsWith('localhost') || host.startsWith('127.') ? 'http' : 'https');
-  return `${proto}://${host}`;
-}
-
 /** The public API reference: no sign-in, rendered from the OpenAPI document (GET /api/v1/openapi.json). */
 export default async function DocsPage() {
-  const base = await origin();
+  // This server's origin as the browser reached it, so every curl on the page can be pasted as is.
+  const base = originOf(await headers());
   const reference = apiReference(base);
   return (
     <main id="main" className="mx-auto max-w-4xl space-y-6 px-4 py-8">

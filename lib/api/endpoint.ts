@@ -1,7 +1,17 @@
 /** An endpoint of the API as the table (lib/api/endpoints.ts) declares it. */
 import type { z } from 'zod';
+import type { oas31 } from 'zod-openapi';
 import type { KeyedEndpoint, Method } from '@/lib/http/api-route';
 import type { QuerySchema } from '@/lib/query';
+
+/** The document's groups of operations, each with what it holds. */
+export const TAGS = {
+  Sites: "The account's sites (games): their ids are what the reports' siteIds take",
+  Reports: 'Revenue by range, country and site: totals, by country, the rows and their export',
+  'API keys': "Create, list and revoke the account's keys",
+  Data: "Revenue in: the ad network's daily numbers, loaded by admins",
+  Service: 'The health check and this document, without a key',
+} as const;
 
 /** Who may call: anyone, any valid key, or an admin's key (checked by the service; documented here). */
 type Access = 'public' | 'key' | 'admin';
@@ -13,8 +23,9 @@ export interface ApiEndpoint<I = any> {
   path: string;
   operationId: string;
   summary: string;
-  description?: string;
-  tag: 'Sites' | 'Reports' | 'API keys' | 'Data' | 'Service';
+  /** What a reader needs beyond the summary: required, so that every operation of the document has one. */
+  description: string;
+  tag: keyof typeof TAGS;
   access: Access;
   /** The query parameters, parsed into the handler's typed input. */
   query?: QuerySchema<I>;
@@ -27,6 +38,8 @@ export interface ApiEndpoint<I = any> {
   deprecated?: boolean;
   /** Headers on every response of this operation. */
   headers?: Record<string, string>;
+  /** Headers of its success the document names besides the ones it derives from `run` (lib/api/openapi.ts). */
+  successHeaders?: oas31.HeadersObject;
   /** How it is served; a public endpoint's handler gets no principal (lib/api/routes.ts). */
   run: Omit<KeyedEndpoint<Record<string, string>, I>, 'query' | 'headers' | 'public'>;
 }

@@ -37,7 +37,9 @@ import { listSites, SiteResponse } from '@/lib/accounts';
 import { bodyFormat, INGEST_BODY_TYPES } from './ingest-body';
 import { Health } from './schemas';
 import { endpoint, type ApiEndpoint } from './endpoint';
-import { openApiDocumentOf } from './openapi';
+import { openApiDocumentOf, withServers } from './openapi';
+import { CACHEABLE, CORS } from './openapi-headers';
+import { originOf } from './origin';
 import { streamBody } from '@/lib/http/body';
 
 const LEGACY_HEADERS = {
@@ -62,7 +64,10 @@ export const ENDPOINTS: ApiEndpoint[] = [
     tag: 'Service',
     access: 'public',
     summary: 'Liveness: a constant answer, no key and no database',
+    description:
+      'Answers `{"status":"ok"}` while the server runs; it does not touch the database, so it stays up during a database outage.',
     response: { status: 200, description: 'The service is up', schema: Health },
+    successHeaders: CACHEABLE,
     errors: [],
     // Caches may keep it but must ask again each time (no-cache): a liveness answer nobody checked says nothing.
     run: { cacheControl: 'no-cache', handler: async () => ({ status: 'ok' }) },
@@ -74,10 +79,16 @@ export const ENDPOINTS: ApiEndpoint[] = [
     tag: 'Service',
     access: 'public',
     summary: 'This document: the API contract as OpenAPI 3.1, no key needed',
+    description: 'The OpenAPI 3.1 document of every operation; its servers entry is the origin the request reached.',
     response: { status: 200, description: 'The OpenAPI document', schema: z.looseObject({ openapi: z.string() }) },
+    successHeaders: { ...CACHEABLE, ...CORS },
     errors: [],
-    // Imported when asked for: the document is made from this table.
-    run: { cacheControl: 'public, max-age=300', anyOrigin: true, handler: async () => openApiDocument() },
+    run: {
+      cacheControl: 'public, max-age=300',
+      anyOrigin: true,
+      handler: async ({ request }) =>
+        withServers(openApiDocument(), [{ url: originOf(request.headers, request.url), description: 'This server' }]),
+    },
   }),
   endpoint({
     method: 'GET',
@@ -86,6 +97,8 @@ export const ENDPOINTS: ApiEndpoint[] = [
     tag: 'Sites',
     access: 'key',
     summary: "The sites (games) of the account, or the key's sites for a site-scoped key",
+    description:
+      "Each site's id, name, URL, status and audience; the ids are what the reports' siteIds parameter takes.",
     response: { status: 200, description: 'Sites, oldest first', schema: z.array(SiteResponse) },
     errors: [],
     run: { handler: ({ principal }) => listSites(principal) },
@@ -97,6 +110,8 @@ export const ENDPOINTS: ApiEndpoint[] = [
     tag: 'Reports',
     access: 'key',
     summary: 'Totals for a set of sites and a range of UTC days',
+    description:
+      'Impressions, ad requests, revenue, CPM and fill rate summed over the range and the sites (all readable sites by default).',
     query: totalsQuery,
     response: { status: 200, description: 'Sums over the range', schema: RevenueTotalResponse },
     errors: [400, 403, 404],
@@ -109,6 +124,8 @@ export const ENDPOINTS: ApiEndpoint[] = [
     tag: 'Reports',
     access: 'key',
     summary: 'Revenue by country: one row per viewer country over the range, paged, sortable and filterable',
+    description:
+      "Sorted with sortBy and sortDirection, narrowed with Search, Filter and FilterList; as text/csv the page's rows, with the totals in X-Total-Rows and X-Total-Pages.",
     query: byCountryQuery,
     response: {
       status: 200,
@@ -126,6 +143,8 @@ export const ENDPOINTS: ApiEndpoint[] = [
     tag: 'Reports',
     access: 'key',
     summary: 'Rows: one per site × viewer country × UTC day of the account, paged (account-level keys only)',
+    description:
+      "The data as stored, sortable and filterable like by country; a site-scoped key gets 403. As text/csv the page's rows, with the totals in X-Total-Rows and X-Total-Pages.",
     ...ROWS_REPORT,
     run: { csvColumns: ROW_COLUMNS, handler: ({ principal, input }) => getRows(principal, input) },
   }),
@@ -182,6 +201,7 @@ export const ENDPOINTS: ApiEndpoint[] = [
     tag: 'API keys',
     access: 'key',
     summary: "The account's API keys, newest first (never their secrets)",
+    description: 'Every key of the account with its label, prefix, sites and dates; an account-level key is needed.',
     response: {
       status: 200,
       description: 'Keys, revoked and expired ones included',
@@ -197,6 +217,7 @@ export const ENDPOINTS: ApiEndpoint[] = [
     tag: 'API keys',
     access: 'key',
     summary: 'Create a key for the account; the response holds the raw key, shown this once',
+    description: 'An account-level key is needed. Keep the returned key: only its hash is stored.',
     body: createApiKeyInput.meta({ id: 'CreateApiKeyRequest' }),
     response: { status: 200, description: 'The new key and its secret', schema: CreateApiKeyResponse },
     errors: [400, 403, 409, 415],
@@ -209,6 +230,7 @@ export const ENDPOINTS: ApiEndpoint[] = [
     tag: 'API keys',
     access: 'key',
     summary: 'Revoke a key of the account; it answers 401 from then on',
+    description: 'Takes effect at once; revoking a revoked key again answers 200 and keeps its first revocation time.',
     pathParams: idParam('id', "The key's id"),
     response: { status: 200, description: 'Revoked (no body)' },
     errors: [403, 404],
@@ -221,6 +243,7 @@ export const ENDPOINTS: ApiEndpoint[] = [
     tag: 'API keys',
     access: 'admin',
     summary: "Admins: create a key for a publisher's account",
+    description: "The same as creating a key, for the publisher named in the path; an admin's key is needed.",
     pathParams: idParam('userId', "The publisher's account id"),
     body: createApiKeyInput,
     response: { status: 200, description: 'The new key and its secret', schema: CreateApiKeyResponse },

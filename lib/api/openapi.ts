@@ -8,22 +8,29 @@ import {
   REQUEST_DEADLINE_MS,
   REQUEST_STATEMENT_TIMEOUT_MS,
 } from '@/lib/platform/limits';
-import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiResponsesObject } from 'zod-openapi';
-import { keyLimit } from '@/lib/ratelimit';
+import {
+  createDocument,
+  type oas31,
+  type ZodOpenApiOperationObject,
+  type ZodOpenApiResponsesObject,
+} from 'zod-openapi';
+import { addressLimit, keyLimit } from '@/lib/ratelimit';
+import { NDJSON_TYPE } from '@/lib/http/negotiate';
 import { STATUS_OF } from '@/lib/http/problem';
-import type { ApiEndpoint } from './endpoint';
+import { TAGS, type ApiEndpoint } from './endpoint';
+import { ATTACHMENT, everyAnswer, LEGACY, PAGED, RETRY_AFTER, VARY, WWW_AUTHENTICATE } from './openapi-headers';
 import { Problem } from './schemas';
+
+/** Where an NDJSON answer's string schema keeps the schema of one line (OpenAPI 3.1 has no item schema). */
+export const NDJSON_ITEM = 'x-ndjson-item';
 
 const PROBLEM_TYPE = 'application/problem+json';
 /** The three JSON media types every JSON endpoint offers (chosen by Accept). */
 const JSON_TYPES = ['application/json', 'text/json', 'text/plain'] as const;
 /** Any operation may answer these: an unknown or repeated parameter or two keys (400), an Accept it cannot meet (406). */
 const ALWAYS = [400, 406, 429, 500, 503];
-const rateLimitHeaders = z.object({
-  'X-RateLimit-Limit': z.int().meta({ description: 'Requests allowed per key per clock minute' }),
-  'X-RateLimit-Remaining': z.int().meta({ description: 'Requests left in the current minute' }),
-  'X-Request-Id': z.string().meta({ description: 'Quote it when reporting a problem' }),
-});
+/** Answers that come only after the key was checked: they spent the key's budget. */
+const AFTER_THE_KEY = new Set([403, 404, 409, 413, 415]);
 
 /** What each error status means on this API, beyond its code's title. */
 const ERROR_MEANING: Record<number, string> = {
@@ -40,26 +47,89 @@ const ERROR_MEANING: Record<number, string> = {
   503: `The database is unavailable or did not answer within ${REQUEST_DEADLINE_MS / 1000} s, or the query ran past the ${REQUEST_STATEMENT_TIMEOUT_MS / 1000} s a statement may use: see Retry-After`,
 };
 
-function errorResponse(status: number) {
+function errorResponse(endpoint: ApiEndpoint, status: number) {
   const title = Object.values(STATUS_OF).find((s) => s.status === status)?.title;
-  const headers =
-    status === 429 || status === 503
-      ? rateLimitHeaders.extend({ 'Retry-After': z.int().meta({ description: 'Seconds to wait' }) })
-      : rateLimitHeaders;
+  const budget =
+    endpoint.access === 'public' || status === 401 ? 'address' : AFTER_THE_KEY.has(status) ? 'key' : 'either';
   return {
     description: `${title ?? ''} ${title ? '— ' : ''}${ERROR_MEANING[status]}`.trim(),
-    headers,
+    headers: {
+      ...everyAnswer(budget),
+      ...(status === 429 || status === 503 ? RETRY_AFTER : {}),
+      ...(status === 401 ? WWW_AUTHENTICATE : {}),
+      ...fixedHeaders(endpoint),
+    },
     content: { [PROBLEM_TYPE]: { schema: Problem } },
   };
 }
 
+/** The headers an endpoint sets on all its answers (the legacy feed's notice), each as LEGACY words it. */
+function fixedHeaders(endpoint: ApiEndpoint) {
+  return Object.fromEntries(
+    Object.keys(endpoint.headers ?? {}).map((name) => {
+      if (!LEGACY[name])
+        throw new Error(`${endpoint.operationId} sends ${name}, which lib/api/openapi-headers.ts does not describe`);
+      return [name, LEGACY[name]];
+    }),
+  );
+}
+
+/** The success's headers: what every answer has, then what this endpoint's way of answering adds. */
+function successHeaders(endpoint: ApiEndpoint) {
+  const paged = !!endpoint.run.csvColumns;
+  return {
+    ...everyAnswer(endpoint.access === 'public' ? 'address' : 'key'),
+    ...(endpoint.response.schema ? VARY : {}),
+    ...(paged ? PAGED : {}),
+    ...(endpoint.run.offers ? ATTACHMENT : {}),
+    ...endpoint.successHeaders,
+    ...fixedHeaders(endpoint),
+  };
+}
+
+/**
+ * The success's media types. Only application/json is parsed as JSON by tools: the same JSON text sent as
+ * text/json or text/plain is a string whose content is that schema; an NDJSON export is a string of lines, each
+ * one value of the schema; CSV is a string.
+ */
 function content(endpoint: ApiEndpoint) {
   const { schema, mediaTypes = JSON_TYPES } = endpoint.response;
   if (!schema) return undefined;
   return Object.fromEntries(
-    // NDJSON: each line is one value of the schema.
-    mediaTypes.map((type) => [type, { schema: type === 'text/csv' ? z.string() : schema }]),
+    mediaTypes.map((type) => [
+      type,
+      { schema: type === 'application/json' || type === NDJSON_TYPE ? schema : z.string() },
+    ]),
   );
+}
+
+/** Moves the JSON schema of each text answer into its string schema (see content), once the schemas are JSON. */
+function describeTextAnswers(paths: Record<string, Record<string, oas31.OperationObject>>): void {
+  for (const operation of Object.values(paths).flatMap((methods) => Object.values(methods))) {
+    const media = (operation.responses?.['200'] as oas31.ResponseObject | undefined)?.content;
+    if (!media) continue;
+    const json = media['application/json']?.schema;
+    for (const type of ['text/json', 'text/plain'] as const) {
+      if (media[type] && json)
+        media[type].schema = {
+          type: 'string',
+          contentMediaType: 'application/json',
+          description: 'JSON text, the same as the application/json answer',
+          // JSON Schema 2020-12's keyword for what a string holds (oas31's types predate it).
+          ...{ contentSchema: json },
+        };
+    }
+    const ndjson = media[NDJSON_TYPE];
+    if (ndjson?.schema) {
+      const item = ('$ref' in ndjson.schema && ndjson.schema.$ref?.split('/').pop()) || 'value of x-ndjson-item';
+      ndjson.schema = {
+        type: 'string',
+        contentMediaType: NDJSON_TYPE,
+        description: `One JSON object per line, each a ${item}`,
+        [NDJSON_ITEM]: ndjson.schema,
+      };
+    }
+  }
 }
 
 function operation(endpoint: ApiEndpoint): ZodOpenApiOperationObject {
@@ -70,16 +140,16 @@ function operation(endpoint: ApiEndpoint): ZodOpenApiOperationObject {
   const responses: ZodOpenApiResponsesObject = {
     [endpoint.response.status]: {
       description: endpoint.response.description,
-      headers: rateLimitHeaders,
+      headers: successHeaders(endpoint),
       content: content(endpoint),
     },
-    ...Object.fromEntries([...new Set(statuses)].map((s) => [s, errorResponse(s)])),
+    ...Object.fromEntries([...new Set(statuses)].map((s) => [s, errorResponse(endpoint, s)])),
   };
   const body = endpoint.body;
   return {
     operationId: endpoint.operationId,
     summary: endpoint.summary,
-    ...(endpoint.description ? { description: endpoint.description } : {}),
+    description: endpoint.description,
     tags: [endpoint.tag],
     ...(endpoint.deprecated ? { deprecated: true } : {}),
     security: !keyed
@@ -106,19 +176,36 @@ function operation(endpoint: ApiEndpoint): ZodOpenApiOperationObject {
   };
 }
 
-let cached: ReturnType<typeof createDocument> | undefined;
+/** The server matches query parameter names in any letter case: each one says so, for readers of one operation. */
+function noteNamesInAnyCase(paths: Record<string, Record<string, oas31.OperationObject>>): void {
+  for (const operation of Object.values(paths).flatMap((methods) => Object.values(methods))) {
+    for (const parameter of (operation.parameters ?? []) as oas31.ParameterObject[]) {
+      if (parameter.in === 'query')
+        parameter.description = `${parameter.description ?? ''} The name matches in any letter case.`.trim();
+    }
+  }
+}
 
-export function openApiDocumentOf(endpoints: readonly ApiEndpoint[]) {
+let cached: oas31.OpenAPIObject | undefined;
+
+/**
+ * The document without servers (built once): who serves it adds them, the API the origin the request
+ * reached (withServers), the file written for the linters a placeholder.
+ */
+export function openApiDocumentOf(endpoints: readonly ApiEndpoint[]): oas31.OpenAPIObject {
   if (cached) return cached;
   const paths: Record<string, Record<string, ZodOpenApiOperationObject>> = {};
   for (const endpoint of endpoints) (paths[endpoint.path] ??= {})[endpoint.method.toLowerCase()] = operation(endpoint);
-  cached = createDocument({
+  const document = createDocument({
     openapi: '3.1.0',
     info: {
       title: 'Publisher Portal reporting API',
       version: '1.0.0',
-      description: `Revenue of web-game publishers' sites by day and country. Every request needs an API key except the health check and this document. Each key may make ${keyLimit()} requests per clock minute. Parameter names match in any letter case.`,
+      description: `Revenue of web-game publishers' sites by day and country. Every request needs an API key except the health check and this document. Each key may make ${keyLimit()} requests per clock minute; requests without a valid key, ${addressLimit()} per client address. Parameter names match in any letter case (\`pagesize\` is \`pageSize\`), and so do the values of sortBy and sortDirection.`,
+      contact: { name: 'Publisher Portal security', email: 'security@publisher-portal.example' },
+      license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
     },
+    tags: Object.entries(TAGS).map(([name, description]) => ({ name, description })),
     security: [{ apiKeyHeader: [] }, { bearer: [] }],
     components: {
       securitySchemes: {
@@ -129,5 +216,15 @@ export function openApiDocumentOf(endpoints: readonly ApiEndpoint[]) {
     },
     paths,
   });
+  const generated = document.paths as Record<string, Record<string, oas31.OperationObject>>;
+  describeTextAnswers(generated);
+  noteNamesInAnyCase(generated);
+  cached = document;
   return cached;
+}
+
+/** The document with its servers, after info as readers expect (the cached one is left as it is). */
+export function withServers(document: oas31.OpenAPIObject, servers: oas31.ServerObject[]): oas31.OpenAPIObject {
+  const { openapi, info, ...rest } = document;
+  return { openapi, info, servers, ...rest };
 }

@@ -3,17 +3,22 @@
  * operation (parameters, body and response fields, errors) plus a copyable curl for the page's own host.
  */
 import { openApiDocument } from './endpoints';
+import { NDJSON_ITEM } from './openapi';
 
 interface JsonSchema {
   $ref?: string;
   type?: string | string[];
   format?: string;
   enum?: unknown[];
+  pattern?: string;
+  examples?: unknown[];
   minimum?: number;
   maximum?: number;
   maxLength?: number;
   description?: string;
   items?: JsonSchema;
+  contentSchema?: JsonSchema;
+  [NDJSON_ITEM]?: JsonSchema;
   properties?: Record<string, JsonSchema>;
   anyOf?: JsonSchema[];
 }
@@ -54,6 +59,8 @@ function typeOf(doc: Doc, schema: JsonSchema | undefined): string {
   if (schema.$ref) return schema.$ref.split('/').pop()!;
   if (schema.anyOf) return schema.anyOf.map((s) => typeOf(doc, s)).join(' | ');
   if (schema.enum) return schema.enum.map(String).join(' | ');
+  // One of some values in any letter case (lib/query/input.ts anyCaseEnum): the pattern lists them as examples.
+  if (schema.pattern && schema.examples) return schema.examples.map(String).join(' | ');
   if (schema.type === 'array') return `${typeOf(doc, schema.items)}[]`;
   const limits = [
     schema.format,
@@ -77,6 +84,13 @@ function fieldsOf(doc: Doc, schema: JsonSchema | undefined): Field[] {
     type: typeOf(doc, s),
     description: s.description ?? resolve(doc, s)?.description ?? '',
   }));
+}
+
+/** What the answer holds: the first media type whose schema is more than text (an export's NDJSON line). */
+function answerSchema(content: Record<string, { schema?: JsonSchema }>): JsonSchema | undefined {
+  return Object.values(content)
+    .map(({ schema }) => schema?.[NDJSON_ITEM] ?? schema?.contentSchema ?? schema)
+    .find((schema) => schema && schema.type !== 'string');
 }
 
 function curlFor(origin: string, method: string, path: string, needsKey: boolean, jsonBody: boolean): string {
@@ -117,7 +131,7 @@ export function apiReference(origin: string): { title: string; description: stri
           status,
           description: ok.description,
           types: Object.keys(ok.content ?? {}),
-          fields: fieldsOf(doc, (Object.values(ok.content ?? {})[0] as { schema?: JsonSchema } | undefined)?.schema),
+          fields: fieldsOf(doc, answerSchema(ok.content ?? {})),
         },
         errors: Object.entries(op.responses as Record<string, { description: string }>)
           .filter(([s]) => !s.startsWith('2'))

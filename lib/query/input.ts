@@ -48,6 +48,33 @@ const param = <T extends z.ZodType>(shape: T, parse: (raw: string) => z.output<T
 /** A parameter documented as text and read by the grammar into something else (ids, a filter expression). */
 const textParam = <O>(parse: (raw: string) => O) => z.string().optional().transform(viaGrammar(parse));
 
+/** A regular expression that matches exactly the values, in any letter case: `asc` → `[Aa][Ss][Cc]`. */
+const anyCasePattern = (values: readonly string[]) =>
+  `^(?:${values
+    .map((value) =>
+      [...value]
+        .map((c) =>
+          c.toLowerCase() !== c.toUpperCase()
+            ? `[${c.toUpperCase()}${c.toLowerCase()}]`
+            : c.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&'),
+        )
+        .join(''),
+    )
+    .join('|')})$`;
+
+/**
+ * One of the values, which the grammar reads in any letter case: documented as a pattern that tools check
+ * the same way (an enum would make them refuse `DESC`), with the values themselves as examples.
+ */
+const anyCaseEnum = (values: readonly [string, ...string[]]) =>
+  z.enum(values).meta({
+    override: ({ jsonSchema }: { jsonSchema: Record<string, unknown> }) => {
+      delete jsonSchema.enum;
+      jsonSchema.pattern = anyCasePattern(values);
+      jsonSchema.examples = [...values];
+    },
+  });
+
 const day = (parameter: 'fromDate' | 'toDate', which: string) =>
   param(z.iso.date(), (raw) => parseDay(raw, parameter)).meta({
     description: `${which} UTC day of the range, inclusive (YYYY-MM-DD). Without dates a report covers the account's default range ending today; a range spans at most ${MAX_RANGE_DAYS} days.`,
@@ -66,11 +93,13 @@ const siteDayParams = {
 
 /** sortBy, sortDirection, Search, Filter, FilterList over an endpoint's row fields. */
 const sortingParams = (fields: readonly FieldDef[]) => ({
-  sortBy: param(z.enum(fields.map((f) => f.name)), (raw) => parseSortBy(raw, fields)).meta({
-    description: 'Field to sort by (any letter case); ties are broken so that pages never overlap.',
+  sortBy: param(anyCaseEnum(fields.map((f) => f.name) as [string, ...string[]]), (raw) =>
+    parseSortBy(raw, fields),
+  ).meta({
+    description: `Field to sort by, in any letter case: ${fieldNames(fields)}. Ties are broken so that pages never overlap.`,
   }),
-  sortDirection: param(z.enum(['asc', 'desc']), parseSortDirection).meta({
-    description: 'Sort direction (any letter case; default asc).',
+  sortDirection: param(anyCaseEnum(['asc', 'desc']), parseSortDirection).meta({
+    description: 'Sort direction, in any letter case: asc (the default) or desc.',
   }),
   Search: textParam(parseSearch).meta({
     description: 'Case-insensitive text: matches a country by code or English name (and, in rows, a site by name).',
@@ -91,9 +120,8 @@ const sortingParams = (fields: readonly FieldDef[]) => ({
       ),
     )
     .meta({
-      description: `FilterList[field]=v1,v2 (or FilterList.field): the field equals any of the values; entries AND with Filter; at most ${MAX_FILTER_LIST_VALUES} values in all.`,
-      style: 'deepObject',
-      explode: true,
+      description: `FilterList[field]=v1,v2 (also accepted as FilterList.field=v1,v2): the field equals any of the comma-separated values; entries AND with each other and with Filter; at most ${MAX_FILTER_LIST_VALUES} values in all. Fields: ${fieldNames(fields)}.`,
+      param: { style: 'deepObject', explode: true, example: { country: 'US,DE' } },
     }),
 });
 

@@ -6,6 +6,7 @@ import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { ENDPOINTS } from '@/lib/api/endpoints';
 import { openApiDocument } from '@/lib/api/endpoints';
+import { NDJSON_ITEM } from '@/lib/api/openapi';
 
 type Handler = (request: Request, context: { params: Promise<Record<string, string | string[]>> }) => Promise<Response>;
 export type RouteModule = Record<string, Handler>;
@@ -71,8 +72,12 @@ export function assertMatchesContract(
   if (!media)
     throw new Error(`${where}: Content-Type ${type} not in the document (${Object.keys(response.content).join(', ')})`);
   if (!/json/.test(type) && type !== 'text/plain') return;
-  const validate = validatorOf(media.schema);
-  // NDJSON: each line is one value of the schema.
+  // JSON sent as text (text/json, text/plain) is a string whose contentSchema is the JSON's; NDJSON is a string
+  // of lines, each one value of its item schema.
+  const { contentSchema, [NDJSON_ITEM]: item } = media.schema as { contentSchema?: object; [NDJSON_ITEM]?: object };
+  if ((type.startsWith('text/') || type === 'application/x-ndjson') && !contentSchema && !item)
+    throw new Error(`${where}: ${type} is JSON text, but the document does not say what the text holds`);
+  const validate = validatorOf(contentSchema ?? item ?? media.schema);
   const values = type === 'application/x-ndjson' ? text.split('\n').filter(Boolean) : [text];
   for (const value of values) {
     if (!validate(JSON.parse(value))) {
