@@ -7,6 +7,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 
 export interface Violation {
@@ -22,7 +23,12 @@ export interface PrismProxy {
   stop(): Promise<void>;
 }
 
-const PRISM = path.resolve(import.meta.dirname, '..', '..', 'node_modules', '.bin', 'prism');
+/** The CLI of the pinned @stoplight/prism-cli (its `prism` bin). */
+const PRISM = path.join(
+  path.dirname(createRequire(import.meta.url).resolve('@stoplight/prism-cli/package.json')),
+  'dist',
+  'index.js',
+);
 
 /**
  * With `errors`, Prism also answers a request that breaks the document itself (422, or 401 for no key)
@@ -35,8 +41,9 @@ export async function startPrism(
   options: { port: number; errors: boolean },
 ): Promise<PrismProxy> {
   const child: ChildProcess = spawn(
-    PRISM,
+    process.execPath,
     [
+      PRISM,
       'proxy',
       `--errors=${options.errors}`,
       '--port',
