@@ -7,7 +7,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 
 export interface Violation {
@@ -25,7 +25,7 @@ export interface PrismProxy {
 
 /** The CLI of the pinned @stoplight/prism-cli (its `prism` bin). */
 const PRISM = path.join(
-  path.dirname(createRequire(import.meta.url).resolve('@stoplight/prism-cli/package.json')),
+  path.dirname(fileURLToPath(import.meta.resolve('@stoplight/prism-cli/package.json'))),
   'dist',
   'index.js',
 );

@@ -17,7 +17,7 @@ import { buildIfNeeded } from '../../scripts/production-build.mjs';
 export const GENERATED = path.join(import.meta.dirname, 'generated');
 export const DOCUMENT_FILE = path.join(GENERATED, 'openapi.json');
 
-export interface ContractKeys {
+interface ContractKeys {
   /** An account-level key of demo@example.com. */
   publisher: string;
   /** A key of demo@example.com scoped to its first site. */
