@@ -70,9 +70,9 @@ function notProvoked(outcomes: Outcome[], document: { paths: Record<string, Reco
   const lines: string[] = [];
   for (const methods of Object.values(document.paths)) {
     for (const op of Object.values(methods)) {
-      const seen = new Set(
-        outcomes.filter((o) => o.exchange.operationId === op.operationId).map((o) => String(o.status)),
-      );
+      // Prism's own answers (its 500 or 422, with violations) are not the server's statuses.
+      const own = outcomes.filter((o) => o.exchange.operationId === op.operationId && o.violations.length === 0);
+      const seen = new Set(own.map((o) => String(o.status)));
       const missing = Object.keys(op.responses).filter((s) => !seen.has(s));
       if (missing.length > 0) lines.push(`  ${String(op.operationId).padEnd(22)} ${missing.join(' ')}`);
     }
