@@ -2,7 +2,8 @@
  * The server both contract sessions talk to: the production build (`npm run build`; built here when missing
  * or stale) run by scripts/serve.mjs on a fresh embedded database, seeded with the demo data when the folder
  * is new, and the keys the sessions need, made in process before the server opens the folder. The document
- * the server serves is written to tests/contract/generated/openapi.json: Prism and the generators read it.
+ * the server serves (or the one `--document <file>` names) is written to tests/contract/generated/openapi.json:
+ * Prism and the generators read it.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -113,7 +114,12 @@ export async function startContractServer(port: number, keyLimit: number): Promi
     rateLimitPerMinute: keyLimit,
     interrupted: () => false,
   });
-  const document = await (await fetch(`${server.origin}/api/v1/openapi.json`)).text();
+  // `--document <file>` tries a candidate document (say, a change not yet served) against the same server.
+  const candidate = /--document[= ](\S+)/.exec(process.argv.slice(2).join(' '))?.[1];
+  const document = candidate
+    ? fs.readFileSync(candidate, 'utf8')
+    : await (await fetch(`${server.origin}/api/v1/openapi.json`)).text();
+  if (candidate) console.log(`contract: the document is ${candidate}, not the served one`);
   fs.mkdirSync(GENERATED, { recursive: true });
   fs.writeFileSync(DOCUMENT_FILE, document);
   return {
