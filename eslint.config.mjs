@@ -94,6 +94,7 @@ export default defineConfig([
     'test-results/**',
     'playwright-report/**',
     'tests/typed-client/generated/**',
+    'tests/contract/generated/**',
     '.data/**',
     'bench/**',
   ]),

@@ -1,0 +1,85 @@
+/**
+ * Calls every operation through the client @hey-api/openapi-ts generated (../generated/hey-api, unedited), as
+ * an API user would: FilterList with two values, CSV as text, NDJSON as a stream, the legacy feed with
+ * ?apiKey=, keys created, listed and revoked, a key made by an admin, revenue loaded. Returns a line per
+ * call, in order: the operation's name, or what failed.
+ */
+import { client } from '../generated/hey-api/client.gen';
+import * as api from '../generated/hey-api/sdk.gen';
+import { check, type Credentials, revenueCsv } from './credentials';
+
+export async function callEveryOperation(who: Credentials): Promise<string[]> {
+  client.setConfig({ baseUrl: who.origin, headers: { 'X-Api-Key': who.publisherKey } });
+  const admin = { headers: { 'X-Api-Key': who.adminKey } };
+  const range = { fromDate: who.day, toDate: who.day };
+  const called: string[] = [];
+
+  const health = await api.getHealth();
+  called.push(check(health.data?.status === 'ok', 'getHealth', health.error));
+  const document = await api.getOpenApiDocument();
+  called.push(check(document.data?.openapi.startsWith('3.1'), 'getOpenApiDocument', document.error));
+  const sites = await api.listSites();
+  called.push(check(sites.data?.length === who.siteIds.length, 'listSites', sites.error));
+
+  const totals = await api.getTotals({ query: { ...range, siteIds: who.siteIds.join(',') } });
+  called.push(check(typeof totals.data?.totalRevenue === 'number', 'getTotals', totals.error));
+
+  const byCountry = await api.getRevenueByCountry({
+    query: { ...range, sortBy: 'revenueAmount', sortDirection: 'desc', FilterList: { country: 'US,DE' } },
+  });
+  const countries = byCountry.data?.data.map((row) => row.country) ?? [];
+  called.push(
+    check(byCountry.data && countries.every((c) => c === 'US' || c === 'DE'), 'getRevenueByCountry', byCountry.error),
+  );
+
+  const rows = await api.getCountryRows({
+    query: { pageSize: 5, Filter: `createdAt>=${who.day}`, Search: 'a' },
+    headers: { Accept: 'text/csv' },
+    parseAs: 'text',
+  });
+  const header = String(rows.data).split('\n')[0].split(',');
+  called.push(check(header.includes('country'), 'getCountryRows', rows.error));
+
+  const exported = await api.exportCountryRows({
+    query: { Filter: `createdAt==${who.day}`, sortBy: 'revenueAmount', sortDirection: 'desc' },
+    headers: { Accept: 'application/x-ndjson' },
+    parseAs: 'stream',
+  });
+  const lines = (await new Response(exported.data as ReadableStream | undefined).text()).split('\n').filter(Boolean);
+  called.push(
+    check(exported.response?.ok && lines.every((l) => JSON.parse(l).createdAt), 'exportCountryRows', exported.error),
+  );
+
+  // The legacy feed takes the key as ?apiKey=: the generated client puts it there when asked for that scheme.
+  const legacy = await api.getLegacyCountryRows({
+    query: { pageSize: 2 },
+    headers: { 'X-Api-Key': null },
+    auth: (scheme) => (scheme.in === 'query' ? who.publisherKey : undefined),
+  });
+  called.push(
+    check(legacy.response?.headers.get('deprecation') && legacy.data?.data, 'getLegacyCountryRows', legacy.error),
+  );
+
+  const created = await api.createApiKey({ body: { label: 'hey-api client', siteIds: who.siteIds.slice(0, 1) } });
+  called.push(check(created.data?.apiKey.startsWith('rpk_'), 'createApiKey', created.error));
+  const listed = await api.listApiKeys();
+  called.push(
+    check(
+      listed.data?.some((k) => k.id === created.data?.key.id),
+      'listApiKeys',
+      listed.error,
+    ),
+  );
+  const revoked = await api.revokeApiKey({ path: { id: created.data?.key.id ?? 'none' } });
+  called.push(check(revoked.response?.status === 200, 'revokeApiKey', revoked.error));
+
+  const forUser = await api.createApiKeyForUser({
+    ...admin,
+    path: { userId: who.publisherId },
+    body: { label: 'by an admin' },
+  });
+  called.push(check(forUser.data?.apiKey.startsWith('rpk_'), 'createApiKeyForUser', forUser.error));
+  const ingested = await api.ingestRevenue({ ...admin, body: revenueCsv(who) });
+  called.push(check(ingested.data?.rows === 1, 'ingestRevenue', ingested.error));
+  return called;
+}

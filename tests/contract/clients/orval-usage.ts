@@ -1,0 +1,84 @@
+/**
+ * Calls every operation through the client orval generated (../generated/orval/api.ts, unedited; its fetch is
+ * ./orval-fetch.ts), as an API user would: FilterList with two values, CSV as text, NDJSON as a stream, the
+ * legacy feed with ?apiKey=, keys created, listed and revoked, a key made by an admin, revenue loaded.
+ * Returns a line per call, in order: the operation's name, or what failed.
+ */
+import * as api from '../generated/orval/api';
+import { check, type Credentials, revenueCsv } from './credentials';
+import { setOrigin } from './orval-fetch';
+
+/** A JSON body: orval types a body as `T | string` when the document also lists a text media type for it. */
+const json = <T>(data: T | string): T | undefined => (typeof data === 'string' ? undefined : data);
+
+export async function callEveryOperation(who: Credentials): Promise<string[]> {
+  setOrigin(who.origin);
+  const publisher = { headers: { 'X-Api-Key': who.publisherKey } };
+  const admin = { headers: { 'X-Api-Key': who.adminKey } };
+  const range = { fromDate: who.day, toDate: who.day };
+  const called: string[] = [];
+
+  const health = await api.getHealth();
+  const up = health.status === 200 ? json(health.data) : undefined;
+  called.push(check(up?.status === 'ok', 'getHealth', health.data));
+  const document = await api.getOpenApiDocument();
+  const contract = document.status === 200 ? json(document.data) : undefined;
+  called.push(check(contract?.openapi.startsWith('3.1'), 'getOpenApiDocument', document.data));
+  const sites = await api.listSites(publisher);
+  const siteList = sites.status === 200 ? json(sites.data) : undefined;
+  called.push(check(siteList?.length === who.siteIds.length, 'listSites', sites.data));
+
+  const totals = await api.getTotals({ ...range, siteIds: who.siteIds.join(',') }, publisher);
+  const sums = totals.status === 200 ? json(totals.data) : undefined;
+  called.push(check(typeof sums?.totalRevenue === 'number', 'getTotals', totals.data));
+
+  const byCountry = await api.getRevenueByCountry(
+    { ...range, sortBy: 'revenueAmount', sortDirection: 'desc', FilterList: { country: 'US,DE' } },
+    publisher,
+  );
+  const countries = byCountry.status === 200 ? json(byCountry.data)?.data : undefined;
+  const onlyThose = countries?.length && countries.every((row) => ['US', 'DE'].includes(row.country ?? ''));
+  called.push(check(onlyThose, 'getRevenueByCountry', byCountry.data));
+
+  const rows = await api.getCountryRows(
+    { pageSize: 5, Filter: `createdAt>=${who.day}`, Search: 'a' },
+    { headers: { ...publisher.headers, Accept: 'text/csv' } },
+  );
+  const header = typeof rows.data === 'string' ? rows.data.split('\n')[0].split(',') : [];
+  called.push(check(rows.status === 200 && header.includes('country'), 'getCountryRows', rows.data));
+
+  const exported = await api.exportCountryRows(
+    { Filter: `createdAt==${who.day}`, sortBy: 'revenueAmount', sortDirection: 'desc' },
+    { headers: { ...publisher.headers, Accept: 'application/x-ndjson' } },
+  );
+  const lines = 'stream' in exported ? (await exported.stream.text()).split('\n').filter(Boolean) : [];
+  called.push(check(lines.length && lines.every((l) => JSON.parse(l).createdAt), 'exportCountryRows', exported.status));
+
+  // The legacy feed takes the key as ?apiKey= (the document's apiKeyQuery scheme; orval leaves security to us).
+  const legacyQuery = { pageSize: 2, apiKey: who.publisherKey } as api.GetLegacyCountryRowsParams;
+  const legacy = await api.getLegacyCountryRows(legacyQuery);
+  called.push(check(legacy.status === 200 && legacy.headers.get('deprecation'), 'getLegacyCountryRows', legacy.data));
+
+  const created = await api.createApiKey({ label: 'orval client', siteIds: who.siteIds.slice(0, 1) }, publisher);
+  const newKey = created.status === 200 ? json(created.data) : undefined;
+  called.push(check(newKey?.apiKey.startsWith('rpk_'), 'createApiKey', created.data));
+  const listed = await api.listApiKeys(publisher);
+  const keys = listed.status === 200 ? json(listed.data) : undefined;
+  called.push(
+    check(
+      keys?.some((k) => k.id === newKey?.key.id),
+      'listApiKeys',
+      listed.data,
+    ),
+  );
+  const revoked = await api.revokeApiKey(newKey?.key.id ?? 'none', publisher);
+  called.push(check(revoked.status === 200, 'revokeApiKey', revoked.data));
+
+  const forUser = await api.createApiKeyForUser(who.publisherId, { label: 'by an admin' }, admin);
+  const adminMade = forUser.status === 200 ? json(forUser.data) : undefined;
+  called.push(check(adminMade?.apiKey.startsWith('rpk_'), 'createApiKeyForUser', forUser.data));
+  const ingested = await api.ingestRevenue(revenueCsv(who), undefined, admin);
+  const summary = ingested.status === 200 ? json(ingested.data) : undefined;
+  called.push(check(summary?.rows === 1, 'ingestRevenue', ingested.data));
+  return called;
+}

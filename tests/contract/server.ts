@@ -1,0 +1,135 @@
+/**
+ * The server both contract sessions talk to: the production build (`npm run build`; built here when missing
+ * or stale) run by scripts/serve.mjs on a fresh embedded database, seeded with the demo data when the folder
+ * is new, and the keys the sessions need, made in process before the server opens the folder. The document
+ * the server serves (or the one `--document <file>` names) is written to tests/contract/generated/openapi.json:
+ * Prism and the generators read it.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { findUserByEmail, listSites, type Principal } from '@/lib/accounts';
+import { createApiKey, MAX_ACTIVE_KEYS, revokeApiKey } from '@/lib/keys';
+import { readEnv, setEnv } from '@/lib/platform/env';
+import { startServer } from '../../scripts/bench/server';
+import { withDatabase } from '../../scripts/open-database';
+import { buildIfNeeded } from '../../scripts/production-build.mjs';
+
+export const GENERATED = path.join(import.meta.dirname, 'generated');
+export const DOCUMENT_FILE = path.join(GENERATED, 'openapi.json');
+
+interface ContractKeys {
+  /** An account-level key of demo@example.com. */
+  publisher: string;
+  /** A key of demo@example.com scoped to its first site. */
+  siteScoped: string;
+  /** A key of admin@example.com. */
+  admin: string;
+  /** A revoked key of demo@example.com: answered 401. */
+  revoked: string;
+  /** A key of rival@example.com, whose account holds the most active keys it may (a 409 on the next). */
+  full: string;
+  /** A key of demo@example.com used only to spend its minute's budget (the 429). */
+  spender: string;
+}
+
+export interface ContractWorld {
+  keys: ContractKeys;
+  /** demo@example.com's account id, its site ids (oldest first) and its first site's name. */
+  publisherId: string;
+  siteIds: string[];
+  siteName: string;
+  /** Ids of keys of demo@example.com for the session to revoke. */
+  revocableKeyIds: string[];
+  /** rival@example.com's account id (full of keys) and one of its sites (outside demo's scope). */
+  rivalId: string;
+  rivalSiteId: string;
+}
+
+const principalOf = async (email: string): Promise<Principal> => {
+  const user = await findUserByEmail(email);
+  if (!user) throw new Error(`the demo data has no ${email}`);
+  return { userId: user.id, role: user.role, siteScope: null, via: 'session' };
+};
+
+const keyOf = async (principal: Principal, label: string, siteIds: string[] | null = null) =>
+  (await createApiKey(principal, { label, siteIds })).apiKey;
+
+async function makeWorld(): Promise<ContractWorld> {
+  return withDatabase(async () => {
+    const demo = await principalOf('demo@example.com');
+    const rival = await principalOf('rival@example.com');
+    const admin = await principalOf('admin@example.com');
+    const sites = await listSites(demo);
+    const siteIds = sites.map((s) => s.siteId);
+    const rivalSiteId = (await listSites(rival))[0].siteId;
+    const revoked = await createApiKey(demo, { label: 'contract revoked', siteIds: null });
+    await revokeApiKey(demo, revoked.key.id);
+    const revocableKeyIds: string[] = [];
+    for (let i = 0; i < 4; i++) {
+      revocableKeyIds.push((await createApiKey(demo, { label: `contract revocable ${i}`, siteIds: null })).key.id);
+    }
+    const rivalKeys: string[] = [];
+    while (rivalKeys.length < MAX_ACTIVE_KEYS) rivalKeys.push(await keyOf(rival, `contract ${rivalKeys.length}`));
+    return {
+      keys: {
+        publisher: await keyOf(demo, 'contract publisher'),
+        siteScoped: await keyOf(demo, 'contract site-scoped', siteIds.slice(0, 1)),
+        admin: await keyOf(admin, 'contract admin'),
+        revoked: revoked.apiKey,
+        full: rivalKeys[0],
+        spender: await keyOf(demo, 'contract spender'),
+      },
+      publisherId: demo.userId,
+      siteIds,
+      siteName: sites[0].name ?? '',
+      revocableKeyIds,
+      rivalId: rival.userId,
+      rivalSiteId,
+    };
+  });
+}
+
+export interface ContractServer extends ContractWorld {
+  origin: string;
+  /** Requests per key per minute on this server. */
+  keyLimit: number;
+  output(): string;
+  stop(): Promise<void>;
+}
+
+/** `--name N` from the command line, or the fallback. */
+export const numberOption = (name: string, fallback: number) =>
+  Number(new RegExp(`--${name}[= ](\\d+)`).exec(process.argv.slice(2).join(' '))?.[1] ?? fallback);
+
+export async function startContractServer(port: number, keyLimit: number): Promise<ContractServer> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-contract-'));
+  setEnv(readEnv({ ...process.env, DATABASE_URL: '', PGLITE_DIR: dataDir }));
+  console.log(`contract: demo database in ${dataDir}`);
+  const world = await makeWorld();
+  if (buildIfNeeded() !== 0) throw new Error('npm run build failed');
+  const server = await startServer({
+    port,
+    database: { PGLITE_DIR: dataDir },
+    rateLimitPerMinute: keyLimit,
+    interrupted: () => false,
+  });
+  // `--document <file>` tries a candidate document (say, a change not yet served) against the same server.
+  const candidate = /--document[= ](\S+)/.exec(process.argv.slice(2).join(' '))?.[1];
+  const document = candidate
+    ? fs.readFileSync(candidate, 'utf8')
+    : await (await fetch(`${server.origin}/api/v1/openapi.json`)).text();
+  if (candidate) console.log(`contract: the document is ${candidate}, not the served one`);
+  fs.mkdirSync(GENERATED, { recursive: true });
+  fs.writeFileSync(DOCUMENT_FILE, document);
+  return {
+    ...world,
+    origin: server.origin,
+    keyLimit,
+    output: server.output,
+    async stop() {
+      await server.stop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

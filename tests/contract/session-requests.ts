@@ -1,0 +1,136 @@
+/**
+ * The Prism session's requests: every operation with every media type it documents (by Accept), every
+ * documented parameter (FilterList with two values, Search, Filter, sorting and paging, dates, siteIds), names
+ * and enum values in mixed letter case, and every documented error status that a request can provoke.
+ * Not provoked (the session prints them): 500 and 503 (an unexpected error, the database down: the outage
+ * tests' matter), and the reports' 404 (the key's account deleted between authentication and the query).
+ */
+import type { ContractWorld } from './server';
+import { day, type Exchange, JSON_TYPES, writeRequests } from './session-writes';
+
+export type { Exchange };
+
+const PAGED_TYPES = [...JSON_TYPES, 'text/csv'];
+const EXPORT_TYPES = ['text/csv', 'application/x-ndjson'];
+const UNKNOWN_KEY = `rpk_${'x'.repeat(38)}`;
+const query = (params: Record<string, string>) => `?${new URLSearchParams(params).toString()}`;
+
+type Headers = Record<string, string>;
+
+export function sessionRequests(world: ContractWorld): Exchange[] {
+  const { keys } = world;
+  const exchanges: Exchange[] = [];
+  /** A GET; `invalid` when it breaks the document on purpose. */
+  const get = (operationId: string, what: string, path: string, headers: Headers, expect: number, invalid = false) =>
+    exchanges.push({ operationId, what, method: 'GET', path, headers, expect, ...(invalid ? { invalid } : {}) });
+  const key = (k: string) => ({ 'X-Api-Key': k });
+  const publisher = key(keys.publisher);
+  const scoped = key(keys.siteScoped);
+  const range = { fromDate: day(30), toDate: day(0) };
+  const twoSites = world.siteIds.slice(0, 2).join(',');
+  const reportParams = {
+    page: '1',
+    pageSize: '5',
+    sortBy: 'revenueAmount',
+    sortDirection: 'desc',
+    Search: 'a',
+    Filter: 'impressions>0;revenueAmount>=0',
+    'FilterList[country]': 'US,DE',
+  };
+  const mixedCase = { PAGESIZE: '3', sortby: 'RevenueAmount', SortDirection: 'DESC' };
+
+  /** Every documented Accept, and none. */
+  const eachType = (operationId: string, path: string, types: string[], headers: Headers = {}) => {
+    get(operationId, 'no Accept', path, headers, 200);
+    for (const type of types) get(operationId, `Accept: ${type}`, path, { ...headers, Accept: type }, 200);
+  };
+  /** What any GET can be answered: 400 for an unknown parameter, 406 for an Accept it cannot meet. */
+  const anyErrors = (operationId: string, path: string, headers: Headers = {}) => {
+    get(operationId, 'unknown parameter', `${path}${path.includes('?') ? '&' : '?'}nosuch=1`, headers, 400, true);
+    get(operationId, 'Accept: application/xml', path, { ...headers, Accept: 'application/xml' }, 406, true);
+  };
+  /** ...and with a key: 401 for no key, a revoked one, an unknown one as Bearer. */
+  const keyedErrors = (operationId: string, path: string) => {
+    get(operationId, 'no key', path, {}, 401, true);
+    get(operationId, 'revoked key', path, key(keys.revoked), 401);
+    get(operationId, 'unknown Bearer key', path, { Authorization: `Bearer ${UNKNOWN_KEY}` }, 401);
+    anyErrors(operationId, path, publisher);
+  };
+
+  for (const [operationId, path] of [
+    ['getHealth', '/api/v1/health'],
+    ['getOpenApiDocument', '/api/v1/openapi.json'],
+  ]) {
+    eachType(operationId, path, JSON_TYPES);
+    anyErrors(operationId, path);
+  }
+
+  eachType('listSites', '/api/v1/sites', JSON_TYPES, publisher);
+  get('listSites', 'Bearer key', '/api/v1/sites', { Authorization: `Bearer ${keys.publisher}` }, 200);
+  get('listSites', 'site-scoped key', '/api/v1/sites', scoped, 200);
+  keyedErrors('listSites', '/api/v1/sites');
+
+  const totalsAt = (params: Headers) => `/api/v1/reports/totals${query(params)}`;
+  const totals = totalsAt({ ...range, siteIds: twoSites });
+  eachType('getTotals', totals, JSON_TYPES, publisher);
+  const mixedTotals = totalsAt({ FROMDATE: range.fromDate, todate: range.toDate, SiteIds: twoSites });
+  get('getTotals', 'mixed-case names', mixedTotals, publisher, 200);
+  get('getTotals', 'site-scoped key, its site', totalsAt({ siteIds: world.siteIds[0] }), scoped, 200);
+  get('getTotals', 'invalid date', totalsAt({ fromDate: '2026-02-30' }), publisher, 400, true);
+  get('getTotals', 'site outside the key', totalsAt({ siteIds: world.siteIds[1] }), scoped, 403);
+  keyedErrors('getTotals', totals);
+
+  const byCountryAt = (params: Headers) => `/api/v1/reports/by-country${query(params)}`;
+  const byCountry = byCountryAt({ ...reportParams, ...range, siteIds: twoSites, Filter: 'cpm>0;country!=FR' });
+  eachType('getRevenueByCountry', byCountry, PAGED_TYPES, publisher);
+  const mixedByCountry = byCountryAt({ ...mixedCase, 'filterList[Country]': 'US,DE', search: 'united' });
+  get('getRevenueByCountry', 'mixed-case names and enum values', mixedByCountry, publisher, 200);
+  const mixedValues = byCountryAt({ sortBy: 'RevenueAmount', sortDirection: 'DESC' });
+  get('getRevenueByCountry', 'mixed-case enum values', mixedValues, publisher, 200);
+  get('getRevenueByCountry', 'FilterList.field', byCountryAt({ 'FilterList.country': 'US,DE' }), publisher, 200);
+  get('getRevenueByCountry', 'site-scoped key', byCountryAt({ pageSize: '2' }), scoped, 200);
+  get('getRevenueByCountry', 'pageSize 0', byCountryAt({ pageSize: '0' }), publisher, 400, true);
+  get('getRevenueByCountry', 'site outside the key', byCountryAt({ siteIds: world.siteIds[1] }), scoped, 403);
+  get('getRevenueByCountry', "another account's site", byCountryAt({ siteIds: world.rivalSiteId }), publisher, 403);
+  keyedErrors('getRevenueByCountry', byCountry);
+
+  const rowParams = { ...reportParams, sortBy: 'createdAt', Filter: `createdAt>=${range.fromDate};impressions>0` };
+  const mixedRows = query({ ...mixedCase, sortby: 'GameName', search: 'a', FILTER: 'clicks>=0' });
+  for (const [operationId, base] of [
+    ['getCountryRows', '/api/v1/reports/countries'],
+    ['getLegacyCountryRows', '/api/v1/revenues/countries'],
+  ]) {
+    const rows = `${base}${query(rowParams)}`;
+    eachType(operationId, rows, PAGED_TYPES, publisher);
+    get(operationId, 'mixed-case names and enum values', `${base}${mixedRows}`, publisher, 200);
+    get(operationId, 'bad Filter', `${base}?Filter=nosuch==1`, publisher, 400, true);
+    get(operationId, 'site-scoped key', rows, scoped, 403);
+    keyedErrors(operationId, rows);
+  }
+  const legacy = `/api/v1/revenues/countries${query({ pageSize: '2', 'FilterList[country]': 'US,DE' })}`;
+  get('getLegacyCountryRows', '?apiKey=', `${legacy}&apiKey=${keys.publisher}`, {}, 200);
+  get('getLegacyCountryRows', '?apiKey= as CSV', `${legacy}&apiKey=${keys.publisher}`, { Accept: 'text/csv' }, 200);
+  get('getLegacyCountryRows', '?apiKey= unknown', `${legacy}&apiKey=${UNKNOWN_KEY}`, {}, 401);
+
+  const exportParams = Object.fromEntries(Object.entries(rowParams).filter(([name]) => !name.startsWith('page')));
+  const exportAt = (params: Headers) => `/api/v1/reports/countries/export${query(params)}`;
+  const exported = exportAt(exportParams);
+  eachType('exportCountryRows', exported, EXPORT_TYPES, publisher);
+  const mixedExport = exportAt({
+    SORTBY: 'RevenueAmount',
+    sortdirection: 'Desc',
+    filter: `createdAt>=${range.fromDate}`,
+  });
+  const ndjson = { ...publisher, Accept: 'application/x-ndjson' };
+  get('exportCountryRows', 'mixed-case names and enum values', mixedExport, ndjson, 200);
+  get('exportCountryRows', 'page (not an export parameter)', exportAt({ page: '2' }), publisher, 400, true);
+  get('exportCountryRows', 'site-scoped key', exported, scoped, 403);
+  keyedErrors('exportCountryRows', exported);
+
+  eachType('listApiKeys', '/api/v1/api-keys', JSON_TYPES, publisher);
+  get('listApiKeys', 'site-scoped key', '/api/v1/api-keys', scoped, 403);
+  keyedErrors('listApiKeys', '/api/v1/api-keys');
+
+  writeRequests(world, (e) => exchanges.push(e));
+  return exchanges;
+}

@@ -1,0 +1,262 @@
+/**
+ * The session's requests that change something: keys created, listed and revoked, keys made by an admin for
+ * a publisher, and revenue loaded, each with its documented errors (403, 404, 409, 413, 415 among them).
+ */
+import type { ContractWorld } from './server';
+
+export interface Exchange {
+  operationId: string;
+  /** What the request tries, for the table. */
+  what: string;
+  method: 'GET' | 'POST' | 'DELETE';
+  /** Path and query. */
+  path: string;
+  headers?: Record<string, string>;
+  body?: string;
+  expect: number;
+  /**
+   * The request breaks the document on purpose (no key, an unknown parameter, a wrong body): Prism's
+   * request violations are expected then; its response violations never are.
+   */
+  invalid?: true;
+}
+
+export const JSON_TYPES = ['application/json', 'text/json', 'text/plain'];
+const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
+export const day = (daysAgo: number) => new Date(Date.now() - daysAgo * 86_400_000).toISOString().slice(0, 10);
+
+export function writeRequests(world: ContractWorld, add: (e: Exchange) => void) {
+  const { keys } = world;
+  const json = (k: string, accept?: string) => ({
+    'X-Api-Key': k,
+    'Content-Type': 'application/json',
+    ...(accept ? { Accept: accept } : {}),
+  });
+  const newKey = JSON.stringify({
+    label: 'contract',
+    siteIds: world.siteIds.slice(0, 1),
+    expiresAt: '2099-01-01T00:00:00Z',
+  });
+  const create = { operationId: 'createApiKey', method: 'POST', path: '/api/v1/api-keys' } as const;
+  add({ ...create, what: 'no Accept', headers: json(keys.publisher), body: newKey, expect: 200 });
+  for (const type of JSON_TYPES)
+    add({ ...create, what: `Accept: ${type}`, headers: json(keys.publisher, type), body: newKey, expect: 200 });
+  add({
+    ...create,
+    what: 'bad body',
+    headers: json(keys.publisher),
+    body: '{"siteIds":["not a uuid"]}',
+    expect: 400,
+    invalid: true,
+  });
+  add({ ...create, what: 'site-scoped key', headers: json(keys.siteScoped), body: newKey, expect: 403 });
+  add({
+    ...create,
+    what: 'account full of keys',
+    headers: json(keys.full),
+    body: '{"label":"one too many"}',
+    expect: 409,
+  });
+  add({
+    ...create,
+    what: 'body over 16 KiB',
+    headers: json(keys.publisher),
+    body: JSON.stringify({ label: 'x'.repeat(20_000) }),
+    expect: 413,
+    invalid: true,
+  });
+  add({
+    ...create,
+    what: 'Content-Type: text/plain',
+    headers: { ...json(keys.publisher), 'Content-Type': 'text/plain' },
+    body: newKey,
+    expect: 415,
+    invalid: true,
+  });
+  add({
+    ...create,
+    what: 'no key',
+    headers: { 'Content-Type': 'application/json' },
+    body: newKey,
+    expect: 401,
+    invalid: true,
+  });
+  add({
+    ...create,
+    what: 'Accept: application/xml',
+    headers: json(keys.publisher, 'application/xml'),
+    body: newKey,
+    expect: 406,
+    invalid: true,
+  });
+
+  const revoke = { operationId: 'revokeApiKey', method: 'DELETE' } as const;
+  [undefined, ...JSON_TYPES].forEach((type, i) => {
+    const path = `/api/v1/api-keys/${world.revocableKeyIds[i]}`;
+    add({
+      ...revoke,
+      what: type ? `Accept: ${type}` : 'no Accept',
+      path,
+      headers: { 'X-Api-Key': keys.publisher, ...(type ? { Accept: type } : {}) },
+      expect: 200,
+    });
+  });
+  add({
+    ...revoke,
+    what: 'unknown id',
+    path: `/api/v1/api-keys/${UNKNOWN_ID}`,
+    headers: { 'X-Api-Key': keys.publisher },
+    expect: 404,
+  });
+  add({
+    ...revoke,
+    what: 'not a uuid (no such key)',
+    path: '/api/v1/api-keys/not-a-uuid',
+    headers: { 'X-Api-Key': keys.publisher },
+    expect: 404,
+    invalid: true,
+  });
+  add({
+    ...revoke,
+    what: 'unknown parameter',
+    path: `/api/v1/api-keys/${UNKNOWN_ID}?nosuch=1`,
+    headers: { 'X-Api-Key': keys.publisher },
+    expect: 400,
+    invalid: true,
+  });
+  add({
+    ...revoke,
+    what: 'site-scoped key',
+    path: `/api/v1/api-keys/${UNKNOWN_ID}`,
+    headers: { 'X-Api-Key': keys.siteScoped },
+    expect: 403,
+  });
+  add({ ...revoke, what: 'no key', path: `/api/v1/api-keys/${UNKNOWN_ID}`, expect: 401, invalid: true });
+  add({
+    ...revoke,
+    what: 'Accept: application/xml',
+    path: `/api/v1/api-keys/${UNKNOWN_ID}`,
+    headers: { 'X-Api-Key': keys.publisher, Accept: 'application/xml' },
+    expect: 406,
+    invalid: true,
+  });
+
+  const forUser = {
+    operationId: 'createApiKeyForUser',
+    method: 'POST',
+    path: `/api/v1/api-keys/for-user/${world.publisherId}`,
+  } as const;
+  for (const type of [undefined, ...JSON_TYPES])
+    add({
+      ...forUser,
+      what: type ? `Accept: ${type}` : 'no Accept',
+      headers: json(keys.admin, type),
+      body: '{"label":"made by an admin"}',
+      expect: 200,
+    });
+  add({ ...forUser, what: 'bad body', headers: json(keys.admin), body: '{"label":7}', expect: 400, invalid: true });
+  add({ ...forUser, what: 'publisher key', headers: json(keys.publisher), body: '{}', expect: 403 });
+  add({
+    ...forUser,
+    what: 'unknown account',
+    path: `/api/v1/api-keys/for-user/${UNKNOWN_ID}`,
+    headers: json(keys.admin),
+    body: '{}',
+    expect: 404,
+  });
+  add({
+    ...forUser,
+    what: 'account full of keys',
+    path: `/api/v1/api-keys/for-user/${world.rivalId}`,
+    headers: json(keys.admin),
+    body: '{}',
+    expect: 409,
+  });
+  add({
+    ...forUser,
+    what: 'body over 16 KiB',
+    headers: json(keys.admin),
+    body: JSON.stringify({ label: 'x'.repeat(20_000) }),
+    expect: 413,
+    invalid: true,
+  });
+  add({
+    ...forUser,
+    what: 'Content-Type: text/plain',
+    headers: { ...json(keys.admin), 'Content-Type': 'text/plain' },
+    body: '{}',
+    expect: 415,
+    invalid: true,
+  });
+  add({
+    ...forUser,
+    what: 'no key',
+    headers: { 'Content-Type': 'application/json' },
+    body: '{}',
+    expect: 401,
+    invalid: true,
+  });
+  add({
+    ...forUser,
+    what: 'Accept: application/xml',
+    headers: json(keys.admin, 'application/xml'),
+    body: '{}',
+    expect: 406,
+    invalid: true,
+  });
+
+  const ingest = { operationId: 'ingestRevenue', method: 'POST', path: '/api/v1/admin/revenue' } as const;
+  const site = world.siteIds[0];
+  const csv = `day,siteId,country,impressions,clicks,adRequests,revenue\n${day(1)},${site},US,10,1,20,0.5\n`;
+  const ndjson = `${JSON.stringify({ day: day(1), siteId: site, country: 'DE', impressions: 10, clicks: 1, adRequests: 20, revenue: 0.5 })}\n`;
+  const admin = (type: string, accept?: string) => ({
+    'X-Api-Key': keys.admin,
+    'Content-Type': type,
+    ...(accept ? { Accept: accept } : {}),
+  });
+  add({ ...ingest, what: 'CSV', headers: admin('text/csv'), body: csv, expect: 200 });
+  add({ ...ingest, what: 'NDJSON', headers: admin('application/x-ndjson'), body: ndjson, expect: 200 });
+  for (const type of JSON_TYPES)
+    add({ ...ingest, what: `CSV, Accept: ${type}`, headers: admin('text/csv', type), body: csv, expect: 200 });
+  add({
+    ...ingest,
+    what: 'owner and siteName',
+    path: '/api/v1/admin/revenue?owner=demo@example.com',
+    headers: admin('text/csv'),
+    body: `day,siteName,country,impressions,clicks,adRequests,revenue\n${day(1)},${world.siteName},FR,10,1,20,0.5\n`,
+    expect: 200,
+  });
+  add({ ...ingest, what: 'bad CSV', headers: admin('text/csv'), body: 'day,nosuch\n1,2\n', expect: 400 });
+  add({
+    ...ingest,
+    what: 'publisher key',
+    headers: { ...admin('text/csv'), 'X-Api-Key': keys.publisher },
+    body: csv,
+    expect: 403,
+  });
+  const header = 'day,siteId,country,impressions,clicks,adRequests,revenue\n';
+  add({
+    ...ingest,
+    what: '50,001 rows',
+    headers: admin('text/csv'),
+    body: header + `${day(1)},${site},US,10,1,20,0.5\n`.repeat(50_001),
+    expect: 413,
+  });
+  add({
+    ...ingest,
+    what: 'Content-Type: application/xml',
+    headers: admin('application/xml'),
+    body: '<rows/>',
+    expect: 415,
+    invalid: true,
+  });
+  add({ ...ingest, what: 'no key', headers: { 'Content-Type': 'text/csv' }, body: csv, expect: 401, invalid: true });
+  add({
+    ...ingest,
+    what: 'Accept: application/xml',
+    headers: admin('text/csv', 'application/xml'),
+    body: csv,
+    expect: 406,
+    invalid: true,
+  });
+}
