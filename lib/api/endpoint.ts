@@ -1,6 +1,5 @@
 /** An endpoint of the API as the table (lib/api/endpoints.ts) declares it. */
 import type { z } from 'zod';
-import type { oas31 } from 'zod-openapi';
 import type { KeyedEndpoint, Method } from '@/lib/http/api-route';
 import type { QuerySchema } from '@/lib/query';
 
@@ -38,8 +37,6 @@ export interface ApiEndpoint<I = any> {
   deprecated?: boolean;
   /** Headers on every response of this operation. */
   headers?: Record<string, string>;
-  /** Headers of its success the document names besides the ones it derives from `run` (lib/api/openapi.ts). */
-  successHeaders?: oas31.HeadersObject;
   /** How it is served; a public endpoint's handler gets no principal (lib/api/routes.ts). */
   run: Omit<KeyedEndpoint<Record<string, string>, I>, 'query' | 'headers' | 'public'>;
 }

@@ -38,7 +38,6 @@ import { bodyFormat, INGEST_BODY_TYPES } from './ingest-body';
 import { Health } from './schemas';
 import { endpoint, type ApiEndpoint } from './endpoint';
 import { openApiDocumentOf, withServers } from './openapi';
-import { CACHEABLE, CORS } from './openapi-headers';
 import { originOf } from './origin';
 import { streamBody } from '@/lib/http/body';
 
@@ -67,7 +66,6 @@ export const ENDPOINTS: ApiEndpoint[] = [
     description:
       'Answers `{"status":"ok"}` while the server runs; it does not touch the database, so it stays up during a database outage.',
     response: { status: 200, description: 'The service is up', schema: Health },
-    successHeaders: CACHEABLE,
     errors: [],
     // Caches may keep it but must ask again each time (no-cache): a liveness answer nobody checked says nothing.
     run: { cacheControl: 'no-cache', handler: async () => ({ status: 'ok' }) },
@@ -81,7 +79,6 @@ export const ENDPOINTS: ApiEndpoint[] = [
     summary: 'This document: the API contract as OpenAPI 3.1, no key needed',
     description: 'The OpenAPI 3.1 document of every operation; its servers entry is the origin the request reached.',
     response: { status: 200, description: 'The OpenAPI document', schema: z.looseObject({ openapi: z.string() }) },
-    successHeaders: { ...CACHEABLE, ...CORS },
     errors: [],
     run: {
       cacheControl: 'public, max-age=300',

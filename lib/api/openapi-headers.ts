@@ -40,7 +40,9 @@ export const WWW_AUTHENTICATE: Headers = {
   'WWW-Authenticate': header('`Bearer realm="reporting-api"`: send the key as a Bearer token or X-Api-Key', text, true),
 };
 
-export const VARY: Headers = { Vary: header('`Accept, Accept-Encoding`: the answer depends on both') };
+export const VARY: Headers = {
+  Vary: header('`Origin, Accept`, and `Accept-Encoding` when compressed: the answer depends on them'),
+};
 
 /** The document and the health check: cacheable, revalidated by ETag. */
 export const CACHEABLE: Headers = {

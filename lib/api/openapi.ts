@@ -18,7 +18,17 @@ import { addressLimit, keyLimit } from '@/lib/ratelimit';
 import { NDJSON_TYPE } from '@/lib/http/negotiate';
 import { STATUS_OF } from '@/lib/http/problem';
 import { TAGS, type ApiEndpoint } from './endpoint';
-import { ATTACHMENT, everyAnswer, LEGACY, PAGED, RETRY_AFTER, VARY, WWW_AUTHENTICATE } from './openapi-headers';
+import {
+  ATTACHMENT,
+  CACHEABLE,
+  CORS,
+  everyAnswer,
+  LEGACY,
+  PAGED,
+  RETRY_AFTER,
+  VARY,
+  WWW_AUTHENTICATE,
+} from './openapi-headers';
 import { Problem } from './schemas';
 
 /** Where an NDJSON answer's string schema keeps the schema of one line (OpenAPI 3.1 has no item schema). */
@@ -75,6 +85,14 @@ function fixedHeaders(endpoint: ApiEndpoint) {
 }
 
 /** The success's headers: what every answer has, then what this endpoint's way of answering adds. */
+/** A cacheable answer revalidated: If-None-Match named its current ETag (lib/http/etag.ts). */
+function notModified(endpoint: ApiEndpoint) {
+  return {
+    description: 'Not Modified: the ETag sent as If-None-Match still matches; no body',
+    headers: { ...everyAnswer('address'), ...CACHEABLE, ...(endpoint.run.anyOrigin ? CORS : {}) },
+  };
+}
+
 function successHeaders(endpoint: ApiEndpoint) {
   const paged = !!endpoint.run.csvColumns;
   return {
@@ -82,7 +100,8 @@ function successHeaders(endpoint: ApiEndpoint) {
     ...(endpoint.response.schema ? VARY : {}),
     ...(paged ? PAGED : {}),
     ...(endpoint.run.offers ? ATTACHMENT : {}),
-    ...endpoint.successHeaders,
+    ...(endpoint.run.cacheControl ? CACHEABLE : {}),
+    ...(endpoint.run.anyOrigin ? CORS : {}),
     ...fixedHeaders(endpoint),
   };
 }
@@ -143,6 +162,7 @@ function operation(endpoint: ApiEndpoint): ZodOpenApiOperationObject {
       headers: successHeaders(endpoint),
       content: content(endpoint),
     },
+    ...(endpoint.run.cacheControl ? { 304: notModified(endpoint) } : {}),
     ...Object.fromEntries([...new Set(statuses)].map((s) => [s, errorResponse(endpoint, s)])),
   };
   const body = endpoint.body;

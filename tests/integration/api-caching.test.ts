@@ -24,8 +24,8 @@ beforeEach(() => setRateLimitStore(createMemoryStore(clock.now)));
 afterEach(() => setRateLimitStore(undefined));
 
 /**
- * A conditional request straight to the route's handler. The tests' fetch checks every answer against the
- * OpenAPI document, which does not list 304 (a revalidation is HTTP's, not the operation's): checked here.
+ * A conditional request straight to the route's handler, from a client address of its own; openapi.test.ts
+ * checks that the document lists these 304s.
  */
 async function conditional(path: string, headers: Record<string, string>, method: 'GET' | 'HEAD' = 'GET') {
   const route = path === DOCUMENT ? documentRoute : healthRoute;
