@@ -2,6 +2,7 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { describe, expect, it } from 'vitest';
 import { ENDPOINTS, openApiDocument } from '@/lib/api/endpoints';
 import { NDJSON_ITEM } from '@/lib/api/openapi';
+import { readEnv, setEnv } from '@/lib/platform/env';
 import { get } from '../support/api';
 import { assertMatchesContract } from '../support/contract';
 import { useTestDatabase } from '../support/db';
@@ -19,11 +20,19 @@ describe('GET /api/v1/openapi.json', () => {
   it('names the origin the request reached as its server, and keeps the built document free of it', async () => {
     const direct = (await get('/api/v1/openapi.json')).json;
     expect(direct.servers).toEqual([{ url: 'http://localhost', description: 'This server' }]);
-    const proxied = await get('/api/v1/openapi.json', {
-      headers: { 'X-Forwarded-Host': 'reports.example.org', 'X-Forwarded-Proto': 'https' },
-    });
-    expect(proxied.json.servers[0].url).toBe('https://reports.example.org');
-    expect(Object.keys(proxied.json).slice(0, 3)).toEqual(['openapi', 'info', 'servers']);
+    const forwarded = { 'X-Forwarded-Host': 'reports.example.org', 'X-Forwarded-Proto': 'https' };
+    // Without a trusted proxy a caller's forwarded headers are not believed: the public, cached document would
+    // otherwise name the caller's host.
+    const spoofed = await get('/api/v1/openapi.json', { headers: forwarded });
+    expect(spoofed.json.servers[0].url).toBe('http://localhost');
+    setEnv(readEnv({ ...process.env, TRUST_PROXY: '1' }));
+    try {
+      const proxied = await get('/api/v1/openapi.json', { headers: forwarded });
+      expect(proxied.json.servers[0].url).toBe('https://reports.example.org');
+    } finally {
+      setEnv(undefined);
+    }
+    expect(Object.keys(spoofed.json).slice(0, 3)).toEqual(['openapi', 'info', 'servers']);
     expect(openApiDocument()).not.toHaveProperty('servers');
   });
 
