@@ -51,12 +51,18 @@ test('a signed-out visitor sent to sign in gets the same headers on the redirect
   await context.close();
 });
 
-test('the API answers with nosniff and no-store, on success and on problems', async ({ page }) => {
-  for (const path of ['/api/v1/openapi.json', '/api/v1/sites', '/api/v1/nothing-here']) {
+test('the API answers with nosniff and no-store, on success and on problems; only its document may be cached', async ({
+  page,
+}) => {
+  for (const path of ['/api/v1/sites', '/api/v1/nothing-here', '/api/v1/reports/totals']) {
     const headers = (await page.request.get(path)).headers();
     expect(headers['x-content-type-options'], path).toBe('nosniff');
     expect(headers['cache-control'], path).toBe('no-store');
   }
+  const document = (await page.request.get('/api/v1/openapi.json')).headers();
+  expect(document['x-content-type-options']).toBe('nosniff');
+  expect(document['cache-control']).toBe('public, max-age=300');
+  expect(document['etag']).toMatch(/^"[\w-]+"$/);
 });
 
 test('another site cannot frame a page', async ({ browser, baseURL }) => {
