@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { apiReference } from '@/lib/api/reference';
 import type { Credentials } from './clients/credentials';
-import { GENERATED, numberOption, startContractServer } from './server';
+import { exitWith, GENERATED, numberOption, startContractServer } from './server';
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
 const bin = (name: string) => path.join(ROOT, 'node_modules', '.bin', name);
@@ -96,10 +96,4 @@ async function main(): Promise<number> {
   }
 }
 
-main().then(
-  (code) => process.exit(code),
-  (err) => {
-    console.error(err);
-    process.exit(1);
-  },
-);
+exitWith(main);

@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import { type Exchange, sessionRequests } from './session-requests';
 import { type PrismProxy, startPrism, type Violation, violationsOf } from './prism';
-import { type ContractServer, DOCUMENT_FILE, numberOption, startContractServer } from './server';
+import { type ContractServer, DOCUMENT_FILE, exitWith, numberOption, startContractServer } from './server';
 
 /** Per key per minute: more than the session spends with one key, few enough to spend for the 429 in seconds. */
 const KEY_LIMIT = 400;
@@ -137,10 +137,4 @@ async function main(): Promise<number> {
   }
 }
 
-main().then(
-  (code) => process.exit(code),
-  (err) => {
-    console.error(err);
-    process.exit(1);
-  },
-);
+exitWith(main);

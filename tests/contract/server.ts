@@ -133,3 +133,14 @@ export async function startContractServer(port: number, keyLimit: number): Promi
     },
   };
 }
+
+/** Runs a contract session and exits with its code: 1 when it threw, after printing why. */
+export function exitWith(main: () => Promise<number>): void {
+  main().then(
+    (code) => process.exit(code),
+    (err) => {
+      console.error(err);
+      process.exit(1);
+    },
+  );
+}
