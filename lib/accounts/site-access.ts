@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { getDb } from '@/db/client';
 import { sites, users } from '@/db/schema';
-import { forbidden, notFound } from '@/lib/shared/errors';
+import { AppError, forbidden } from '@/lib/shared/errors';
 import type { Principal } from './principal';
 
 export interface ReadableSites {
@@ -27,7 +27,9 @@ export async function readableSites(principal: Principal, requested: string[] | 
     .leftJoin(sites, eq(sites.userId, users.id))
     .where(eq(users.id, principal.userId))
     .orderBy(sites.createdAt, sites.id);
-  if (rows.length === 0) throw notFound('The account of this credential no longer exists.');
+  // Only a race: the account went between the credential's check and this query. It answers what the
+  // credential answers from then on (its keys and sessions go with the account).
+  if (rows.length === 0) throw new AppError('unauthorized', 'The account of this credential no longer exists.');
 
   const scope = principal.siteScope ? new Set(principal.siteScope) : null;
   const allowed = rows.flatMap((r) => (r.siteId && (!scope || scope.has(r.siteId)) ? [r.siteId] : []));

@@ -1,5 +1,5 @@
 /** An endpoint of the API as the table (lib/api/endpoints.ts) declares it. */
-import type { z } from 'zod';
+import { z } from 'zod';
 import type { KeyedEndpoint, Method } from '@/lib/http/api-route';
 import type { QuerySchema } from '@/lib/query';
 
@@ -42,4 +42,7 @@ export interface ApiEndpoint<I = any> {
 }
 
 /** One row of the table, with the handler's input typed by the row's query schema. */
+/** A path parameter that is a uuid. */
+export const idParam = (name: string, description: string) => z.object({ [name]: z.uuid().meta({ description }) });
+
 export const endpoint = <I = undefined>(row: ApiEndpoint<I>): ApiEndpoint => row;

@@ -2,7 +2,7 @@ import { authenticateApiKey, touchApiKey } from '@/lib/keys';
 import type { Principal } from '@/lib/accounts';
 import { ValidationError } from '@/lib/shared/errors';
 import { runAfterResponse } from './background';
-import { ProblemError } from './problem';
+import { ProblemError, WWW_AUTHENTICATE } from './problem';
 import { addressPolicy, applyRateLimit, keyPolicy } from './rate-limit';
 
 /**
@@ -15,7 +15,7 @@ const UNAUTHORIZED = () =>
     status: 401,
     title: 'Unauthorized',
     detail: 'A valid API key is required: send it in the X-Api-Key header or as "Authorization: Bearer <key>".',
-    headers: { 'WWW-Authenticate': 'Bearer realm="reporting-api"' },
+    headers: WWW_AUTHENTICATE,
   });
 
 /**

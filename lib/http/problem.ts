@@ -42,6 +42,9 @@ export class ProblemError extends Error {
 /** The header that tells a refused client when to come back (429, 503). */
 export const retryAfterHeader = (seconds: number) => ({ 'Retry-After': String(seconds) });
 
+/** What every 401 of the API says about how to authenticate (RFC 9110 §11.6.1). */
+export const WWW_AUTHENTICATE = { 'WWW-Authenticate': 'Bearer realm="reporting-api"' };
+
 /** Each application error code as an HTTP status and the problem's title. */
 export const STATUS_OF: Record<ErrorCode, { status: number; title: string }> = {
   invalid: { status: 400, title: 'Invalid request' },
@@ -58,7 +61,8 @@ export const STATUS_OF: Record<ErrorCode, { status: number; title: string }> = {
 export function problemOf(err: AppError): ProblemError {
   const { status, title } = STATUS_OF[err.code];
   // Unavailable is not the caller's fault: say when to try again, as for a database outage.
-  const headers = err.code === 'unavailable' ? retryAfterHeader(5) : {};
+  const headers =
+    err.code === 'unavailable' ? retryAfterHeader(5) : err.code === 'unauthorized' ? WWW_AUTHENTICATE : {};
   return new ProblemError({
     status,
     title,

@@ -2,13 +2,16 @@
  * `npm run contract:prism [-- --port 3350 --prism-port 4050]`: a production server on a fresh demo database,
  * Prism's validating proxy in front of it (`prism proxy --errors`, tests/contract/prism.ts), and a session
  * through the proxy (tests/contract/session-requests.ts) that calls every operation with every documented
- * media type, parameter and error status, then spends a key's minute for the 429. Prints operation × status ×
- * violations and every violation; exits 1 on any violation, or an answer other than the one asked for.
+ * media type, parameter and error status, then spends a key's minute for the 429, then asks two failing
+ * servers for the 503 and the 500 (tests/contract/session-faults.ts). Prints operation × status × violations
+ * and every violation; exits 1 on any violation, or an answer other than the one asked for.
  */
 import fs from 'node:fs';
 import { type Exchange, sessionRequests } from './session-requests';
 import { type PrismProxy, startPrism, type Violation, violationsOf } from './prism';
 import { type ContractServer, DOCUMENT_FILE, exitWith, numberOption, startContractServer } from './server';
+import { faultRequests, type FaultyServer, startBrokenServer, startOutageServer } from './session-faults';
+import { keyedPastBudget, publicPastBudget, type Spend } from './session-budgets';
 
 /** Per key per minute: more than the session spends with one key, few enough to spend for the 429 in seconds. */
 const KEY_LIMIT = 400;
@@ -26,6 +29,23 @@ interface Proxies {
   forwarding: PrismProxy;
 }
 
+/** The main session's successful requests asked again of a failing server, through a strict proxy of its own. */
+async function askFaulty(start: () => Promise<FaultyServer>, port: number, requests: Exchange[]) {
+  const faulty = await start();
+  let prism: PrismProxy | undefined;
+  try {
+    prism = await startPrism(DOCUMENT_FILE, faulty.server.origin, { port, errors: true });
+    const outcomes: Outcome[] = [];
+    for (const exchange of faultRequests(requests, faulty)) {
+      outcomes.push(await send({ strict: prism, forwarding: prism }, exchange));
+    }
+    return outcomes;
+  } finally {
+    await prism?.stop();
+    await faulty.stop();
+  }
+}
+
 async function send(proxies: Proxies, exchange: Exchange): Promise<Outcome> {
   const prism = exchange.invalid ? proxies.forwarding : proxies.strict;
   const response = await fetch(`${prism.origin}${exchange.path}`, {
@@ -40,29 +60,29 @@ async function send(proxies: Proxies, exchange: Exchange): Promise<Outcome> {
   return { exchange, status: response.status, violations };
 }
 
-/** Spends the spender key's minute on the server itself, then asks once more through Prism: a 429. */
-async function tooManyRequests(server: ContractServer, proxies: Proxies): Promise<Outcome> {
-  const exchange: Exchange = {
-    operationId: 'listSites',
-    what: `key past ${KEY_LIMIT} a minute`,
-    method: 'GET',
-    path: '/api/v1/sites',
-    headers: { 'X-Api-Key': server.keys.spender },
-    expect: 429,
-  };
-  for (let attempt = 0; attempt < 3; attempt++) {
+/**
+ * Asks `exchange` through Prism once its budget is spent on the server itself (asking `spend` directly until
+ * a 429): a 429 from the server. Again when the minute turned in between.
+ */
+async function whenSpent(server: ContractServer, proxies: Proxies, exchange: Exchange, spend: Spend) {
+  let outcome: Outcome | undefined;
+  for (let attempt = 0; attempt < 3 && outcome?.status !== 429; attempt++) {
     let status = 200;
     for (let spent = 0; status !== 429 && spent <= 2 * KEY_LIMIT; spent++) {
-      const answer = await fetch(`${server.origin}/api/v1/sites`, {
-        headers: exchange.headers as Record<string, string>,
-      });
+      const answer = await fetch(`${server.origin}${spend.path}`, { headers: spend.headers });
       await answer.arrayBuffer();
       status = answer.status;
     }
-    const outcome = await send(proxies, exchange);
-    if (outcome.status === 429) return outcome; // otherwise the minute turned in between: spend the next one
+    outcome = await send(proxies, exchange);
   }
-  return send(proxies, exchange);
+  return outcome!;
+}
+
+/** The 304: the ETag of a first answer sent back as If-None-Match. */
+async function notModified(proxies: Proxies, operationId: string, path: string): Promise<Outcome> {
+  const etag = (await fetch(`${proxies.strict.origin}${path}`)).headers.get('etag') ?? '';
+  const headers = { 'If-None-Match': etag };
+  return send(proxies, { operationId, what: 'If-None-Match: its ETag', method: 'GET', path, headers, expect: 304 });
 }
 
 /** The documented statuses of each operation that the session did not get, to say so. */
@@ -127,8 +147,23 @@ async function main(): Promise<number> {
     };
     started.push(proxies.strict, proxies.forwarding);
     const outcomes: Outcome[] = [];
-    for (const exchange of sessionRequests(server)) outcomes.push(await send(proxies, exchange));
-    outcomes.push(await tooManyRequests(server, proxies));
+    const requests = sessionRequests(server);
+    for (const exchange of requests) outcomes.push(await send(proxies, exchange));
+    outcomes.push(await notModified(proxies, 'getHealth', '/api/v1/health'));
+    outcomes.push(await notModified(proxies, 'getOpenApiDocument', '/api/v1/openapi.json'));
+    // Each keyed operation past the spender key's minute, then each public one past the address's (last: the
+    // address is this process's, and every later request to this server would be refused).
+    const spendKey = { path: '/api/v1/sites', headers: { 'X-Api-Key': server.keys.spender } };
+    for (const exchange of keyedPastBudget(requests, server)) {
+      outcomes.push(await whenSpent(server, proxies, exchange, spendKey));
+    }
+    const port = numberOption('port', 3350);
+    outcomes.push(...(await askFaulty(() => startOutageServer(port + 1), prismPort + 2, requests)));
+    outcomes.push(...(await askFaulty(() => startBrokenServer(port + 2), prismPort + 3, requests)));
+    const spendAddress = { path: '/api/v1/health', headers: {} };
+    for (const exchange of publicPastBudget(requests)) {
+      outcomes.push(await whenSpent(server, proxies, exchange, spendAddress));
+    }
     notProvoked(outcomes, JSON.parse(fs.readFileSync(DOCUMENT_FILE, 'utf8')));
     return report(outcomes) ? 0 : 1;
   } finally {

@@ -1,9 +1,8 @@
 /**
  * The Prism session's requests: every operation with every media type it documents (by Accept), every
  * documented parameter (FilterList with two values, Search, Filter, sorting and paging, dates, siteIds), names
- * and enum values in mixed letter case, and every documented error status that a request can provoke.
- * Not provoked (the session prints them): 500 and 503 (an unexpected error, the database down: the outage
- * tests' matter), and the reports' 404 (the key's account deleted between authentication and the query).
+ * and enum values in mixed letter case, and every documented error status that a request can provoke (the
+ * 500 and 503 come from failing servers: tests/contract/session-faults.ts).
  */
 import type { ContractWorld } from './server';
 import { day, type Exchange, JSON_TYPES, writeRequests } from './session-writes';

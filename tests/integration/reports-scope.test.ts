@@ -2,6 +2,9 @@ import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_IDS } from '@/db/seed-data';
 import { get } from '../support/api';
+import type { Principal } from '@/lib/accounts';
+import { byCountryQuery } from '@/lib/reports/field-sql';
+import { getRevenueByCountry, getTotals } from '@/lib/reports/reports';
 import { useTestDatabase } from '../support/db';
 import { createPublisher, createRevenue, createSite } from '../support/factories';
 import { adminKey, demoKey, issueKey, rivalKey } from '../support/keys';
@@ -199,5 +202,20 @@ describe("the account's default range", () => {
       const { key } = await accountWithDays(days);
       expect((await get('/api/v1/reports/totals', { key })).json.totalImpressions).toBe(triangle(window));
     }
+  });
+});
+
+describe('an account gone between the key check and the query', () => {
+  const gone: Principal = {
+    userId: '00000000-0000-4000-8000-00000000dead',
+    role: 'publisher',
+    siteScope: null,
+    via: 'apiKey',
+  };
+  const expected = { code: 'unauthorized', detail: 'The account of this credential no longer exists.' };
+
+  it('answers 401 from totals and by country, as the key does from then on', async () => {
+    await expect(getTotals(gone, { siteIds: null, fromDate: null, toDate: null })).rejects.toMatchObject(expected);
+    await expect(getRevenueByCountry(gone, byCountryQuery.parse({}))).rejects.toMatchObject(expected);
   });
 });
