@@ -8,7 +8,7 @@ import prettier from 'eslint-config-prettier/flat';
  * import it must not make; ESLint keeps only the last matching block's options for a rule, so the blocks are
  * disjoint and each one is complete.
  */
-const DOMAINS = ['accounts', 'keys', 'reports', 'revenue-in'];
+const DOMAINS = ['accounts', 'audit', 'keys', 'mail', 'reports', 'revenue-in'];
 const alt = (names) => `(${names.join('|')})`;
 const forbid = (regex, message) => ({ regex, message });
 

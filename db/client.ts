@@ -6,7 +6,7 @@ import { databaseMisconfiguration } from '@/lib/platform/deployment';
 import { env } from '@/lib/platform/env';
 import { AppError } from '@/lib/shared/errors';
 
-export { type Database, type Db, openPglite, openPostgres, type RunStream } from './open';
+export { type Database, type Db, openPglite, openPostgres, type RunStream, type Tx } from './open';
 
 /**
  * Opens the configured database and applies pending migrations: PostgreSQL when DATABASE_URL is set,

@@ -14,6 +14,9 @@ export type { RunStream } from './stream';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 
+/** A transaction's handle, or the database itself: what a write that joins its caller's transaction takes. */
+export type Tx = Db | Parameters<Parameters<Db['transaction']>[0]>[0];
+
 export interface Database {
   db: Db;
   kind: 'pglite' | 'postgres';

@@ -1,12 +1,14 @@
 import { sql } from 'drizzle-orm';
 import {
   bigint,
+  boolean,
   check,
   char,
   date,
   foreignKey,
   index,
   integer,
+  jsonb,
   pgEnum,
   pgTable,
   primaryKey,
@@ -19,6 +21,8 @@ import { cpmSql, fillRateSql } from './metrics';
 
 export const userRole = pgEnum('user_role', ['publisher', 'admin']);
 export const siteStatus = pgEnum('site_status', ['live', 'approved', 'pending']);
+/** invited: created by an admin, no password yet; deactivated: shut out (sessions ended, keys answer 401). */
+export const accountStatus = pgEnum('account_status', ['invited', 'active', 'deactivated']);
 
 const createdAt = () => timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow();
 
@@ -32,6 +36,8 @@ export const users = pgTable(
     role: userRole('role').notNull().default('publisher'),
     passwordHash: text('password_hash'),
     defaultRangeDays: integer('default_range_days').notNull().default(30),
+    status: accountStatus('status').notNull().default('active'),
+    lastSignInAt: timestamp('last_sign_in_at', { withTimezone: true, mode: 'date' }),
     createdAt: createdAt(),
   },
   // Reports default to this many days, and the API accepts ranges of at most 731 days.
@@ -53,6 +59,8 @@ export const sites = pgTable(
     dailyActiveUsers: integer('daily_active_users'),
     monthlyActiveUsers: integer('monthly_active_users'),
     adUnitId: text('ad_unit_id'),
+    /** Why an admin sent the site back to pending: shown to the publisher. */
+    statusReason: text('status_reason'),
     createdAt: createdAt(),
   },
   // (id, user_id) is unique so that revenue rows can reference both and never disagree with the owner.
@@ -179,6 +187,81 @@ export const sessions = pgTable(
     createdAt: createdAt(),
   },
   (t) => [index('sessions_user_id_idx').on(t.userId)],
+);
+
+/**
+ * Single-use links sent by e-mail (an invitation, a password reset): only the SHA-256 of the token is stored.
+ * A new link of the same purpose deletes the account's earlier ones; using one deletes it.
+ */
+export const tokenPurpose = pgEnum('token_purpose', ['invitation', 'password_reset']);
+export const accountTokens = pgTable(
+  'account_tokens',
+  {
+    tokenHash: text('token_hash').primaryKey(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    purpose: tokenPurpose('purpose').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('account_tokens_user_id_idx').on(t.userId, t.purpose)],
+);
+
+/**
+ * E-mail to send, written in the same transaction as the action that causes it (lib/mail): a mail server
+ * that is away delays mail and loses none. `sentAt` null means still to send, at `nextAttemptAt`.
+ */
+export const mailOutbox = pgTable(
+  'mail_outbox',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    kind: text('kind').notNull(),
+    recipient: text('recipient').notNull(),
+    subject: text('subject').notNull(),
+    text: text('text').notNull(),
+    html: text('html').notNull(),
+    /** The message holds a secret link (a password reset): never shown on screen, its body cleared once sent. */
+    secret: boolean('secret').notNull().default(false),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    lastError: text('last_error'),
+    sentAt: timestamp('sent_at', { withTimezone: true, mode: 'date' }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('mail_outbox_due_idx')
+      .on(t.nextAttemptAt)
+      .where(sql`${t.sentAt} is null`),
+  ],
+);
+
+/**
+ * The activity log: append-only (a trigger refuses UPDATE and DELETE). No foreign keys, so that events outlive
+ * what they name; `actorLabel` keeps who it was (an e-mail, a key's prefix) as it was then.
+ */
+export const actorKind = pgEnum('actor_kind', ['user', 'key', 'admin', 'system']);
+export const auditEvents = pgTable(
+  'audit_events',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    at: timestamp('at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    kind: text('kind').notNull(),
+    actorKind: actorKind('actor_kind').notNull(),
+    actorId: uuid('actor_id'),
+    actorLabel: text('actor_label'),
+    /** The publisher account the event concerns; null for events of no account (an admin's own sign-in). */
+    accountId: uuid('account_id'),
+    /** What the event is about: a site, a key, a person. */
+    subjectId: uuid('subject_id'),
+    clientAddress: text('client_address'),
+    details: jsonb('details').$type<Record<string, unknown>>().notNull().default({}),
+  },
+  (t) => [
+    index('audit_events_account_idx').on(t.accountId, t.at),
+    index('audit_events_at_idx').on(t.at),
+    index('audit_events_subject_idx').on(t.subjectId, t.at),
+  ],
 );
 
 export type User = typeof users.$inferSelect;

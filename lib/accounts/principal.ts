@@ -12,6 +12,8 @@ export interface Principal {
   keyId?: string;
   /** Set when an admin is looking at this publisher's dashboard: the admin's id; nothing may be written. */
   viewedBy?: string;
+  /** The client's address as the door determined it (lib/http/client-address.ts), for the activity log. */
+  clientAddress?: string;
 }
 
 /** The operator at the command line (import, seed): acts on any account, as no particular user. */

@@ -91,6 +91,22 @@ const schema = z
     EXPORT_STALL_SECONDS: seconds(EXPORT_STALL_MS),
     /** The longest an export may run (lib/platform/limits.ts); Vercel's maxDuration caps it there. */
     EXPORT_MAX_SECONDS: seconds(EXPORT_WALL_CLOCK_MS),
+    /** Where mail goes: smtp://user:pass@host:port, or smtps:// for TLS. Unset: mail waits in the outbox. */
+    SMTP_URL: z
+      .string()
+      .regex(/^smtps?:\/\/[^/]/, 'must be an smtp:// or smtps:// URL, e.g. smtp://user:pass@mail.example.com:587')
+      .optional(),
+    /** The sender of every message, e.g. `Publisher Portal <portal@example.com>`. */
+    MAIL_FROM: z.string().min(3).default('Publisher Portal <portal@localhost>'),
+    /**
+     * The portal's address as its users reach it, for links in e-mail: never the request's Host header, which
+     * a caller chooses. On Vercel the production domain when unset; locally http://localhost:3000.
+     */
+    PUBLIC_URL: z
+      .url()
+      .refine((v) => new URL(v).origin === v.replace(/\/$/, ''), 'must be an origin such as https://portal.example.com')
+      .optional(),
+    VERCEL_PROJECT_PRODUCTION_URL: z.string().optional(),
   })
   .refine((e) => !e.UPSTASH_REDIS_REST_URL === !e.UPSTASH_REDIS_REST_TOKEN, {
     message: 'set both UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN, or neither',

@@ -1,0 +1,86 @@
+import type { Tx } from '@/db/client';
+import { auditEvents } from '@/db/schema';
+
+/**
+ * The kinds of event the activity log holds, each written once here. A kind names what happened, in the past
+ * tense, under its domain: `<domain>.<what>`.
+ */
+export const AUDIT_KINDS = [
+  'sign_in.succeeded',
+  'sign_in.failed',
+  'password.changed',
+  'password.reset_requested',
+  'password.reset',
+  'account.created',
+  'invitation.sent',
+  'invitation.accepted',
+  'account.deactivated',
+  'account.reactivated',
+  'site.created',
+  'site.updated',
+  'site.status_changed',
+  'site.deleted',
+  'key.created',
+  'key.rotated',
+  'key.revoked',
+  'admin.viewed_as',
+  'revenue.ingested',
+] as const;
+export type AuditKind = (typeof AUDIT_KINDS)[number];
+
+export interface AuditEventInput {
+  kind: AuditKind;
+  /** The publisher account the event concerns; null when none (an admin's own sign-in). */
+  accountId: string | null;
+  /** What it is about: a site, a key, a person. */
+  subjectId?: string | null;
+  details?: Record<string, unknown>;
+}
+
+/** Who acted, as the log records it: the principal's door decides the kind. */
+export interface Actor {
+  kind: 'user' | 'key' | 'admin' | 'system';
+  id: string | null;
+  /** An e-mail or a key's prefix, as it was when the event happened. */
+  label: string | null;
+  clientAddress: string | null;
+}
+
+/**
+ * What the log needs of a Principal (lib/accounts/principal.ts), restated so that accounts, which records
+ * events, and the log do not import each other.
+ */
+interface Acting {
+  userId: string;
+  role: 'publisher' | 'admin';
+  via: 'apiKey' | 'session' | 'operator';
+  keyId?: string;
+  viewedBy?: string;
+  clientAddress?: string;
+}
+
+/** The actor of a principal: a key, an admin (also when viewing as a publisher), a publisher, the CLI. */
+export function actorOf(principal: Acting, label: string | null = null): Actor {
+  const clientAddress = principal.clientAddress ?? null;
+  if (principal.via === 'operator') return { kind: 'system', id: null, label: 'command line', clientAddress };
+  if (principal.via === 'apiKey') return { kind: 'key', id: principal.keyId ?? null, label, clientAddress };
+  if (principal.viewedBy) return { kind: 'admin', id: principal.viewedBy, label, clientAddress };
+  return { kind: principal.role === 'admin' ? 'admin' : 'user', id: principal.userId, label, clientAddress };
+}
+
+/**
+ * Appends one event, in the caller's transaction (`tx`), so that the event is written exactly when what it
+ * records is. The table refuses UPDATE and DELETE (migration 0007): there is no other writer.
+ */
+export async function recordEvent(tx: Tx, actor: Actor, event: AuditEventInput): Promise<void> {
+  await tx.insert(auditEvents).values({
+    kind: event.kind,
+    actorKind: actor.kind,
+    actorId: actor.id,
+    actorLabel: actor.label,
+    accountId: event.accountId,
+    subjectId: event.subjectId ?? null,
+    clientAddress: actor.clientAddress,
+    details: event.details ?? {},
+  });
+}

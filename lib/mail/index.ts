@@ -1,0 +1,5 @@
+/** E-mail: an outbox written in the action's transaction, sent over SMTP by a sender with retries. */
+export { queueMail } from './outbox';
+export type { OutgoingMail } from './outbox';
+export { renderMail } from './layout';
+export type { MailContent } from './layout';
