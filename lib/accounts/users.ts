@@ -4,6 +4,10 @@ import { users } from '@/db/schema';
 import { forbidden, notFound } from '@/lib/shared/errors';
 import { isUuid } from '@/lib/query';
 import type { Principal } from './principal';
+import { actorOf, recordEventUnlessRecent } from '@/lib/audit';
+
+/** An admin's viewing of one publisher is one event per half hour, however many pages it opens. */
+const VIEWING_SITTING_MS = 30 * 60_000;
 
 export interface UserSummary {
   id: string;
@@ -57,8 +61,17 @@ export async function viewAsPublisher(
 ): Promise<{ principal: Principal; publisher: UserSummary }> {
   if (principal.role !== 'admin') throw forbidden('Only admins can view another publisher’s dashboard.');
   const publisher = await requirePublisher(publisherId);
+  const event = { kind: 'admin.viewed_as', accountId: publisher.id, subjectId: publisher.id } as const;
+  await recordEventUnlessRecent(await getDb(), actorOf(principal), event, VIEWING_SITTING_MS);
   return {
     publisher,
-    principal: { userId: publisher.id, role: 'publisher', siteScope: null, via: 'session', viewedBy: principal.userId },
+    principal: {
+      userId: publisher.id,
+      role: 'publisher',
+      siteScope: null,
+      via: 'session',
+      viewedBy: principal.userId,
+      clientAddress: principal.clientAddress,
+    },
   };
 }

@@ -1,5 +1,6 @@
 /** An endpoint of the API as the table (lib/api/endpoints.ts) declares it. */
 import { z } from 'zod';
+import { CSV_TYPE } from '@/lib/http/negotiate';
 import type { KeyedEndpoint, Method } from '@/lib/http/api-route';
 import type { QuerySchema } from '@/lib/query';
 
@@ -8,6 +9,7 @@ export const TAGS = {
   Sites: "The account's sites (games): their ids are what the reports' siteIds take",
   Reports: 'Revenue by range, country and site: totals, by country, the rows and their export',
   'API keys': "Create, list and revoke the account's keys",
+  Activity: 'The activity log: every security-relevant event, append-only',
   Data: "Revenue in: the ad network's daily numbers, loaded by admins",
   Service: 'The health check and this document, without a key',
 } as const;
@@ -42,6 +44,9 @@ export interface ApiEndpoint<I = any> {
 }
 
 /** One row of the table, with the handler's input typed by the row's query schema. */
+/** What a paged endpoint answers in, by Accept: its JSON page (under three media types) or the page as CSV. */
+export const PAGED_TYPES = ['application/json', 'text/json', 'text/plain', CSV_TYPE] as const;
+
 /** A path parameter that is a uuid. */
 export const idParam = (name: string, description: string) => z.object({ [name]: z.uuid().meta({ description }) });
 

@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { Health } from './schemas';
 import { endpoint, type ApiEndpoint } from './endpoint';
+import { AUDIT_ENDPOINTS } from './endpoints/audit';
 import { DATA_ENDPOINTS } from './endpoints/data';
 import { KEY_ENDPOINTS } from './endpoints/keys';
 import { REPORT_ENDPOINTS } from './endpoints/reports';
@@ -51,6 +52,7 @@ export const ENDPOINTS: ApiEndpoint[] = [
   ...SERVICE_ENDPOINTS,
   ...REPORT_ENDPOINTS,
   ...KEY_ENDPOINTS,
+  ...AUDIT_ENDPOINTS,
   ...DATA_ENDPOINTS,
 ];
 

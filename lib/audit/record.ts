@@ -1,5 +1,6 @@
 import type { Tx } from '@/db/client';
-import { auditEvents } from '@/db/schema';
+import { and, eq, gt } from 'drizzle-orm';
+import { apiKeys, auditEvents, users } from '@/db/schema';
 
 /**
  * The kinds of event the activity log holds, each written once here. A kind names what happened, in the past
@@ -50,9 +51,10 @@ export interface Actor {
  * What the log needs of a Principal (lib/accounts/principal.ts), restated so that accounts, which records
  * events, and the log do not import each other.
  */
-interface Acting {
+export interface Acting {
   userId: string;
   role: 'publisher' | 'admin';
+  siteScope: string[] | null;
   via: 'apiKey' | 'session' | 'operator';
   keyId?: string;
   viewedBy?: string;
@@ -73,14 +75,52 @@ export function actorOf(principal: Acting, label: string | null = null): Actor {
  * records is. The table refuses UPDATE and DELETE (migration 0007): there is no other writer.
  */
 export async function recordEvent(tx: Tx, actor: Actor, event: AuditEventInput): Promise<void> {
+  const actorLabel = actor.label ?? (await labelOf(tx, actor));
   await tx.insert(auditEvents).values({
     kind: event.kind,
     actorKind: actor.kind,
     actorId: actor.id,
-    actorLabel: actor.label,
+    actorLabel,
     accountId: event.accountId,
     subjectId: event.subjectId ?? null,
     clientAddress: actor.clientAddress,
     details: event.details ?? {},
   });
+}
+
+/** Who the actor was, in words that outlive it: a person's e-mail, a key's prefix (never more of the key). */
+async function labelOf(tx: Tx, actor: Actor): Promise<string | null> {
+  if (!actor.id) return null;
+  if (actor.kind === 'key') {
+    const [key] = await tx.select({ prefix: apiKeys.keyPrefix }).from(apiKeys).where(eq(apiKeys.id, actor.id));
+    return key ? `${key.prefix}…` : null;
+  }
+  const [user] = await tx.select({ email: users.email }).from(users).where(eq(users.id, actor.id));
+  return user?.email ?? null;
+}
+
+/**
+ * Appends an event unless the same actor recorded the same kind about the same subject within `withinMs`: for
+ * what repeats on every page (an admin viewing as a publisher), one event per sitting rather than one per click.
+ */
+export async function recordEventUnlessRecent(
+  tx: Tx,
+  actor: Actor,
+  event: AuditEventInput,
+  withinMs: number,
+): Promise<void> {
+  if (!event.subjectId || !actor.id) return recordEvent(tx, actor, event);
+  const [recent] = await tx
+    .select({ id: auditEvents.id })
+    .from(auditEvents)
+    .where(
+      and(
+        eq(auditEvents.subjectId, event.subjectId),
+        eq(auditEvents.kind, event.kind),
+        eq(auditEvents.actorId, actor.id),
+        gt(auditEvents.at, new Date(Date.now() - withinMs)),
+      ),
+    )
+    .limit(1);
+  if (!recent) await recordEvent(tx, actor, event);
 }

@@ -1,7 +1,7 @@
 import { cookies, headers } from 'next/headers';
 import { redirect } from 'next/navigation';
 import { cache } from 'react';
-import { clientAddress } from '@/lib/http/client-address';
+import { clientAddress, exactClientAddress } from '@/lib/http/client-address';
 import { userForSession, type SessionUser } from '@/lib/accounts';
 import { SESSION_COOKIE } from './session-cookie';
 
@@ -13,7 +13,10 @@ import { SESSION_COOKIE } from './session-cookie';
 /** The signed-in user, looked up once per request however many components ask. */
 export const currentUser = cache(async (): Promise<SessionUser | null> => {
   const token = (await cookies()).get(SESSION_COOKIE)?.value;
-  return token ? userForSession(token) : null;
+  const user = token ? await userForSession(token) : null;
+  // Where the request came from, for the activity log of what the user does.
+  const request = new Request('http://portal.local/', { headers: new Headers(await headers()) });
+  return user && { ...user, principal: { ...user.principal, clientAddress: exactClientAddress(request) } };
 });
 
 /** For pages and actions: the signed-in user, or a redirect to the sign-in page. */

@@ -2,6 +2,7 @@ import { authenticateApiKey, touchApiKey } from '@/lib/keys';
 import type { Principal } from '@/lib/accounts';
 import { ValidationError } from '@/lib/shared/errors';
 import { runAfterResponse } from './background';
+import { exactClientAddress } from './client-address';
 import { ProblemError, WWW_AUTHENTICATE } from './problem';
 import { addressPolicy, applyRateLimit, keyPolicy } from './rate-limit';
 
@@ -56,7 +57,9 @@ async function identify(request: Request, searchParams: URLSearchParams, keyInQu
   try {
     const raw = presentedKey(request, searchParams, keyInQuery);
     const found = raw ? await authenticateApiKey(raw) : null;
-    return found ?? { principal: null, rejection: UNAUTHORIZED() };
+    if (!found) return { principal: null, rejection: UNAUTHORIZED() };
+    // Where the call came from, for the activity log of what the key does.
+    return { ...found, principal: { ...found.principal, clientAddress: exactClientAddress(request) } };
   } catch (err) {
     if (err instanceof ProblemError) return { principal: null, rejection: err };
     throw err;

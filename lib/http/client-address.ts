@@ -24,22 +24,27 @@ export const UNKNOWN_ADDRESS = 'unknown';
  * proxy may add (`[2001:db8::1]:443`, `192.0.2.1:5000`) are dropped. Anything else is no address (null).
  */
 export function addressBucket(text: string): string | null {
+  const address = parseAddress(text);
+  if (!address || address.kind() === 'ipv4') return address?.toString() ?? null;
+  const [a, b, c, d] = (address as ipaddr.IPv6).parts;
+  return `${new ipaddr.IPv6([a, b, c, d, 0, 0, 0, 0]).toString()}/64`;
+}
+
+/** An address as a proxy or our server wrote it, without port or brackets; IPv4-mapped IPv6 unwrapped. */
+function parseAddress(text: string): ipaddr.IPv4 | ipaddr.IPv6 | null {
   let candidate = text.trim();
   const bracketed = /^\[([^\]]+)\](?::\d+)?$/.exec(candidate);
   if (bracketed) candidate = bracketed[1];
   else if (/^[\d.]+:\d+$/.test(candidate)) candidate = candidate.slice(0, candidate.lastIndexOf(':'));
   if (!ipaddr.IPv4.isValidFourPartDecimal(candidate) && !ipaddr.IPv6.isValid(candidate)) return null;
-  const address = ipaddr.process(candidate);
-  if (address.kind() === 'ipv4') return address.toString();
-  const [a, b, c, d] = (address as ipaddr.IPv6).parts;
-  return `${new ipaddr.IPv6([a, b, c, d, 0, 0, 0, 0]).toString()}/64`;
+  return ipaddr.process(candidate);
 }
 
-/** The entry `hops` from the right of X-Forwarded-For, or null when the list is shorter or it is no address. */
-function forwardedAddress(forwardedFor: string | null, hops: number): string | null {
+/** The entry `hops` from the right of X-Forwarded-For, or null when the list is shorter. */
+function forwardedEntry(forwardedFor: string | null, hops: number): string | null {
   const entries = (forwardedFor ?? '').split(',');
   if (!forwardedFor || entries.length < hops) return null;
-  return addressBucket(entries[entries.length - hops]);
+  return entries[entries.length - hops];
 }
 
 /** What this deployment vouches for: proxies that append to X-Forwarded-For, and our server's stamp key. */
@@ -54,14 +59,29 @@ const deploymentTrust = (): AddressTrust => ({
   stampSecret: ownServer.stampSecret(),
 });
 
-/** The caller's address bucket; tests pass a trust of their own. */
-export function clientAddress(request: Pick<Request, 'headers'>, trust: AddressTrust = deploymentTrust()): string {
+/** The caller's address as `read` words it (a bucket, or the exact address), or null. */
+function vouchedAddress(
+  request: Pick<Request, 'headers'>,
+  trust: AddressTrust,
+  read: (text: string) => string | null,
+): string | null {
   if (trust.proxyHops > 0) {
-    const forwarded = forwardedAddress(request.headers.get('x-forwarded-for'), trust.proxyHops);
+    const entry = forwardedEntry(request.headers.get('x-forwarded-for'), trust.proxyHops);
+    const forwarded = entry && read(entry);
     if (forwarded) return forwarded;
   }
   const stamped = verifiedAddress(request.headers.get(CLIENT_ADDRESS_HEADER), trust.stampSecret);
-  return (stamped && addressBucket(stamped)) ?? UNKNOWN_ADDRESS;
+  return stamped && read(stamped);
+}
+
+/** The caller's address bucket; tests pass a trust of their own. */
+export function clientAddress(request: Pick<Request, 'headers'>, trust: AddressTrust = deploymentTrust()): string {
+  return vouchedAddress(request, trust, addressBucket) ?? UNKNOWN_ADDRESS;
+}
+
+/** The caller's exact address, for the activity log (the limits count per bucket; a log names the address). */
+export function exactClientAddress(request: Pick<Request, 'headers'>, trust: AddressTrust = deploymentTrust()): string {
+  return vouchedAddress(request, trust, (text) => parseAddress(text)?.toString() ?? null) ?? UNKNOWN_ADDRESS;
 }
 
 /** What a server that cannot tell its callers apart says at start-up, or null when it can. */

@@ -7,6 +7,7 @@ import { generateApiKey } from '@/lib/keys/key-format';
 import { badRequest, conflict, forbidden, notFound } from '@/lib/shared/errors';
 import { isUuid } from '@/lib/query';
 import { requireAccountLevel, requireWritable, requirePublisher, type Principal } from '@/lib/accounts';
+import { actorOf, recordEvent } from '@/lib/audit';
 import type { ApiKeyResponse, CreateApiKeyResponse, RotateApiKeyResponse } from './schemas';
 
 /** Active (neither revoked nor expired) keys an account may hold: a leaked session cannot mint keys without end. */
@@ -61,6 +62,7 @@ async function insertKey(
   principal: Principal,
   ownerId: string,
   input: CreateApiKeyInput,
+  replaces?: ApiKeyRow,
 ): Promise<CreateApiKeyResponse> {
   requireWritable(principal);
   const now = new Date();
@@ -112,6 +114,18 @@ async function insertKey(
         })
         .returning(),
     );
+    await recordEvent(tx, actorOf(principal), {
+      kind: replaces ? 'key.rotated' : 'key.created',
+      accountId: ownerId,
+      subjectId: inserted.id,
+      details: {
+        prefix: inserted.keyPrefix,
+        label: inserted.label,
+        siteIds: inserted.siteIds,
+        expiresAt: inserted.expiresAt?.toISOString() ?? null,
+        ...(replaces ? { replaces: replaces.id, replacesPrefix: replaces.keyPrefix } : {}),
+      },
+    });
     return inserted;
   });
   return { key: toResponse(row, now), apiKey: key.raw };
@@ -149,13 +163,26 @@ export async function revokeApiKey(principal: Principal, keyId: string): Promise
   requireWritable(principal);
   const where = ownKey(principal, keyId);
   const db = await getDb();
-  const [row] = await db
-    .update(apiKeys)
-    .set({ revokedAt: sql`coalesce(${apiKeys.revokedAt}, now())` })
-    .where(where)
-    .returning();
-  if (!row) throw noSuchKey(keyId);
-  return toResponse(row);
+  return db.transaction(async (tx) => {
+    const [revoked] = await tx
+      .update(apiKeys)
+      .set({ revokedAt: sql`now()` })
+      .where(and(where, isNull(apiKeys.revokedAt)))
+      .returning();
+    if (revoked) {
+      await recordEvent(tx, actorOf(principal), {
+        kind: 'key.revoked',
+        accountId: revoked.userId,
+        subjectId: revoked.id,
+        details: { prefix: revoked.keyPrefix, label: revoked.label },
+      });
+      return toResponse(revoked);
+    }
+    // Revoked before (its first revocation time stays), or none of the account's.
+    const [row] = await tx.select().from(apiKeys).where(where);
+    if (!row) throw noSuchKey(keyId);
+    return toResponse(row);
+  });
 }
 
 /**
@@ -174,10 +201,15 @@ export async function rotateApiKey(principal: Principal, keyId: string): Promise
     throw conflict(`API key ${old.keyPrefix}… is ${state} and cannot be rotated; create a new key instead.`);
   }
   const lifetime = old.expiresAt ? old.expiresAt.getTime() - old.createdAt.getTime() : null;
-  const created = await insertKey(principal, principal.userId, {
-    label: old.label,
-    siteIds: old.siteIds,
-    expiresAt: lifetime === null ? null : new Date(Date.now() + lifetime).toISOString(),
-  });
+  const created = await insertKey(
+    principal,
+    principal.userId,
+    {
+      label: old.label,
+      siteIds: old.siteIds,
+      expiresAt: lifetime === null ? null : new Date(Date.now() + lifetime).toISOString(),
+    },
+    old,
+  );
   return { ...created, replaces: old.id };
 }

@@ -92,7 +92,10 @@ const siteDayParams = {
 };
 
 /** sortBy, sortDirection, Search, Filter, FilterList over an endpoint's row fields. */
-const sortingParams = (fields: readonly FieldDef[]) => ({
+const COUNTRY_SEARCH =
+  'Case-insensitive text: matches a country by code or English name (and, in rows, a site by name).';
+
+const sortingParams = (fields: readonly FieldDef[], searchDescription = COUNTRY_SEARCH) => ({
   sortBy: param(anyCaseEnum(fields.map((f) => f.name) as [string, ...string[]]), (raw) =>
     parseSortBy(raw, fields),
   ).meta({
@@ -102,7 +105,7 @@ const sortingParams = (fields: readonly FieldDef[]) => ({
     description: 'Sort direction, in any letter case: asc (the default) or desc.',
   }),
   Search: textParam(parseSearch).meta({
-    description: 'Case-insensitive text: matches a country by code or English name (and, in rows, a site by name).',
+    description: searchDescription,
     maxLength: SEARCH_MAX_LENGTH,
   }),
   Filter: textParam((raw) => parseFilter(raw, fields)).meta({
@@ -126,14 +129,14 @@ const sortingParams = (fields: readonly FieldDef[]) => ({
 });
 
 /** page and pageSize, then the sorting and filtering parameters. */
-const pagingParams = (fields: readonly FieldDef[]) => ({
+const pagingParams = (fields: readonly FieldDef[], searchDescription?: string) => ({
   page: param(z.int().min(1).max(PAGE_MAX), parsePage).meta({
     description: 'Page number, from 1 (default 1). A page past the end is empty.',
   }),
   pageSize: param(z.int().min(1).max(PAGE_SIZE_MAX), parsePageSize).meta({
     description: `Rows per page (default ${DEFAULT_PAGE_SIZE}).`,
   }),
-  ...sortingParams(fields),
+  ...sortingParams(fields, searchDescription),
 });
 
 /** Which sites and days: null where the request gave none (the range is resolved after scope). */
@@ -204,7 +207,9 @@ export type QuerySchema<T> = z.ZodPipe<z.ZodObject, z.ZodTransform<T>>;
 export const totalsQuery = querySchema(siteDayParams, siteDayOf);
 export const byCountryQueryOf = (fields: readonly FieldDef[]) =>
   querySchema({ ...pagingParams(fields), ...siteDayParams }, (v) => ({ ...siteDayOf(v), ...pagedRowsOf(v) }));
-export const pagedRowsQueryOf = (fields: readonly FieldDef[]) => querySchema(pagingParams(fields), pagedRowsOf);
+/** `searchDescription` says what Search matches when it is not a country (the reports' meaning). */
+export const pagedRowsQueryOf = (fields: readonly FieldDef[], searchDescription?: string) =>
+  querySchema(pagingParams(fields, searchDescription), pagedRowsOf);
 export const rowsQueryOf = (fields: readonly FieldDef[]) => querySchema(sortingParams(fields), rowsOf);
 
 /** The parameters a schema takes, by their canonical names. */

@@ -4,7 +4,8 @@
  * their sites, and apply them in one transaction (./write.ts). A file with any bad line changes
  * nothing, and every bad line is reported.
  */
-import { getDatabase } from '@/db/client';
+import { getDatabase, getDb } from '@/db/client';
+import { actorOf, recordEvent } from '@/lib/audit';
 import { forbidden } from '@/lib/shared/errors';
 import { type ImportFormat, type LineError, parseRevenueFile } from '@/lib/revenue-in/parse';
 import { findUserByEmail, type Principal } from '@/lib/accounts';
@@ -153,6 +154,19 @@ export async function importRevenue(
           rowsPerSecond: Math.round((rows / Math.max(ms, 1)) * 1000),
         },
       };
+    })
+    .then(async (result) => {
+      // After the commit: the bulk transaction is COPY's own connection; an import that did not land logs nothing.
+      if (result.ok) {
+        const { rows, inserted, updated, unchanged, sitesCreated } = result.summary;
+        const counts = { rows, inserted, updated, unchanged, sitesCreated };
+        await recordEvent(await getDb(), actorOf(principal), {
+          kind: 'revenue.ingested',
+          accountId: owner?.id ?? null,
+          details: { ...counts, format: options.format, ...(owner ? { owner: owner.email } : {}) },
+        });
+      }
+      return result;
     })
     .catch((error) => {
       if (error instanceof Rejected) return error.result;

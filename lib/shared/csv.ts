@@ -26,8 +26,10 @@ export function csvCell(value: string | number | null): string {
 export function csvTable(rows: readonly object[], columns: readonly string[]): string {
   const lines = [columns.map(csvCell).join(',')];
   for (const row of rows) {
-    const values = row as Record<string, string | number | null | undefined>;
-    lines.push(columns.map((c) => csvCell(values[c] ?? null)).join(','));
+    const values = row as Record<string, string | number | object | null | undefined>;
+    // An object (an activity event's details) is one cell of JSON text.
+    const cell = (v: string | number | object | null) => (typeof v === 'object' && v !== null ? JSON.stringify(v) : v);
+    lines.push(columns.map((c) => csvCell(cell(values[c] ?? null))).join(','));
   }
   return `${lines.join('\n')}\n`;
 }

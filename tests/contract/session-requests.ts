@@ -130,6 +130,35 @@ export function sessionRequests(world: ContractWorld): Exchange[] {
   get('listApiKeys', 'site-scoped key', '/api/v1/api-keys', scoped, 403);
   keyedErrors('listApiKeys', '/api/v1/api-keys');
 
+  const activityAt = (params: Headers) => `/api/v1/audit-events${query(params)}`;
+  const activity = activityAt({
+    page: '1',
+    pageSize: '5',
+    sortBy: 'at',
+    sortDirection: 'desc',
+    Search: 'key',
+    Filter: `at>=${range.fromDate}`,
+    'FilterList[kind]': 'key.created,key.revoked',
+  });
+  eachType('listAuditEvents', activity, PAGED_TYPES, publisher);
+  get(
+    'listAuditEvents',
+    'mixed-case names and enum values',
+    activityAt({ SORTBY: 'Kind', sortdirection: 'ASC' }),
+    publisher,
+    200,
+  );
+  get(
+    'listAuditEvents',
+    "an admin's key: every account",
+    activityAt({ Filter: `accountId==${world.publisherId}` }),
+    key(keys.admin),
+    200,
+  );
+  get('listAuditEvents', 'bad Filter', activityAt({ Filter: 'nosuch==1' }), publisher, 400, true);
+  get('listAuditEvents', 'site-scoped key', activity, scoped, 403);
+  keyedErrors('listAuditEvents', activity);
+
   writeRequests(world, (e) => exchanges.push(e));
   return exchanges;
 }

@@ -153,6 +153,18 @@ const OPERATIONS: Operation[] = [
     },
   },
   {
+    operationId: 'listAuditEvents',
+    request: async () => ({ method: 'GET', path: '/api/v1/audit-events?pageSize=1000' }),
+    // The log is account-wide, like the rows: closed to site-scoped keys; an admin's reads every account's.
+    expected: keyed({ siteScoped: 403, account: 200, other: 200, admin: 200 }),
+    check(res, caller) {
+      const accounts = new Set((res.json.data as { accountId: string | null }[]).map((e) => e.accountId));
+      if (caller === 'account') expect([...accounts]).toEqual([w.ownerId]);
+      else if (caller === 'other') expect(accounts.has(w.ownerId)).toBe(false);
+      else expect(accounts.has(w.ownerId)).toBe(true);
+    },
+  },
+  {
     operationId: 'createApiKey',
     request: async () => ({ method: 'POST', path: '/api/v1/api-keys', body: { label: 'matrix' } }),
     expected: keyed({ siteScoped: 403, account: 200, other: 200, admin: 200 }),

@@ -68,6 +68,7 @@ describe('a client generated from the OpenAPI document', () => {
       'revoked 200',
       'for-user 200',
       'ingested 1',
+      'activity true',
       'problem 400 typed',
     ]);
     // Every operation of the table is among those called.

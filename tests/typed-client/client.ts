@@ -104,6 +104,12 @@ export async function callEveryOperation(
   const rowCount: number | undefined = ingested.data?.rows;
   seen.push(`ingested ${rowCount}`);
 
+  const activity = await publisher.GET('/api/v1/audit-events', {
+    params: { query: { pageSize: 100, Filter: 'kind==key.revoked' } },
+  });
+  const revokedKeyId: string | null | undefined = activity.data?.data[0]?.subjectId;
+  seen.push(`activity ${revokedKeyId === keyId}`);
+
   const problem = await publisher.GET('/api/v1/reports/totals', { params: { query: { fromDate: 'not a day' } } });
   seen.push(`problem ${problem.response.status} ${problem.error ? 'typed' : 'none'}`);
   return seen;

@@ -19,14 +19,13 @@ import {
 } from '@/lib/reports';
 import { listSites, SiteResponse } from '@/lib/accounts';
 import { z } from 'zod';
-import { endpoint, type ApiEndpoint } from '../endpoint';
+import { endpoint, PAGED_TYPES, type ApiEndpoint } from '../endpoint';
 
 const LEGACY_HEADERS = {
   Deprecation: 'true',
   Sunset: 'Wed, 30 Jun 2027 23:59:59 GMT',
   Link: '</api/v1/reports/countries>; rel="successor-version"',
 };
-const PAGED_TYPES = ['application/json', 'text/json', 'text/plain', CSV_TYPE] as const;
 /** The rows report's parameters, answer and errors: the same at its path and at its deprecated one. */
 const ROWS_REPORT = {
   query: rowsQuery,

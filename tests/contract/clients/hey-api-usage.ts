@@ -72,6 +72,14 @@ export async function callEveryOperation(who: Credentials): Promise<string[]> {
   );
   const revoked = await api.revokeApiKey({ path: { id: created.data?.key.id ?? 'none' } });
   called.push(check(revoked.response?.status === 200, 'revokeApiKey', revoked.error));
+  const activity = await api.listAuditEvents({ query: { Filter: 'kind==key.revoked', pageSize: 5 } });
+  called.push(
+    check(
+      activity.data?.data.some((e) => e.subjectId === created.data?.key.id),
+      'listAuditEvents',
+      activity.error,
+    ),
+  );
 
   const forUser = await api.createApiKeyForUser({
     ...admin,

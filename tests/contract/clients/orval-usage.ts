@@ -73,6 +73,15 @@ export async function callEveryOperation(who: Credentials): Promise<string[]> {
   );
   const revoked = await api.revokeApiKey(newKey?.key.id ?? 'none', publisher);
   called.push(check(revoked.status === 200, 'revokeApiKey', revoked.data));
+  const activity = await api.listAuditEvents({ Filter: 'kind==key.revoked', pageSize: 5 }, publisher);
+  const events = activity.status === 200 ? json(activity.data) : undefined;
+  called.push(
+    check(
+      events?.data.some((e) => e.subjectId === newKey?.key.id),
+      'listAuditEvents',
+      activity.data,
+    ),
+  );
 
   const forUser = await api.createApiKeyForUser(who.publisherId, { label: 'by an admin' }, admin);
   const adminMade = forUser.status === 200 ? json(forUser.data) : undefined;

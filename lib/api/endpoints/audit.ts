@@ -1,0 +1,20 @@
+/** The activity log: the account's events for its keys, every account's for an admin's. */
+import { AUDIT_EVENT_COLUMNS, auditEventsQuery, listAuditEvents, PagedAuditEvents } from '@/lib/audit';
+import { endpoint, PAGED_TYPES, type ApiEndpoint } from '../endpoint';
+
+export const AUDIT_ENDPOINTS: ApiEndpoint[] = [
+  endpoint({
+    method: 'GET',
+    path: '/api/v1/audit-events',
+    operationId: 'listAuditEvents',
+    tag: 'Activity',
+    access: 'key',
+    summary: "The activity log: who did what, when and from where (account-level keys: the account's; admins: all)",
+    description:
+      'Sign-ins, password changes, invitations, site reviews, keys and imports, newest first; paged, sortable and filterable like the reports (e.g. `Filter=kind==key.created`, and for admins `accountId==…`). As text/csv the page, with details as JSON text. Append-only: events are never changed or removed.',
+    query: auditEventsQuery,
+    response: { status: 200, description: 'A page of events', schema: PagedAuditEvents, mediaTypes: PAGED_TYPES },
+    errors: [400, 403, 406],
+    run: { csvColumns: AUDIT_EVENT_COLUMNS, handler: ({ principal, input }) => listAuditEvents(principal, input) },
+  }),
+];

@@ -1,0 +1,75 @@
+/**
+ * The activity pages' view: which events (kind, account for admins, text), which page, read from the URL and
+ * turned into the same input the API's GET /api/v1/audit-events takes, through the same grammar.
+ */
+import { AUDIT_KINDS, type AuditKind, auditEventsQuery } from '@/lib/audit';
+import type { SearchParams } from './url';
+import { readView } from './url';
+
+/** Rows per page unless the visitor picks another of the table's sizes. */
+const PAGE_SIZES = [20, 50, 100];
+const DEFAULT_PAGE_SIZE = 50;
+
+/** Each kind in words, for the table and the kind picker; a new kind must be named here to compile. */
+export const KIND_LABELS: Record<AuditKind, string> = {
+  'sign_in.succeeded': 'Signed in',
+  'sign_in.failed': 'Sign-in failed',
+  'password.changed': 'Password changed',
+  'password.reset_requested': 'Password reset requested',
+  'password.reset': 'Password reset',
+  'account.created': 'Account created',
+  'invitation.sent': 'Invitation sent',
+  'invitation.accepted': 'Invitation accepted',
+  'account.deactivated': 'Account deactivated',
+  'account.reactivated': 'Account reactivated',
+  'site.created': 'Site added',
+  'site.updated': 'Site edited',
+  'site.status_changed': 'Site status changed',
+  'site.deleted': 'Site deleted',
+  'key.created': 'API key created',
+  'key.rotated': 'API key rotated',
+  'key.revoked': 'API key revoked',
+  'admin.viewed_as': 'Admin viewed the dashboard',
+  'revenue.ingested': 'Revenue imported',
+};
+
+const isKind = (value: string | undefined): value is AuditKind => AUDIT_KINDS.includes(value as AuditKind);
+const one = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
+
+export interface ActivityView {
+  kind: AuditKind | null;
+  /** Admins only: one publisher account. */
+  accountId: string | null;
+  text: string | null;
+  page: number;
+  pageSize: number;
+}
+
+/** The view from the URL; what cannot be read (an unknown kind, a bad page) is left out, not an error page. */
+export function readActivityView(searchParams: SearchParams, admin: boolean): ActivityView {
+  const kind = one(searchParams.kind);
+  const accountId = admin ? one(searchParams.account) : undefined;
+  const page = Number(one(searchParams.page));
+  const pageSize = Number(one(searchParams.pageSize));
+  return {
+    kind: isKind(kind) ? kind : null,
+    accountId: accountId && /^[0-9a-f-]{36}$/i.test(accountId) ? accountId : null,
+    text: one(searchParams.q)?.trim().slice(0, 100) || null,
+    page: Number.isInteger(page) && page >= 1 ? page : 1,
+    pageSize: PAGE_SIZES.includes(pageSize) ? pageSize : DEFAULT_PAGE_SIZE,
+  };
+}
+
+/** The service's input for a view: the API's own parameters, so the grammar checks them once. */
+export function activityInput(view: ActivityView, { page = view.page, pageSize = view.pageSize } = {}) {
+  const terms = [view.kind && `kind==${view.kind}`, view.accountId && `accountId==${view.accountId}`].filter(Boolean);
+  const input = readView(auditEventsQuery, {
+    page: String(page),
+    pageSize: String(pageSize),
+    ...(terms.length > 0 ? { Filter: terms.join(';') } : {}),
+    ...(view.text ? { Search: view.text } : {}),
+  });
+  // Every value above is one the grammar takes; a failure here is a bug, not the visitor's input.
+  if (input instanceof Error) throw input;
+  return input;
+}
