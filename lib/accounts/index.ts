@@ -2,9 +2,7 @@
 export { demoRefusal, isLoopbackHost } from './demo-gate';
 export { MIN_PASSWORD_LENGTH, passwordProblem, setPassword } from './passwords';
 export { changePassword } from './password-change';
-export type { ChangePasswordInput } from './password-change';
 export { requestPasswordReset, resetLinkWorks, resetPassword, sendPasswordResetAsAdmin } from './password-reset';
-export type { ResetRequestResult } from './password-reset';
 export { OPERATOR } from './principal';
 export type { Principal } from './principal';
 export { signIn, signOut, signOutEverywhere, userForSession } from './sessions';

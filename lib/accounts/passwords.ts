@@ -13,7 +13,7 @@ const DEMO_EMAILS: readonly string[] = [...DEMO_USERS.map((u) => u.email), LARGE
 /** Shorter than this is refused; the demo password is refused whatever its length. */
 export const MIN_PASSWORD_LENGTH = 12;
 /** Longer than this is refused: NIST SP 800-63B asks for at least 64; argon2 need not hash a megabyte. */
-export const MAX_PASSWORD_LENGTH = 256;
+const MAX_PASSWORD_LENGTH = 256;
 
 /**
  * The demo accounts that still sign in with the published demo password, sorted. Only those few e-mails are

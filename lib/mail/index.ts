@@ -4,7 +4,5 @@ export type { OutgoingMail } from './outbox';
 export { renderMail } from './layout';
 export type { MailContent } from './layout';
 export { kickSender, PERMANENT_FAILURE_ATTEMPTS, sendDueMail, startMailSender } from './sender';
-export type { SendReport } from './sender';
-export type { Envelope, Transport } from './transport';
 export { listOutbox } from './listing';
 export type { OutboxEntry } from './listing';

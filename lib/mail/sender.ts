@@ -26,7 +26,7 @@ export function retryDelayMs(attempts: number, random: () => number = Math.rando
   return Math.round(ceiling * (0.5 + random() * 0.5));
 }
 
-export interface SendReport {
+interface SendReport {
   sent: number;
   retrying: number;
   gaveUp: number;

@@ -2,7 +2,7 @@ import nodemailer from 'nodemailer';
 import { env } from '@/lib/platform/env';
 
 /** One message as the SMTP server receives it. */
-export interface Envelope {
+interface Envelope {
   to: string;
   subject: string;
   text: string;
