@@ -33,13 +33,14 @@ test.afterAll(async () => {
   await sink?.stop();
 });
 
-async function newPage(browser: Browser) {
-  const context = await browser.newContext();
+async function newPage(browser: Browser, extraHTTPHeaders?: Record<string, string>) {
+  const context = await browser.newContext({ extraHTTPHeaders });
   return { context, page: await context.newPage() };
 }
 
 test('forgot password → the link in the e-mail → a new password → signed in with it', async ({ browser }) => {
-  const { page } = await newPage(browser);
+  // A caller naming another host changes nothing in the link (reset poisoning): it is PUBLIC_URL's.
+  const { page } = await newPage(browser, { 'X-Forwarded-Host': 'evil.example', 'X-Forwarded-Proto': 'https' });
   await page.goto(`${server.url}/login`);
   await page.getByRole('link', { name: 'Forgot password?' }).click();
   await expect(page).toHaveURL(/\/forgot-password$/);

@@ -4,8 +4,6 @@ import { AuthFrame, authLinkClass } from '@/components/layout/auth-frame';
 import { ForgotPasswordForm } from './forgot-password-form';
 
 export const metadata: Metadata = { title: 'Forgot password · Publisher Portal' };
-// The form's answer reads the database: never prerendered at build time.
-export const dynamic = 'force-dynamic';
 
 export default function ForgotPasswordPage() {
   return (
