@@ -76,6 +76,8 @@ export async function requestPasswordReset(email: string, clientAddress: string)
   return { ok: true };
 }
 
+const linkDoesNotWork = () => notFound('This reset link is invalid, used or expired. Ask for a new one.');
+
 const accountOf = (user: { id: string; role: 'publisher' | 'admin' }) => (user.role === 'publisher' ? user.id : null);
 
 /** Whether a reset link still works (unknown, used, superseded and expired links do not): for its page. */
@@ -97,8 +99,10 @@ export async function resetPassword(
 ): Promise<{ email: string }> {
   const problem = passwordProblem(newPassword);
   if (problem) throw badRequest('password', `The new password ${problem}.`);
-  const passwordHash = await hash(newPassword);
   const db = await getDb();
+  // A dead link costs no argon2 hash: nobody can make the server hash for nothing with made-up links.
+  if ((await peekToken(db, token, 'password_reset')) === null) throw linkDoesNotWork();
+  const passwordHash = await hash(newPassword);
   return db.transaction(async (tx) => {
     const userId = await consumeToken(tx, token, 'password_reset');
     const [user] = userId
@@ -107,9 +111,7 @@ export async function resetPassword(
           .from(users)
           .where(eq(users.id, userId))
       : [];
-    if (!user || user.status !== 'active') {
-      throw notFound('This reset link is invalid, used or expired. Ask for a new one.');
-    }
+    if (!user || user.status !== 'active') throw linkDoesNotWork();
     await tx.update(users).set({ passwordHash }).where(eq(users.id, user.id));
     await tx.delete(sessions).where(eq(sessions.userId, user.id));
     await queuePasswordChangedNotice(tx, user, 'reset');
