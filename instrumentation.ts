@@ -4,7 +4,14 @@
  */
 export async function register() {
   if (process.env.NEXT_RUNTIME === 'nodejs') {
-    const [{ startUp }, { getDatabase }] = await Promise.all([import('@/lib/http/start-up'), import('./db/client')]);
+    const [{ startUp }, { getDatabase }, { startMailSender }] = await Promise.all([
+      import('@/lib/http/start-up'),
+      import('./db/client'),
+      import('@/lib/mail'),
+    ]);
     await startUp(getDatabase);
+    // Mail that is due (retries, mail queued by another process) is sent every half minute while the server
+    // runs; on Vercel the kick after each response that queued mail does the sending (lib/mail/sender.ts).
+    startMailSender();
   }
 }

@@ -227,6 +227,8 @@ export const mailOutbox = pgTable(
     nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
     lastError: text('last_error'),
     sentAt: timestamp('sent_at', { withTimezone: true, mode: 'date' }),
+    /** The sender gave up: the mail server refused it for good (lib/mail/sender.ts). Never sent. */
+    failedAt: timestamp('failed_at', { withTimezone: true, mode: 'date' }),
     createdAt: createdAt(),
   },
   (t) => [

@@ -3,6 +3,7 @@ import { AppError } from '@/lib/shared/errors';
 import { type Command, CommandError, UsageError } from './cli-kit';
 import { apikeyCommand } from './commands/apikey';
 import { importCommand } from './commands/import';
+import { mailCommand } from './commands/mail';
 import { migrateCommand } from './commands/migrate';
 import { passwordCommand } from './commands/password';
 import { seedCommand } from './commands/seed';
@@ -18,6 +19,7 @@ const COMMANDS: Record<string, Command> = {
   import: importCommand,
   migrate: migrateCommand,
   password: passwordCommand,
+  mail: mailCommand,
 };
 
 const EXIT_USAGE = 2;

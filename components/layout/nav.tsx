@@ -1,6 +1,6 @@
 'use client';
 
-import { BarChart3, BookOpen, Globe2, KeyRound, LayoutDashboard, LoaderCircle } from 'lucide-react';
+import { BarChart3, BookOpen, Globe2, KeyRound, LayoutDashboard, LoaderCircle, Settings } from 'lucide-react';
 import Link, { useLinkStatus } from 'next/link';
 import { usePathname, useSearchParams } from 'next/navigation';
 import { cn } from '@/components/ui/cn';
@@ -12,6 +12,7 @@ const ITEMS = [
   { href: '/sites', label: 'Sites', icon: BarChart3, keepsFilters: true },
   { href: '/keys', label: 'API keys', icon: KeyRound, keepsFilters: false },
   { href: '/docs', label: 'API docs', icon: BookOpen, keepsFilters: false },
+  { href: '/settings', label: 'Settings', icon: Settings, keepsFilters: false },
 ];
 
 /**

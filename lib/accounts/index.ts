@@ -1,6 +1,8 @@
 /** Accounts: who is asking (Principal), which sites they may read, people, sign-in sessions and passwords. */
 export { demoRefusal, isLoopbackHost } from './demo-gate';
 export { MIN_PASSWORD_LENGTH, passwordProblem, setPassword } from './passwords';
+export { changePassword } from './password-change';
+export { requestPasswordReset, resetLinkWorks, resetPassword, sendPasswordResetAsAdmin } from './password-reset';
 export { OPERATOR } from './principal';
 export type { Principal } from './principal';
 export { signIn, signOut, signOutEverywhere, userForSession } from './sessions';

@@ -1,4 +1,5 @@
 import { hash, verify } from '@node-rs/argon2';
+import { dictionary } from '@zxcvbn-ts/language-common';
 import { eq, inArray } from 'drizzle-orm';
 import { getDb } from '@/db/client';
 import { sessions, users } from '@/db/schema';
@@ -11,6 +12,8 @@ const DEMO_EMAILS: readonly string[] = [...DEMO_USERS.map((u) => u.email), LARGE
 
 /** Shorter than this is refused; the demo password is refused whatever its length. */
 export const MIN_PASSWORD_LENGTH = 12;
+/** Longer than this is refused: NIST SP 800-63B asks for at least 64; argon2 need not hash a megabyte. */
+const MAX_PASSWORD_LENGTH = 256;
 
 /**
  * The demo accounts that still sign in with the published demo password, sorted. Only those few e-mails are
@@ -30,10 +33,24 @@ export async function accountsWithDemoPassword(emails: readonly string[] = DEMO_
   return still.filter((email): email is string => email !== null).sort();
 }
 
-/** Why a new password is refused, or null when it is acceptable. */
+// The bundled list of common passwords (zxcvbn-ts, ~49,000, lower-case); only those long enough to pass the
+// length rule can matter, a few hundred, kept as a set the first time a password is checked.
+let commonPasswords: Set<string> | undefined;
+const isCommon = (password: string) =>
+  (commonPasswords ??= new Set(
+    dictionary['passwords-common'].filter((p) => p.length >= MIN_PASSWORD_LENGTH).map((p) => p.toLowerCase()),
+  )).has(password.toLowerCase());
+
+/**
+ * Why a new password is refused, or null when it is acceptable (NIST SP 800-63B: a length, a list of known
+ * passwords, no composition rules). Length counts characters as a person does (code points, not UTF-16 units).
+ */
 export function passwordProblem(password: string): string | null {
-  if (password.length < MIN_PASSWORD_LENGTH) return `must be at least ${MIN_PASSWORD_LENGTH} characters`;
-  if (password === DEMO_PASSWORD) return 'must not be the published demo password';
+  const length = [...password].length;
+  if (length < MIN_PASSWORD_LENGTH) return `must be at least ${MIN_PASSWORD_LENGTH} characters`;
+  if (length > MAX_PASSWORD_LENGTH) return `must be at most ${MAX_PASSWORD_LENGTH} characters`;
+  if (password.toLowerCase() === DEMO_PASSWORD) return 'must not be the published demo password';
+  if (isCommon(password)) return 'is on a list of commonly used passwords; choose one that is harder to guess';
   return null;
 }
 

@@ -36,6 +36,11 @@ export async function setSessionCookie(token: string, expiresAt: Date) {
   });
 }
 
+/** The raw token of this request's session: the session a password change keeps while it ends the others. */
+export async function currentSessionToken(): Promise<string> {
+  return (await cookies()).get(SESSION_COOKIE)?.value ?? '';
+}
+
 export async function takeSessionCookie(): Promise<string | undefined> {
   const jar = await cookies();
   const token = jar.get(SESSION_COOKIE)?.value;

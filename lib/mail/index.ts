@@ -3,3 +3,6 @@ export { queueMail } from './outbox';
 export type { OutgoingMail } from './outbox';
 export { renderMail } from './layout';
 export type { MailContent } from './layout';
+export { kickSender, PERMANENT_FAILURE_ATTEMPTS, sendDueMail, startMailSender } from './sender';
+export { listOutbox } from './listing';
+export type { OutboxEntry } from './listing';

@@ -37,9 +37,10 @@ export const passwordCommand: Command = {
 Sets the password of the account with <email> and signs it out everywhere. The password is read from
 standard input: typed without echo on a terminal, or the first line of a pipe, e.g.
   printf '%s\\n' "$NEW_PASSWORD" | npm run password -- --email admin@example.com
-It must have at least ${MIN_PASSWORD_LENGTH} characters and not be the demo password. Use it to give the demo
-accounts passwords of their own before serving them beyond this machine. Acts on DATABASE_URL, or on the
-embedded database in PGLITE_DIR (stop a running server first: it holds the embedded database).
+It must have at least ${MIN_PASSWORD_LENGTH} characters, not be a commonly used password, and not be the demo
+password. Use it to give the demo accounts passwords of their own before serving them beyond this machine.
+Acts on DATABASE_URL, or on the embedded database in PGLITE_DIR (stop a running server first: it holds the
+embedded database).
 
 Options:
   --email <email>  the account (required)

@@ -1,0 +1,75 @@
+import { hash, verify } from '@node-rs/argon2';
+import { and, eq, ne } from 'drizzle-orm';
+import { getDb } from '@/db/client';
+import { sessions, users } from '@/db/schema';
+import { actorOf, recordEvent } from '@/lib/audit';
+import { getRateLimitStore, secondsUntilReset } from '@/lib/ratelimit';
+import { sha256Hex } from '@/lib/shared/crypto';
+import { AppError, badRequest, forbidden } from '@/lib/shared/errors';
+import { passwordProblem } from './passwords';
+import { queuePasswordChangedNotice } from './password-mail';
+import type { Principal } from './principal';
+import { requireWritable } from './site-access';
+
+/** Attempts per account per window: a stolen session must not guess the current password on forever. */
+export const CHANGE_PASSWORD_LIMIT = { attempts: 10, windowMs: 15 * 60_000 };
+
+export interface ChangePasswordInput {
+  currentPassword: string;
+  newPassword: string;
+}
+
+/**
+ * A signed-in person changes their password: the current one is required, the new one must pass
+ * passwordProblem. Every other session of the account ends, the one making the change (`keepSessionToken`)
+ * stays; a notice goes out by e-mail and the activity log records `password.changed`, all in one transaction.
+ */
+export async function changePassword(
+  principal: Principal,
+  input: ChangePasswordInput,
+  keepSessionToken: string,
+): Promise<void> {
+  if (principal.via !== 'session') throw forbidden('A password is changed from the dashboard, signed in.');
+  requireWritable(principal);
+  const db = await getDb();
+  const [user] = await db
+    .select({ id: users.id, email: users.email, name: users.name, role: users.role, passwordHash: users.passwordHash })
+    .from(users)
+    .where(eq(users.id, principal.userId));
+  if (!user) throw forbidden('This account no longer exists.');
+
+  // Every attempt counts, as at sign-in; a right password clears the count. Per account: only its sessions try.
+  const store = getRateLimitStore();
+  const bucket = `pwchange:${user.id}`;
+  const { attempts, windowMs } = CHANGE_PASSWORD_LIMIT;
+  const count = await store.hit(bucket, attempts, windowMs);
+  if (!count.success) {
+    const minutes = Math.ceil(secondsUntilReset(store, count) / 60);
+    throw new AppError(
+      'rate_limited',
+      `Too many attempts to change the password. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
+    );
+  }
+  const valid = user.passwordHash ? await verify(user.passwordHash, input.currentPassword).catch(() => false) : false;
+  if (!valid) throw badRequest('currentPassword', 'This is not your current password.');
+  const problem = passwordProblem(input.newPassword);
+  if (problem) throw badRequest('newPassword', `The new password ${problem}.`);
+  if (input.newPassword === input.currentPassword) {
+    throw badRequest('newPassword', 'The new password must differ from the current one.');
+  }
+
+  const passwordHash = await hash(input.newPassword);
+  await db.transaction(async (tx) => {
+    await tx.update(users).set({ passwordHash }).where(eq(users.id, user.id));
+    await tx
+      .delete(sessions)
+      .where(and(eq(sessions.userId, user.id), ne(sessions.tokenHash, sha256Hex(keepSessionToken))));
+    await queuePasswordChangedNotice(tx, user, 'changed');
+    await recordEvent(tx, actorOf(principal, user.email), {
+      kind: 'password.changed',
+      accountId: user.role === 'publisher' ? user.id : null,
+      subjectId: user.id,
+    });
+  });
+  await store.reset(bucket, attempts, windowMs);
+}

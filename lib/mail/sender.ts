@@ -1,0 +1,167 @@
+import { and, asc, eq, inArray, isNull, lte, sql } from 'drizzle-orm';
+import { getDb } from '@/db/client';
+import { mailOutbox } from '@/db/schema';
+import { log } from '@/lib/platform/log';
+import { configuredTransport, describeFailure, type Transport } from './transport';
+
+/** Messages claimed per transaction; each is sent within the lease, timeouts included (lib/mail/transport.ts). */
+const BATCH = 5;
+/** A claimed message is due again after this if its sender died mid-send: then another sender takes it. */
+const LEASE_MS = 10 * 60_000;
+/** The first retry waits about this long; each further one about twice as long as the one before, up to the cap. */
+const FIRST_RETRY_MS = 30_000;
+const MAX_RETRY_MS = 6 * 3_600_000;
+/**
+ * A 5xx reply ("mailbox unavailable", "message rejected") is a refusal for good, but some servers answer 5xx
+ * for what passes (a full mailbox, a policy glitch): such a message gets 5 attempts in all (about 7 minutes),
+ * then the sender gives up on it (failed_at) and it stays in the outbox for the operator to see.
+ * Authentication failures are not counted: they are the operator's configuration, and fixing it sends all.
+ */
+export const PERMANENT_FAILURE_ATTEMPTS = 5;
+
+/** How long to wait after the n-th failed attempt: exponential, with jitter so senders do not retry in step. */
+export function retryDelayMs(attempts: number, random: () => number = Math.random): number {
+  const ceiling = Math.min(MAX_RETRY_MS, FIRST_RETRY_MS * 2 ** Math.max(0, attempts - 1));
+  // Between half and all of the ceiling: never shorter than the previous attempt's longest wait.
+  return Math.round(ceiling * (0.5 + random() * 0.5));
+}
+
+interface SendReport {
+  sent: number;
+  retrying: number;
+  gaveUp: number;
+}
+
+interface SendOptions {
+  /** The SMTP transport of SMTP_URL by default; without one, nothing is sent. */
+  transport?: Transport | null;
+  /** The sender's clock (tests move it forward to reach a retry). */
+  now?: () => Date;
+}
+
+/**
+ * Claims due messages, oldest first, so that no two senders (two server processes, a server and the CLI) take
+ * the same one: `FOR UPDATE SKIP LOCKED` in a short transaction that moves next_attempt_at a lease ahead and
+ * counts the attempt. The sending happens outside any transaction.
+ */
+async function claimDue(now: Date) {
+  const db = await getDb();
+  return db.transaction(async (tx) => {
+    const due = await tx
+      .select({ id: mailOutbox.id })
+      .from(mailOutbox)
+      .where(and(isNull(mailOutbox.sentAt), isNull(mailOutbox.failedAt), lte(mailOutbox.nextAttemptAt, now)))
+      .orderBy(asc(mailOutbox.createdAt), asc(mailOutbox.id))
+      .limit(BATCH)
+      .for('update', { skipLocked: true });
+    if (due.length === 0) return [];
+    const claimed = await tx
+      .update(mailOutbox)
+      .set({ nextAttemptAt: new Date(now.getTime() + LEASE_MS), attempts: sql`${mailOutbox.attempts} + 1` })
+      .where(
+        inArray(
+          mailOutbox.id,
+          due.map((row) => row.id),
+        ),
+      )
+      .returning();
+    return claimed.sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime());
+  });
+}
+
+/** A secret message's body (a reset link) is kept no longer than needed: cleared once sent or given up. */
+const clearedIfSecret = {
+  text: sql`case when ${mailOutbox.secret} then '' else ${mailOutbox.text} end`,
+  html: sql`case when ${mailOutbox.secret} then '' else ${mailOutbox.html} end`,
+};
+
+/**
+ * Sends every message that is due now; the ones that fail wait for their next attempt (retryDelayMs). Without
+ * SMTP_URL it sends nothing: mail stays in the outbox (`npm run mail -- outbox` shows it).
+ */
+export async function sendDueMail(options: SendOptions = {}): Promise<SendReport> {
+  const transport = options.transport === undefined ? configuredTransport() : options.transport;
+  const now = options.now ?? (() => new Date());
+  const report: SendReport = { sent: 0, retrying: 0, gaveUp: 0 };
+  if (!transport) return report;
+  const db = await getDb();
+  for (let batch = await claimDue(now()); batch.length > 0; batch = await claimDue(now())) {
+    for (const message of batch) {
+      const still = and(eq(mailOutbox.id, message.id), isNull(mailOutbox.sentAt));
+      try {
+        await transport.send({
+          to: message.recipient,
+          subject: message.subject,
+          text: message.text,
+          html: message.html,
+        });
+      } catch (err) {
+        const failure = describeFailure(err);
+        const givingUp = failure.permanent && message.attempts >= PERMANENT_FAILURE_ATTEMPTS;
+        const at = now();
+        await db
+          .update(mailOutbox)
+          .set(
+            givingUp
+              ? { lastError: failure.message, failedAt: at, ...clearedIfSecret }
+              : { lastError: failure.message, nextAttemptAt: new Date(at.getTime() + retryDelayMs(message.attempts)) },
+          )
+          .where(still);
+        log.warn(
+          { mailId: message.id, kind: message.kind, attempts: message.attempts, error: failure.message },
+          givingUp ? 'mail refused for good: gave up' : 'mail not sent: will retry',
+        );
+        report[givingUp ? 'gaveUp' : 'retrying'] += 1;
+        continue;
+      }
+      await db
+        .update(mailOutbox)
+        .set({ sentAt: now(), ...clearedIfSecret })
+        .where(still);
+      report.sent += 1;
+    }
+  }
+  return report;
+}
+
+// One sender per process, whichever bundle of Next.js loads this module.
+const slot = globalThis as unknown as {
+  __mailSender?: { running?: Promise<void>; again: boolean; timer?: NodeJS.Timeout };
+};
+const sender = (slot.__mailSender ??= { again: false });
+
+/**
+ * Sends what is due, soon: the doors call it after the transaction that queued a message has committed (with
+ * runAfterResponse, so the answer does not wait). A kick while a run is going makes that run look once more;
+ * the promise settles when the run is over. On Vercel, where no process outlives its requests, this kick is
+ * what sends mail (after() keeps the function alive until it settles); a message whose send failed is retried
+ * by the next kick or by `npm run mail -- send` (a cron job may run it).
+ */
+export function kickSender(): Promise<void> {
+  if (!configuredTransport()) return Promise.resolve();
+  sender.again = true;
+  sender.running ??= (async () => {
+    try {
+      while (sender.again) {
+        sender.again = false;
+        await sendDueMail();
+      }
+    } catch (err) {
+      log.error({ err }, 'mail sender failed');
+    } finally {
+      sender.running = undefined;
+    }
+  })();
+  return sender.running;
+}
+
+/** How often a long-running server looks for mail that is due (retries, mail queued by another process). */
+const SENDER_INTERVAL_MS = 30_000;
+
+/** Starts the server's sender loop (instrumentation.ts); it never keeps the process alive on its own. */
+export function startMailSender(): void {
+  if (sender.timer || !configuredTransport()) return;
+  sender.timer = setInterval(() => void kickSender(), SENDER_INTERVAL_MS);
+  sender.timer.unref();
+  void kickSender();
+}
