@@ -21,8 +21,11 @@ test.describe('a publisher', () => {
     const { prefix } = await createKeyInUi(page, { label });
 
     await page.goto('/settings/activity');
-    await expect(page.getByRole('heading', { name: 'Activity', level: 1 })).toBeVisible();
-    const created = page.getByTestId('activity-row').filter({ hasText: `prefix: ${prefix}` }).first();
+    await expect(page.getByRole('heading', { name: 'Activity', level: 2 })).toBeVisible();
+    const created = page
+      .getByTestId('activity-row')
+      .filter({ hasText: `prefix: ${prefix}` })
+      .first();
     await expect(created).toContainText('API key created');
     await expect(created).toContainText('demo@example.com');
     await expect(created).toContainText(`label: ${label}`);

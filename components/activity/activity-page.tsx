@@ -17,7 +17,16 @@ export const ACTIVITY_EXPORT_PATH = '/settings/activity/export';
  * The activity log, for a publisher its own account's, for an admin every account's with an account filter.
  * Both read it through the service the API uses.
  */
-export async function ActivityPage({ principal, params }: { principal: Principal; params: SearchParams }) {
+export async function ActivityPage({
+  principal,
+  params,
+  embedded = false,
+}: {
+  principal: Principal;
+  params: SearchParams;
+  /** Inside Settings, under its header and tabs: a section heading instead of the page's. */
+  embedded?: boolean;
+}) {
   const admin = principal.role === 'admin';
   const view = readActivityView(params, admin);
   const [page, publishers] = await Promise.all([
@@ -25,22 +34,28 @@ export async function ActivityPage({ principal, params }: { principal: Principal
     admin ? listPublishers(principal) : Promise.resolve(null),
   ]);
   const query = queryStringOf(params);
+  const description = admin
+    ? 'Every account’s security-relevant events: sign-ins, passwords, invitations, sites, keys and imports. Nothing here can be changed or removed.'
+    : 'Who did what in your account, when and from where: sign-ins, passwords, sites and API keys. Nothing here can be changed or removed.';
+  const download = (
+    <a href={`${ACTIVITY_EXPORT_PATH}${query ? `?${query}` : ''}`} className={buttonClass('secondary')} download>
+      <Download aria-hidden className="size-4" />
+      Download CSV
+    </a>
+  );
   return (
     <>
-      <PageHeader
-        title="Activity"
-        description={
-          admin
-            ? 'Every account’s security-relevant events: sign-ins, passwords, invitations, sites, keys and imports. Nothing here can be changed or removed.'
-            : 'Who did what in your account, when and from where: sign-ins, passwords, sites and API keys. Nothing here can be changed or removed.'
-        }
-        actions={
-          <a href={`${ACTIVITY_EXPORT_PATH}${query ? `?${query}` : ''}`} className={buttonClass('secondary')} download>
-            <Download aria-hidden className="size-4" />
-            Download CSV
-          </a>
-        }
-      />
+      {embedded ? (
+        <div className="mb-4 flex flex-wrap items-end justify-between gap-3">
+          <div>
+            <h2 className="text-lg font-semibold">Activity</h2>
+            <p className="mt-1 text-sm text-zinc-600 dark:text-zinc-400">{description}</p>
+          </div>
+          {download}
+        </div>
+      ) : (
+        <PageHeader title="Activity" description={description} actions={download} />
+      )}
       <ActivityFilters view={view} publishers={publishers?.map((p) => ({ id: p.id, name: p.name }))} />
       <Card className="overflow-x-auto">
         {page.data.length > 0 ? (

@@ -54,7 +54,7 @@ export interface Actor {
 export interface Acting {
   userId: string;
   role: 'publisher' | 'admin';
-  siteScope: string[] | null;
+  siteScope?: string[] | null;
   via: 'apiKey' | 'session' | 'operator';
   keyId?: string;
   viewedBy?: string;

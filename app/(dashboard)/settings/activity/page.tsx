@@ -10,5 +10,5 @@ export const metadata: Metadata = { title: 'Activity · Publisher Portal' };
 export default async function SettingsActivityPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const { principal } = await requireUser();
   if (principal.role === 'admin') redirect('/admin/activity');
-  return <ActivityPage principal={principal} params={await searchParams} />;
+  return <ActivityPage principal={principal} params={await searchParams} embedded />;
 }
