@@ -8,6 +8,7 @@ import { Health } from './schemas';
 import { endpoint, type ApiEndpoint } from './endpoint';
 import { DATA_ENDPOINTS } from './endpoints/data';
 import { KEY_ENDPOINTS } from './endpoints/keys';
+import { PUBLISHER_ENDPOINTS } from './endpoints/publishers';
 import { REPORT_ENDPOINTS } from './endpoints/reports';
 import { openApiDocumentOf, withServers } from './openapi';
 import { originOf } from './origin';
@@ -51,6 +52,7 @@ export const ENDPOINTS: ApiEndpoint[] = [
   ...SERVICE_ENDPOINTS,
   ...REPORT_ENDPOINTS,
   ...KEY_ENDPOINTS,
+  ...PUBLISHER_ENDPOINTS,
   ...DATA_ENDPOINTS,
 ];
 
