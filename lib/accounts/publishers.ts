@@ -5,7 +5,7 @@
  */
 import { and, asc, count, desc, eq, isNull, sql, type SQL } from 'drizzle-orm';
 import { getDb, type Tx } from '@/db/client';
-import { apiKeys, sessions, sites, users } from '@/db/schema';
+import { apiKeys, sessions, users } from '@/db/schema';
 import { actorOf, recordEvent } from '@/lib/audit';
 import {
   filterToSql,
@@ -46,7 +46,8 @@ const PUBLISHER_FIELDS: readonly FieldDef[] = [
 export const publishersQuery = pagedRowsQueryOf(PUBLISHER_FIELDS);
 
 // A correlated count: usable in the select list, WHERE and ORDER BY alike.
-const siteCount = sql<number>`(select count(*)::int from ${sites} where ${sites.userId} = ${users.id})`;
+// Written out: inside a select from users drizzle leaves column names unqualified, and `id` would be the site's.
+const siteCount = sql<number>`(select count(*)::int from sites s where s.user_id = ${sql.raw('"users"."id"')})`;
 const COLUMNS: Record<string, SQL | typeof users.id> = {
   id: users.id,
   name: sql`${users.name}`,

@@ -35,6 +35,12 @@ const hashToken = (token: string) => sha256Hex(token);
 // and response times do not tell which accounts exist.
 let decoyHash: Promise<string> | undefined;
 
+/** Whose sign-in an event is: a publisher's account, or no account for an admin (the person is the subject). */
+const accountOf = (user: { id: string; role: 'publisher' | 'admin' } | undefined) => ({
+  accountId: user?.role === 'publisher' ? user.id : null,
+  subjectId: user?.id ?? null,
+});
+
 /**
  * Checks an e-mail and password and opens a database session under a new token. Only the SHA-256 of the
  * token is stored; the token itself goes to the browser in an HttpOnly cookie. Attempts are throttled per
@@ -70,7 +76,7 @@ export async function signIn(email: string, password: string, clientAddress: str
       recordEvent(
         tx,
         { kind: 'user', id: null, label: normalized, clientAddress },
-        { kind: 'sign_in.failed', accountId: user?.id ?? null, details: { email: normalized } },
+        { kind: 'sign_in.failed', ...accountOf(user), details: { email: normalized } },
       ),
     );
     return { ok: false, reason: 'invalid' };
@@ -80,7 +86,7 @@ export async function signIn(email: string, password: string, clientAddress: str
   const principal: Principal = { userId: user.id, role: user.role, siteScope: null, via: 'session', clientAddress };
   const session = await db.transaction(async (tx) => {
     const opened = await openSession(tx, user.id);
-    await recordEvent(tx, actorOf(principal, normalized), { kind: 'sign_in.succeeded', accountId: user.id });
+    await recordEvent(tx, actorOf(principal, normalized), { kind: 'sign_in.succeeded', ...accountOf(user) });
     return opened;
   });
   return { ok: true, ...session };
