@@ -5,7 +5,9 @@ import { databaseMisconfiguration } from '@/lib/platform/deployment';
 import { newNonce, pageSecurityHeaders } from '@/lib/http/security-headers';
 
 /** Pages anyone may see; every other page needs a session. */
-const PUBLIC_PAGES = /^\/(?:login|docs|malformed-path|unavailable)(?:\/|$)/;
+const PUBLIC_PAGES = /^\/(?:login|invitation|docs|malformed-path|unavailable)(?:\/|$)/;
+/** Pages whose URL holds a secret (an e-mailed link's token): no Referer may carry it anywhere. */
+const SECRET_URL_PAGES = /^\/invitation\//;
 /** Pages that never touch the database. */
 const WITHOUT_DATABASE = /^\/(?:docs|malformed-path|unavailable)(?:\/|$)/;
 
@@ -26,6 +28,7 @@ export async function proxy(request: NextRequest) {
       ? NextResponse.next(forward)
       : redirectToSignIn(request);
   for (const [name, value] of Object.entries(security)) response.headers.set(name, value);
+  if (SECRET_URL_PAGES.test(request.nextUrl.pathname)) response.headers.set('Referrer-Policy', 'no-referrer');
   if (response.status === 503) response.headers.set('Retry-After', '5');
   return response;
 }
