@@ -1,6 +1,6 @@
 'use client';
 
-import { BarChart3, BookOpen, Globe2, KeyRound, LayoutDashboard, LoaderCircle } from 'lucide-react';
+import { BarChart3, BookOpen, Globe2, KeyRound, LayoutDashboard, LoaderCircle, Users } from 'lucide-react';
 import Link, { useLinkStatus } from 'next/link';
 import { usePathname, useSearchParams } from 'next/navigation';
 import { cn } from '@/components/ui/cn';
@@ -13,6 +13,8 @@ const ITEMS = [
   { href: '/keys', label: 'API keys', icon: KeyRound, keepsFilters: false },
   { href: '/docs', label: 'API docs', icon: BookOpen, keepsFilters: false },
 ];
+/** Pages only admins have. */
+const ADMIN_ITEMS = [{ href: '/admin/publishers', label: 'Publishers', icon: Users, keepsFilters: false }];
 
 /**
  * While the page a link leads to is loading (pages render on the server with their data), the link shows a
@@ -35,12 +37,12 @@ function PendingSpinner() {
  * The main navigation; the report pages share the filter bar, so links between them keep it, and every link
  * keeps whose dashboard an admin is looking at.
  */
-export function Nav() {
+export function Nav({ isAdmin = false }: { isAdmin?: boolean }) {
   const pathname = usePathname();
   const searchParams = useSearchParams();
   return (
     <nav aria-label="Main" className="flex flex-wrap gap-1 md:flex-col md:flex-nowrap">
-      {ITEMS.map(({ href, label, icon: Icon, keepsFilters }) => {
+      {[...ITEMS, ...(isAdmin ? ADMIN_ITEMS : [])].map(({ href, label, icon: Icon, keepsFilters }) => {
         const active = href === '/' ? pathname === '/' : pathname.startsWith(href);
         return (
           <Link
