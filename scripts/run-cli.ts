@@ -1,6 +1,7 @@
 import { EmbeddedDatabaseBusyError } from '@/db/embedded-lock';
 import { AppError } from '@/lib/shared/errors';
 import { type Command, CommandError, UsageError } from './cli-kit';
+import { adminCreateCommand } from './commands/admin-create';
 import { apikeyCommand } from './commands/apikey';
 import { importCommand } from './commands/import';
 import { migrateCommand } from './commands/migrate';
@@ -18,6 +19,7 @@ const COMMANDS: Record<string, Command> = {
   import: importCommand,
   migrate: migrateCommand,
   password: passwordCommand,
+  'admin-create': adminCreateCommand,
 };
 
 const EXIT_USAGE = 2;

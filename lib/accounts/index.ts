@@ -7,6 +7,7 @@ export { signIn, signOut, signOutEverywhere, userForSession } from './sessions';
 export type { SessionUser } from './sessions';
 export { readableSites, requireAccountLevel, requireWritable } from './site-access';
 export { listSites } from './sites';
+export { createAdmin } from './admins';
 export { acceptInvitation, invitationFor } from './invitations';
 export {
   createPublisher,

@@ -29,7 +29,7 @@ export const invitationPath = (token: string) => `/invitation/${token}`;
 export async function sendInvitation(
   tx: Tx,
   principal: Principal,
-  account: { id: string; name: string; email: string },
+  account: { id: string; name: string; email: string; role: 'publisher' | 'admin' },
 ): Promise<string> {
   const token = await issueToken(tx, account.id, 'invitation');
   const url = publicUrl(invitationPath(token));
@@ -52,7 +52,8 @@ export async function sendInvitation(
   });
   await recordEvent(tx, actorOf(principal), {
     kind: 'invitation.sent',
-    accountId: account.id,
+    // An admin owns no publisher account: the event names the person as its subject only.
+    accountId: account.role === 'publisher' ? account.id : null,
     subjectId: account.id,
     details: { email: account.email, mailId },
   });

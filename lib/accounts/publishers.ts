@@ -147,7 +147,7 @@ export async function createPublisher(
       details: { email, name: input.name },
     });
     const row = await lockPublisher(tx, created.id);
-    const invitationUrl = await sendInvitation(tx, principal, row);
+    const invitationUrl = await sendInvitation(tx, principal, { ...row, role: 'publisher' });
     return { publisher: toResponse(row), invitationUrl };
   });
 }
@@ -164,7 +164,7 @@ export async function resendInvitation(
     if (row.status !== 'invited') {
       throw conflict(`The account is ${row.status}, not invited: only an invited account gets an invitation.`);
     }
-    const invitationUrl = await sendInvitation(tx, principal, row);
+    const invitationUrl = await sendInvitation(tx, principal, { ...row, role: 'publisher' });
     return { publisher: toResponse(row), invitationUrl };
   });
 }
