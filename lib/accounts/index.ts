@@ -18,6 +18,5 @@ export {
   resendInvitation,
 } from './publishers';
 export { createPublisherInput, PagedPublishers, PublisherResponse, SiteResponse } from './schemas';
-export type { CreatePublisherInput } from './schemas';
 export { findUserByEmail, listPublishers, requirePublisher, viewAsPublisher } from './users';
 export type { UserSummary } from './users';

@@ -20,7 +20,7 @@ import { issueToken, TOKEN_LIFETIME_MS } from './tokens';
 const INVITATION_HOURS = TOKEN_LIFETIME_MS.invitation / 3_600_000;
 
 /** The page an invitation link opens; the token is a path segment, so it never sits in a query string. */
-export const invitationPath = (token: string) => `/invitation/${token}`;
+const invitationPath = (token: string) => `/invitation/${token}`;
 
 /**
  * Issues a new invitation link for an invited account (voiding any earlier one) and queues its e-mail, in the
