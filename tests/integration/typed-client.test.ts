@@ -68,6 +68,8 @@ describe('a client generated from the OpenAPI document', () => {
       'revoked 200',
       'for-user 200',
       'ingested 1',
+      'publisher invited invited deactivated invited',
+      'publishers 1',
       'problem 400 typed',
     ]);
     // Every operation of the table is among those called.
