@@ -3,9 +3,9 @@
  * An admin never sees or sets a password; every change is in the activity log, written in the same
  * transaction as the change.
  */
-import { and, asc, count, desc, eq, isNull, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, isNull, sql } from 'drizzle-orm';
 import { getDb, type Tx } from '@/db/client';
-import { apiKeys, sessions, users } from '@/db/schema';
+import { apiKeys, sessions, users, type User } from '@/db/schema';
 import { actorOf, recordEvent } from '@/lib/audit';
 import {
   filterToSql,
@@ -45,20 +45,12 @@ const PUBLISHER_FIELDS: readonly FieldDef[] = [
 /** GET /api/v1/admin/publishers' parameters: page, pageSize, sortBy, sortDirection, Search, Filter, FilterList. */
 export const publishersQuery = pagedRowsQueryOf(PUBLISHER_FIELDS);
 
-// A correlated count: usable in the select list, WHERE and ORDER BY alike.
-// Written out: inside a select from users drizzle leaves column names unqualified, and `id` would be the site's.
+// A correlated count, usable in the select list, WHERE and ORDER BY alike. Written out: inside a select from
+// users drizzle leaves column names unqualified, and `id` would be the site's.
 const siteCount = sql<number>`(select count(*)::int from sites s where s.user_id = ${sql.raw('"users"."id"')})`;
-const COLUMNS: Record<string, SQL | typeof users.id> = {
-  id: users.id,
-  name: sql`${users.name}`,
-  email: sql`${users.email}`,
-  status: sql`${users.status}::text`,
-  sites: siteCount,
-  lastSignInAt: sql`${users.lastSignInAt}`,
-  createdAt: sql`${users.createdAt}`,
-};
 
-const publisherColumns = {
+/** The row's fields by their API names: what is selected, filtered and sorted on. */
+const COLUMNS = {
   id: users.id,
   name: users.name,
   email: users.email,
@@ -67,9 +59,7 @@ const publisherColumns = {
   lastSignInAt: users.lastSignInAt,
   createdAt: users.createdAt,
 };
-type PublisherRow = {
-  [K in keyof typeof publisherColumns]: K extends 'sites' ? number : (typeof users.$inferSelect)[Exclude<K, 'sites'>];
-};
+type PublisherRow = Pick<User, 'id' | 'name' | 'email' | 'status' | 'lastSignInAt' | 'createdAt'> & { sites: number };
 
 const toResponse = (row: PublisherRow): PublisherResponse => ({
   id: row.id,
@@ -93,11 +83,13 @@ export async function listPublisherAccounts(
     input.search ? searchToSql(input.search, [users.name, users.email]) : undefined,
   );
   const dir = input.sortDirection === 'desc' ? desc : asc;
-  const order = input.sortBy ? [dir(COLUMNS[input.sortBy]), dir(users.id)] : [asc(users.name), asc(users.id)];
+  const order = input.sortBy
+    ? [dir(COLUMNS[input.sortBy as keyof typeof COLUMNS]), dir(users.id)]
+    : [asc(users.name), asc(users.id)];
   const db = await getDb();
   const [rows, [{ total }]] = await Promise.all([
     db
-      .select(publisherColumns)
+      .select(COLUMNS)
       .from(users)
       .where(where)
       .orderBy(...order)
@@ -112,7 +104,7 @@ export async function listPublisherAccounts(
 async function lockPublisher(tx: Tx, id: string): Promise<PublisherRow> {
   if (!isUuid(id)) throw notFound(`No publisher account with id ${id}.`);
   const [row] = await tx
-    .select(publisherColumns)
+    .select(COLUMNS)
     .from(users)
     .where(and(eq(users.id, id.toLowerCase()), eq(users.role, 'publisher')))
     .for('update', { of: users });
