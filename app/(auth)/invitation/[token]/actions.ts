@@ -8,8 +8,6 @@ import { AppError } from '@/lib/shared/errors';
 
 export interface AcceptState {
   errors?: { password?: string; confirm?: string; form?: string };
-  /** The link no longer opens an invited account: the page then says so instead of the form. */
-  expired?: boolean;
 }
 
 const fields = z.object({
@@ -31,7 +29,8 @@ export async function acceptInvitationAction(_: AcceptState, form: FormData): Pr
     if (!(err instanceof AppError) || err.errors?.[0]?.parameter !== 'password') throw err;
     return { errors: { password: `The password ${err.errors[0].detail}.` } };
   }
-  if (!session) return { expired: true };
+  // The link no longer opens an invited account (used meanwhile, expired, replaced): the page says so.
+  if (!session) redirect(`/invitation/${encodeURIComponent(token)}`);
   await setSessionCookie(session.token, session.expiresAt);
   redirect('/');
 }

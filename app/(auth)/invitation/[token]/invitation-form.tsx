@@ -4,7 +4,6 @@ import { useActionState } from 'react';
 import { Button } from '@/components/ui/button';
 import { inputClass } from '@/components/ui/field';
 import { acceptInvitationAction, type AcceptState } from './actions';
-import { LinkUnusable } from './link-unusable';
 
 interface Props {
   token: string;
@@ -49,7 +48,6 @@ function PasswordField(props: { id: string; label: string; hint?: string; error?
 
 export function InvitationForm({ token, name, email, minLength }: Props) {
   const [state, action, pending] = useActionState<AcceptState, FormData>(acceptInvitationAction, {});
-  if (state.expired) return <LinkUnusable />;
   const { errors = {} } = state;
   return (
     <form action={action} className="space-y-4" noValidate>
