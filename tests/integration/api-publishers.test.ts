@@ -213,6 +213,14 @@ describe('deactivate and reactivate', () => {
     expectProblem(await get('/api/v1/sites', { key: key.raw }), 401, '/api/v1/sites');
   });
 
+  it('refuses to create a key for a deactivated account, which would not work', async () => {
+    const publisher = await createPublisher(t.db);
+    await action(publisher.id, 'deactivate');
+    const path = `/api/v1/api-keys/for-user/${publisher.id}`;
+    const refused = await callApi('POST', path, { key: admin, body: { label: 'too late' } });
+    expect(expectProblem(refused, 409, path).detail).toMatch(/deactivated/);
+  });
+
   it('reactivates an account that never set a password as invited', async () => {
     const created = await create({ email: newEmail(), name: 'Never accepted' });
     expect((await action(created.json.id, 'deactivate')).json.status).toBe('deactivated');
