@@ -5,9 +5,9 @@ import { databaseMisconfiguration } from '@/lib/platform/deployment';
 import { newNonce, pageSecurityHeaders } from '@/lib/http/security-headers';
 
 /** Pages anyone may see; every other page needs a session. */
-const PUBLIC_PAGES = /^\/(?:login|forgot-password|reset-password|docs|malformed-path|unavailable)(?:\/|$)/;
-/** Pages whose URL holds a secret token: no Referer may carry it to another site (OWASP Forgot Password). */
-const TOKEN_PAGES = /^\/reset-password\//;
+const PUBLIC_PAGES = /^\/(?:login|forgot-password|reset-password|invitation|docs|malformed-path|unavailable)(?:\/|$)/;
+/** Pages whose URL holds a secret (an e-mailed link's token): no Referer may carry it anywhere (OWASP Forgot Password). */
+const SECRET_URL_PAGES = /^\/(?:reset-password|invitation)\//;
 /** Pages that never touch the database. */
 const WITHOUT_DATABASE = /^\/(?:docs|malformed-path|unavailable)(?:\/|$)/;
 
@@ -28,7 +28,7 @@ export async function proxy(request: NextRequest) {
       ? NextResponse.next(forward)
       : redirectToSignIn(request);
   for (const [name, value] of Object.entries(security)) response.headers.set(name, value);
-  if (TOKEN_PAGES.test(request.nextUrl.pathname)) response.headers.set('Referrer-Policy', 'no-referrer');
+  if (SECRET_URL_PAGES.test(request.nextUrl.pathname)) response.headers.set('Referrer-Policy', 'no-referrer');
   if (response.status === 503) response.headers.set('Retry-After', '5');
   return response;
 }

@@ -24,6 +24,54 @@ for (const scheme of ['light', 'dark'] as const) {
       await expectNoViolations(page, '/login with an error');
     });
 
+    test('an unusable invitation link', async ({ page }) => {
+      await page.goto('/invitation/not-a-real-invitation-token');
+      await expect(page.getByRole('heading', { name: 'This invitation link no longer works' })).toBeVisible();
+      await expectNoViolations(page, '/invitation with an unusable link');
+    });
+
+    test.describe('an admin', () => {
+      test.use({ storageState: authFile('admin') });
+
+      test('/admin/publishers, with the new-publisher dialog, its errors, the link shown and a confirmation', async ({
+        page,
+      }) => {
+        await page.goto('/admin/publishers');
+        await waitForHydration(page);
+        await expectNoViolations(page, '/admin/publishers');
+        await page.getByRole('button', { name: 'New publisher' }).click();
+        const dialog = page.getByRole('dialog', { name: 'New publisher' });
+        await dialog.getByRole('button', { name: 'Create and invite' }).click();
+        await expect(dialog.getByLabel('E-mail')).toHaveAttribute('aria-invalid', 'true');
+        await expectNoViolations(page, '/admin/publishers with the dialog’s errors');
+        const name = `A11y ${scheme} ${Date.now().toString(36)}`;
+        await dialog.getByLabel('Name').fill(name);
+        await dialog.getByLabel('E-mail').fill(`a11y-${scheme}-${Date.now().toString(36)}@example.com`);
+        await dialog.getByRole('button', { name: 'Create and invite' }).click();
+        const invited = page.getByRole('dialog', { name: 'Publisher invited' });
+        await expect(invited.getByLabel('Invitation link')).toBeVisible();
+        await expectNoViolations(page, '/admin/publishers with the invitation link shown');
+        const link = await invited.getByLabel('Invitation link').inputValue();
+        await invited.getByRole('button', { name: 'Done' }).click();
+        await page.getByRole('button', { name: `Deactivate ${name}` }).click();
+        await expect(page.getByRole('alertdialog')).toBeVisible();
+        await expectNoViolations(page, '/admin/publishers with the deactivate confirmation open');
+        await page.getByRole('alertdialog').getByRole('button', { name: 'Cancel' }).click();
+
+        // The invitation page, signed out, with a refused password.
+        const invitee = await page.context().browser()!.newPage({ colorScheme: scheme });
+        await invitee.goto(new URL(new URL(link).pathname, page.url()).toString());
+        await waitForHydration(invitee);
+        await expectNoViolations(invitee, '/invitation');
+        await invitee.getByLabel('New password').fill('short');
+        await invitee.getByLabel('Type it again').fill('short');
+        await invitee.getByRole('button', { name: 'Set password and sign in' }).click();
+        await expect(invitee.getByText(/The password must/)).toBeVisible();
+        await expectNoViolations(invitee, '/invitation with a refused password');
+        await invitee.close();
+      });
+    });
+
     test.describe('signed in', () => {
       test.use({ storageState: authFile('demo') });
 

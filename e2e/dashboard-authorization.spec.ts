@@ -36,7 +36,7 @@ const AS_DEMO = `as=${DEMO_IDS.users.demo}`;
  * filters, the refusal of `?as=` (only admins view another publisher's dashboard), or an admin's choice of
  * publisher (admins have no sites of their own).
  */
-type Outcome = { heading: string } | 'sign in' | 'not allowed' | 'not yours' | 'choose';
+type Outcome = { heading: string } | 'sign in' | 'not allowed' | 'not yours' | 'choose' | 'not found';
 const DASHBOARD_PAGES = [
   ['/', 'Overview'],
   ['/countries', 'Countries'],
@@ -73,6 +73,26 @@ const PAGES: { path: string; expected: Record<Visitor, Outcome> }[] = [
       admin: { heading },
     } as const,
   })),
+  // Admins only: to a publisher the page does not exist.
+  {
+    path: '/admin/publishers',
+    expected: {
+      signedOut: 'sign in',
+      publisher: 'not found',
+      otherPublisher: 'not found',
+      admin: { heading: 'Publishers' },
+    },
+  },
+  // An invitation link is for whoever holds it, signed in or not; an unknown one opens nothing.
+  {
+    path: '/invitation/not-a-real-invitation-token',
+    expected: {
+      signedOut: { heading: 'This invitation link no longer works' },
+      publisher: { heading: 'This invitation link no longer works' },
+      otherPublisher: { heading: 'This invitation link no longer works' },
+      admin: { heading: 'This invitation link no longer works' },
+    },
+  },
   {
     path: '/docs',
     expected: {
@@ -94,6 +114,8 @@ test.describe('every page × every visitor', () => {
         if (outcome === 'sign in') {
           await expect(page, visitor).toHaveURL(/\/login(\?next=|$)/);
           await expect(page.getByRole('heading', { name: 'Sign in to your account' })).toBeVisible();
+        } else if (outcome === 'not found') {
+          expect(response!.status(), visitor).toBe(404);
         } else if (outcome === 'not allowed' || outcome === 'not yours') {
           expect(response!.status(), visitor).toBe(200);
           const refusal = outcome === 'not allowed' ? 'These filters can’t be shown' : 'This dashboard can’t be shown';
@@ -179,6 +201,46 @@ async function rivalTargetsDemoKey(
 }
 
 test.describe('server actions', () => {
+  test('publishers: a publisher or a signed-out caller replaying an admin’s row action changes nothing', async ({
+    browser,
+    openAs,
+  }) => {
+    // A publisher account to act on, made over the API with an admin's key.
+    const signedOut = (await openAs(null)).context().request;
+    const { key } = await createKeyAs(browser, 'admin');
+    const email = `e2e-target-${Date.now().toString(36)}@example.com`;
+    const made = await signedOut.post('/api/v1/admin/publishers', {
+      headers: { 'X-Api-Key': key },
+      data: { email, name: 'E2E target' },
+    });
+    expect(made.status()).toBe(200);
+    const target = ((await made.json()) as { id: string }).id;
+
+    // The admin's "Resend invitation" on it, to learn the action's id as the browser sends it.
+    const admin = await openAs('admin');
+    await admin.goto(`/admin/publishers?Search=${encodeURIComponent(email)}`);
+    await waitForHydration(admin);
+    const sent = admin.waitForRequest((r) => r.method() === 'POST' && !!r.headers()['next-action']);
+    await admin.getByRole('button', { name: 'Resend invitation E2E target' }).click();
+    const actionId = (await sent).headers()['next-action'];
+
+    const demo = (await openAs('demo')).context().request;
+    for (const caller of [demo, signedOut]) {
+      const replay = await caller.post('/admin/publishers', {
+        headers: { 'Next-Action': actionId, 'Content-Type': 'text/plain;charset=UTF-8' },
+        data: JSON.stringify(['deactivate', target]),
+        maxRedirects: 0,
+      });
+      expect(replay.status()).not.toBe(500);
+    }
+    const listed = await apiGet<{ data: { status: string }[] }>(
+      signedOut,
+      key,
+      `/api/v1/admin/publishers?Filter=id==${target}`,
+    );
+    expect(listed.body.data.map((p) => p.status)).toEqual(['invited']);
+  });
+
   test('revoke: another publisher cannot revoke a key of this account, nor can a signed-out caller', async ({
     browser,
     openAs,

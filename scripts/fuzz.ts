@@ -13,7 +13,14 @@ import fc from 'fast-check';
 import { ENDPOINTS } from '@/lib/api/endpoints';
 import { readEnv, setEnv } from '@/lib/platform/env';
 import { createApiKey, revokeApiKey } from '@/lib/keys';
-import { listSites, findUserByEmail, type Principal } from '@/lib/accounts';
+import {
+  createPublisher,
+  deactivatePublisher,
+  listSites,
+  findUserByEmail,
+  OPERATOR,
+  type Principal,
+} from '@/lib/accounts';
 import {
   answerProblems,
   documentedStatuses,
@@ -62,7 +69,15 @@ async function makeCallers() {
       { name: 'no key', key: null, sites: [] },
     ];
     const ids = [...account.sites, ...rival.sites, account.userId, rival.userId, revoked.id, ...spare.map((k) => k.id)];
-    return { callers, ids };
+    // Accounts the cases may deactivate (not the callers'); one stays invited, one is deactivated at once.
+    const throwaway = await Promise.all(
+      [1, 2, 3].map(async (n) => {
+        const email = `fuzz-account-${n}-${Date.now()}@example.com`;
+        return (await createPublisher(OPERATOR, { email, name: `Fuzz account ${n}` })).publisher.id;
+      }),
+    );
+    await deactivatePublisher(OPERATOR, throwaway[2]);
+    return { callers, ids, accountIds: throwaway };
   });
 }
 
@@ -119,7 +134,7 @@ function report(sent: Sent[]) {
 
 async function main(): Promise<number> {
   console.log(`fuzz: ${runs.toLocaleString('en-US')} requests on a demo database in ${dataDir}`);
-  const { callers, ids } = await makeCallers();
+  const { callers, ids, accountIds } = await makeCallers();
   if (buildIfNeeded() !== 0) return 1;
   const server = await startServer({
     port: port ? Number(port) : await freePort(),
@@ -132,7 +147,7 @@ async function main(): Promise<number> {
     const documented = documentedStatuses(document);
     const perOperation = Math.ceil(runs / ENDPOINTS.length);
     const requests = ENDPOINTS.flatMap((e) =>
-      fc.sample(operationRequests(document, e.operationId, { callers, ids }), perOperation),
+      fc.sample(operationRequests(document, e.operationId, { callers, ids, accountIds }), perOperation),
     ).slice(0, runs);
     const sent: Sent[] = [];
     let next = 0;

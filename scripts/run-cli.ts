@@ -1,6 +1,7 @@
 import { EmbeddedDatabaseBusyError } from '@/db/embedded-lock';
 import { AppError } from '@/lib/shared/errors';
 import { type Command, CommandError, UsageError } from './cli-kit';
+import { adminCreateCommand } from './commands/admin-create';
 import { apikeyCommand } from './commands/apikey';
 import { importCommand } from './commands/import';
 import { mailCommand } from './commands/mail';
@@ -20,6 +21,7 @@ const COMMANDS: Record<string, Command> = {
   migrate: migrateCommand,
   password: passwordCommand,
   mail: mailCommand,
+  'admin-create': adminCreateCommand,
 };
 
 const EXIT_USAGE = 2;

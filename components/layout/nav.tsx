@@ -1,6 +1,16 @@
 'use client';
 
-import { BarChart3, BookOpen, Globe2, KeyRound, LayoutDashboard, LoaderCircle, Settings } from 'lucide-react';
+import {
+  BarChart3,
+  BookOpen,
+  Globe2,
+  KeyRound,
+  LayoutDashboard,
+  LoaderCircle,
+  ScrollText,
+  Settings,
+  Users,
+} from 'lucide-react';
 import Link, { useLinkStatus } from 'next/link';
 import { usePathname, useSearchParams } from 'next/navigation';
 import { cn } from '@/components/ui/cn';
@@ -13,6 +23,11 @@ const ITEMS = [
   { href: '/keys', label: 'API keys', icon: KeyRound, keepsFilters: false },
   { href: '/docs', label: 'API docs', icon: BookOpen, keepsFilters: false },
   { href: '/settings', label: 'Settings', icon: Settings, keepsFilters: false },
+];
+/** Pages only admins have. */
+const ADMIN_ITEMS = [
+  { href: '/admin/publishers', label: 'Publishers', icon: Users, keepsFilters: false },
+  { href: '/admin/activity', label: 'Activity', icon: ScrollText, keepsFilters: false },
 ];
 
 /**
@@ -36,12 +51,12 @@ function PendingSpinner() {
  * The main navigation; the report pages share the filter bar, so links between them keep it, and every link
  * keeps whose dashboard an admin is looking at.
  */
-export function Nav() {
+export function Nav({ isAdmin = false }: { isAdmin?: boolean }) {
   const pathname = usePathname();
   const searchParams = useSearchParams();
   return (
     <nav aria-label="Main" className="flex flex-wrap gap-1 md:flex-col md:flex-nowrap">
-      {ITEMS.map(({ href, label, icon: Icon, keepsFilters }) => {
+      {[...ITEMS, ...(isAdmin ? ADMIN_ITEMS : [])].map(({ href, label, icon: Icon, keepsFilters }) => {
         const active = href === '/' ? pathname === '/' : pathname.startsWith(href);
         return (
           <Link

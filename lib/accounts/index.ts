@@ -9,6 +9,16 @@ export { signIn, signOut, signOutEverywhere, userForSession } from './sessions';
 export type { SessionUser } from './sessions';
 export { readableSites, requireAccountLevel, requireWritable } from './site-access';
 export { listSites } from './sites';
-export { SiteResponse } from './schemas';
+export { createAdmin } from './admins';
+export { acceptInvitation, invitationFor } from './invitations';
+export {
+  createPublisher,
+  deactivatePublisher,
+  listPublisherAccounts,
+  publishersQuery,
+  reactivatePublisher,
+  resendInvitation,
+} from './publishers';
+export { createPublisherInput, PagedPublishers, PublisherResponse, SiteResponse } from './schemas';
 export { findUserByEmail, listPublishers, requirePublisher, viewAsPublisher } from './users';
 export type { UserSummary } from './users';

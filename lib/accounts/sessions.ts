@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { hash, verify } from '@node-rs/argon2';
 import { and, eq, gt, lt } from 'drizzle-orm';
-import { getDb } from '@/db/client';
+import { getDb, type Tx } from '@/db/client';
+import { actorOf, recordEvent } from '@/lib/audit';
 import { hidingParameters } from '@/lib/shared/sql-errors';
 import { sessions, users } from '@/db/schema';
 import { sha256Hex } from '@/lib/shared/crypto';
@@ -34,6 +35,12 @@ const hashToken = (token: string) => sha256Hex(token);
 // and response times do not tell which accounts exist.
 let decoyHash: Promise<string> | undefined;
 
+/** Whose sign-in an event is: a publisher's account, or no account for an admin (the person is the subject). */
+const accountOf = (user: { id: string; role: 'publisher' | 'admin' } | undefined) => ({
+  accountId: user?.role === 'publisher' ? user.id : null,
+  subjectId: user?.id ?? null,
+});
+
 /**
  * Checks an e-mail and password and opens a database session under a new token. Only the SHA-256 of the
  * token is stored; the token itself goes to the browser in an HttpOnly cookie. Attempts are throttled per
@@ -56,24 +63,54 @@ export async function signIn(email: string, password: string, clientAddress: str
 
   const db = await getDb();
   const [user] = await db
-    .select({ id: users.id, passwordHash: users.passwordHash })
+    .select({ id: users.id, role: users.role, status: users.status, passwordHash: users.passwordHash })
     .from(users)
     .where(eq(users.email, normalized))
     .limit(1);
   const stored = user?.passwordHash ?? (await (decoyHash ??= hash(randomBytes(16).toString('hex'))));
   const valid = await verify(stored, password).catch(() => false);
-  if (!user || !user.passwordHash || !valid) return { ok: false, reason: 'invalid' };
+  // Only an active account signs in; an invited or deactivated one gets the same answer as a wrong password
+  // (after the same verification), so the answer tells nothing about the account's state.
+  if (!user || !user.passwordHash || !valid || user.status !== 'active') {
+    await db.transaction((tx) =>
+      recordEvent(
+        tx,
+        { kind: 'user', id: null, label: normalized, clientAddress },
+        { kind: 'sign_in.failed', ...accountOf(user), details: { email: normalized } },
+      ),
+    );
+    return { ok: false, reason: 'invalid' };
+  }
 
   await store.reset(pair, perAccountAndAddress, windowMs);
-  const token = randomBytes(32).toString('base64url');
-  const expiresAt = new Date(Date.now() + SESSION_DAYS * DAY_MS);
-  await hidingParameters(db.insert(sessions).values({ tokenHash: hashToken(token), userId: user.id, expiresAt }));
-  // Housekeeping on the sign-in path, which is rare: drop this user's expired sessions.
-  await db.delete(sessions).where(and(eq(sessions.userId, user.id), lt(sessions.expiresAt, new Date())));
-  return { ok: true, token, expiresAt };
+  const principal: Principal = { userId: user.id, role: user.role, siteScope: null, via: 'session', clientAddress };
+  const session = await db.transaction(async (tx) => {
+    const opened = await openSession(tx, user.id);
+    await recordEvent(tx, actorOf(principal, normalized), { kind: 'sign_in.succeeded', ...accountOf(user) });
+    return opened;
+  });
+  return { ok: true, ...session };
 }
 
-/** The signed-in user of a session token, or null when it is unknown or expired. */
+/**
+ * Opens a session for an account that just proved who it is (a password, an invitation link), in the caller's
+ * transaction, and records the sign-in's time. Returns the raw token, for the cookie only.
+ */
+export async function openSession(tx: Tx, userId: string): Promise<{ token: string; expiresAt: Date }> {
+  const token = randomBytes(32).toString('base64url');
+  const now = new Date();
+  const expiresAt = new Date(now.getTime() + SESSION_DAYS * DAY_MS);
+  await hidingParameters(tx.insert(sessions).values({ tokenHash: hashToken(token), userId, expiresAt }));
+  await tx.update(users).set({ lastSignInAt: now }).where(eq(users.id, userId));
+  // Housekeeping on the sign-in path, which is rare: drop this user's expired sessions.
+  await tx.delete(sessions).where(and(eq(sessions.userId, userId), lt(sessions.expiresAt, now)));
+  return { token, expiresAt };
+}
+
+/**
+ * The signed-in user of a session token, or null when it is unknown or expired, or its account is not active
+ * (deactivation deletes the sessions too; this holds even for one opened in the same instant).
+ */
 export async function userForSession(token: string): Promise<SessionUser | null> {
   if (!token) return null;
   const db = await getDb();
@@ -82,7 +119,9 @@ export async function userForSession(token: string): Promise<SessionUser | null>
       .select({ id: users.id, role: users.role, name: users.name, email: users.email })
       .from(sessions)
       .innerJoin(users, eq(users.id, sessions.userId))
-      .where(and(eq(sessions.tokenHash, hashToken(token)), gt(sessions.expiresAt, new Date())))
+      .where(
+        and(eq(sessions.tokenHash, hashToken(token)), gt(sessions.expiresAt, new Date()), eq(users.status, 'active')),
+      )
       .limit(1),
   );
   if (!row) return null;

@@ -10,6 +10,7 @@ export const TAGS = {
   Reports: 'Revenue by range, country and site: totals, by country, the rows and their export',
   'API keys': "Create, list and revoke the account's keys",
   Activity: 'The activity log: every security-relevant event, append-only',
+  Publishers: 'Admins: publisher accounts, their invitations, deactivation and reactivation',
   Data: "Revenue in: the ad network's daily numbers, loaded by admins",
   Service: 'The health check and this document, without a key',
 } as const;

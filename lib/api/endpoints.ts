@@ -9,6 +9,7 @@ import { endpoint, type ApiEndpoint } from './endpoint';
 import { AUDIT_ENDPOINTS } from './endpoints/audit';
 import { DATA_ENDPOINTS } from './endpoints/data';
 import { KEY_ENDPOINTS } from './endpoints/keys';
+import { PUBLISHER_ENDPOINTS } from './endpoints/publishers';
 import { REPORT_ENDPOINTS } from './endpoints/reports';
 import { openApiDocumentOf, withServers } from './openapi';
 import { originOf } from './origin';
@@ -53,6 +54,7 @@ export const ENDPOINTS: ApiEndpoint[] = [
   ...REPORT_ENDPOINTS,
   ...KEY_ENDPOINTS,
   ...AUDIT_ENDPOINTS,
+  ...PUBLISHER_ENDPOINTS,
   ...DATA_ENDPOINTS,
 ];
 

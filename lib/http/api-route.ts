@@ -19,6 +19,8 @@ import { renderBody, StreamedBody, streamResponse, withoutBody } from './render'
 import { log } from '@/lib/platform/log';
 import { type CorsPolicy, isPreflight, preflightResponse, setCorsHeaders } from './cors';
 import { varyOn } from './vary';
+import { runAfterResponse } from './background';
+import { kickSender } from '@/lib/mail';
 
 /**
  * The one wrapper every API route goes through:
@@ -180,6 +182,8 @@ function serve<P, I>(endpoint: Endpoint<P, I>, request: Request, context: RouteC
           type,
           readBody: (schema) => readJsonBody(request, schema),
         });
+        // A write may have queued mail (an invitation): send it once this answer is out, not 30 s later.
+        if (request.method !== 'GET' && request.method !== 'HEAD') runAfterResponse(kickSender);
         if (result instanceof StreamedBody) {
           // The export holds its slots until its last row is sent, the client goes, or it is cut off.
           const releaseExport = claimExportSlot(result.accountId);

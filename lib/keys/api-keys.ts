@@ -84,7 +84,11 @@ async function insertKey(
   const key = generateApiKey();
   const row = await db.transaction(async (tx) => {
     // The owner's row lock makes concurrent creations count one after another, so the cap is exact.
-    await tx.select({ id: users.id }).from(users).where(eq(users.id, ownerId)).for('update');
+    const [owner] = await tx.select({ status: users.status }).from(users).where(eq(users.id, ownerId)).for('update');
+    // A deactivated account's keys answer 401 (lib/keys/authenticate.ts): a new one would only seem to work.
+    if (owner?.status === 'deactivated') {
+      throw conflict('The account is deactivated: its API keys do not work. Reactivate it first.');
+    }
     const [{ active }] = await tx
       .select({ active: count() })
       .from(apiKeys)

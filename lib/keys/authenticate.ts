@@ -1,4 +1,4 @@
-import { and, eq, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, eq, isNull, lt, ne, or, sql } from 'drizzle-orm';
 import { getDb } from '@/db/client';
 import { hidingParameters } from '@/lib/shared/sql-errors';
 import { apiKeys, users } from '@/db/schema';
@@ -9,7 +9,7 @@ const LAST_USED_RESOLUTION_MS = 60_000;
 
 /**
  * Resolves a raw API key to the Principal it acts for (and when it was last used), or null for anything unusable (malformed, bad
- * checksum, unknown, revoked, expired). Nothing is cached: a revoke or an expiry takes effect on the very
+ * checksum, unknown, revoked, expired, or of a deactivated account). Nothing is cached: a revoke or an expiry takes effect on the very
  * next request, on every instance.
  */
 export async function authenticateApiKey(
@@ -31,7 +31,9 @@ export async function authenticateApiKey(
       })
       .from(apiKeys)
       .innerJoin(users, eq(users.id, apiKeys.userId))
-      .where(eq(apiKeys.keyHash, hashApiKey(raw)))
+      // A deactivated account's keys are revoked when it is deactivated; this also refuses one used in
+      // that very instant, with the same null (the same 401) as any revoked key.
+      .where(and(eq(apiKeys.keyHash, hashApiKey(raw)), ne(users.status, 'deactivated')))
       .limit(1),
   );
   if (!key || key.revokedAt || (key.expiresAt && key.expiresAt.getTime() <= now.getTime())) return null;

@@ -4,14 +4,14 @@ import { type Command, CommandError, UsageError, parseCommandArgs } from '../cli
 import { configuredDatabaseTarget, withDatabase } from '../open-database';
 
 /** The first line of standard input: typed without echo on a terminal, or piped by a script. */
-async function readPassword(): Promise<string> {
+export async function readPassword(prompt = 'New password (not shown): '): Promise<string> {
   const input = process.stdin;
   if (!input.isTTY) {
     const lines = createInterface({ input, terminal: false });
     for await (const line of lines) return line;
     return '';
   }
-  process.stderr.write('New password (not shown): ');
+  process.stderr.write(prompt);
   input.setRawMode(true);
   input.setEncoding('utf8');
   let typed = '';

@@ -8,7 +8,14 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { findUserByEmail, listSites, type Principal } from '@/lib/accounts';
+import {
+  createPublisher,
+  deactivatePublisher,
+  findUserByEmail,
+  listSites,
+  OPERATOR,
+  type Principal,
+} from '@/lib/accounts';
 import { createApiKey, MAX_ACTIVE_KEYS, revokeApiKey } from '@/lib/keys';
 import { readEnv, setEnv } from '@/lib/platform/env';
 import { startServer } from '../../scripts/bench/server';
@@ -44,6 +51,8 @@ export interface ContractWorld {
   /** rival@example.com's account id (full of keys) and one of its sites (outside demo's scope). */
   rivalId: string;
   rivalSiteId: string;
+  /** Publisher accounts for the publisher operations to change: one invited, one deactivated, one to deactivate. */
+  accounts: { invited: string; toReactivate: string; toDeactivate: string };
 }
 
 const principalOf = async (email: string): Promise<Principal> => {
@@ -71,7 +80,17 @@ async function makeWorld(): Promise<ContractWorld> {
     }
     const rivalKeys: string[] = [];
     while (rivalKeys.length < MAX_ACTIVE_KEYS) rivalKeys.push(await keyOf(rival, `contract ${rivalKeys.length}`));
+    const account = async (what: string) =>
+      (await createPublisher(OPERATOR, { email: `contract-${what}-${Date.now()}@example.com`, name: what })).publisher
+        .id;
+    const accounts = {
+      invited: await account('invited'),
+      toReactivate: await account('to-reactivate'),
+      toDeactivate: await account('to-deactivate'),
+    };
+    await deactivatePublisher(OPERATOR, accounts.toReactivate);
     return {
+      accounts,
       keys: {
         publisher: await keyOf(demo, 'contract publisher'),
         siteScoped: await keyOf(demo, 'contract site-scoped', siteIds.slice(0, 1)),

@@ -5,6 +5,7 @@
  * 500 and 503 come from failing servers: tests/contract/session-faults.ts).
  */
 import type { ContractWorld } from './server';
+import { publisherRequests } from './session-publishers';
 import { day, type Exchange, JSON_TYPES, writeRequests } from './session-writes';
 
 export type { Exchange };
@@ -160,5 +161,6 @@ export function sessionRequests(world: ContractWorld): Exchange[] {
   keyedErrors('listAuditEvents', activity);
 
   writeRequests(world, (e) => exchanges.push(e));
+  publisherRequests(world, (e) => exchanges.push(e));
   return exchanges;
 }

@@ -35,6 +35,7 @@ const documented = documentedStatuses(document);
 
 let callers: FuzzCaller[];
 let ids: string[];
+let accountIds: string[];
 
 beforeAll(async () => {
   // Limits high enough that the cases exercise the endpoints rather than the 429 (tested on their own).
@@ -67,6 +68,10 @@ beforeAll(async () => {
   ];
   // Keys the cases may revoke: not the callers' own, which would turn every later case into a 401.
   const spare = await Promise.all([1, 2, 3].map(() => issueKey(owner.id)));
+  const throwaway = await Promise.all(
+    (['active', 'invited', 'deactivated'] as const).map((status) => createPublisher(t.db, { status })),
+  );
+  accountIds = throwaway.map((u) => u.id);
   ids = [siteA.id, siteB.id, siteC.id, owner.id, other.id, revoked.record.id, ...spare.map((k) => k.record.id)];
 });
 
@@ -104,7 +109,7 @@ describe('hostile requests to every operation', () => {
     '%s: 2xx or a documented problem, and nothing outside the caller’s scope',
     async (operationId) => {
       await fc.assert(
-        fc.asyncProperty(operationRequests(document, operationId, { callers, ids }), async (request) => {
+        fc.asyncProperty(operationRequests(document, operationId, { callers, ids, accountIds }), async (request) => {
           // fetchInProcess also checks the answer against the OpenAPI document, schema included.
           const answer = await send(request);
           const problems = await answerProblems(request, answer, documented, send);

@@ -1,6 +1,7 @@
+import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { apiKeys } from '@/db/schema';
+import { apiKeys, users } from '@/db/schema';
 import { ENDPOINTS } from '@/lib/api/endpoints';
 import { generateApiKey } from '@/lib/keys/key-format';
 import { revokeApiKey } from '@/lib/keys/api-keys';
@@ -18,7 +19,17 @@ import { expectProblem } from './api-helpers';
  */
 const t = useTestDatabase();
 
-const CALLERS = ['none', 'unknown', 'revoked', 'expired', 'siteScoped', 'account', 'other', 'admin'] as const;
+const CALLERS = [
+  'none',
+  'unknown',
+  'revoked',
+  'expired',
+  'deactivated',
+  'siteScoped',
+  'account',
+  'other',
+  'admin',
+] as const;
 type Caller = (typeof CALLERS)[number];
 
 interface World {
@@ -47,6 +58,11 @@ beforeAll(async () => {
     .update(apiKeys)
     .set({ expiresAt: new Date(Date.now() - 1000) })
     .where(eq(apiKeys.id, expired.record.id));
+  // A deactivated publisher's key, left unrevoked: deactivation revokes keys, but the account's status alone
+  // must already shut them out (lib/keys/authenticate.ts).
+  const shutOut = await createPublisher(t.db);
+  const shutOutKey = await issueKey(shutOut.id);
+  await t.db.update(users).set({ status: 'deactivated' }).where(eq(users.id, shutOut.id));
   w = {
     ownerId: owner.id,
     ownerEmail: owner.email,
@@ -58,6 +74,7 @@ beforeAll(async () => {
       unknown: generateApiKey().raw,
       revoked: revoked.raw,
       expired: expired.raw,
+      deactivated: shutOutKey.raw,
       siteScoped: (await issueKey(owner.id, { siteIds: [siteA.id] })).raw,
       account: (await issueKey(owner.id)).raw,
       other: (await issueKey(other.id)).raw,
@@ -67,14 +84,16 @@ beforeAll(async () => {
 });
 
 type Cells = Record<Caller, number>;
-/** The four callers without a usable key get 401 from every keyed operation. */
-const keyed = (usable: Omit<Cells, 'none' | 'unknown' | 'revoked' | 'expired'>): Cells => ({
+/** The five callers without a usable key get 401 from every keyed operation. */
+const keyed = (usable: Omit<Cells, 'none' | 'unknown' | 'revoked' | 'expired' | 'deactivated'>): Cells => ({
   none: 401,
   unknown: 401,
   revoked: 401,
   expired: 401,
+  deactivated: 401,
   ...usable,
 });
+const ADMIN_ONLY = keyed({ siteScoped: 403, account: 403, other: 403, admin: 200 });
 const everyone = (status: number): Cells => Object.fromEntries(CALLERS.map((c) => [c, status])) as unknown as Cells;
 
 interface Operation {
@@ -179,6 +198,45 @@ const OPERATIONS: Operation[] = [
     operationId: 'createApiKeyForUser',
     request: async () => ({ method: 'POST', path: `/api/v1/api-keys/for-user/${w.ownerId}`, body: { label: 'm' } }),
     expected: keyed({ siteScoped: 403, account: 403, other: 403, admin: 200 }),
+  },
+  {
+    operationId: 'listPublishers',
+    request: async () => ({ method: 'GET', path: '/api/v1/admin/publishers?pageSize=1' }),
+    expected: ADMIN_ONLY,
+  },
+  {
+    operationId: 'createPublisher',
+    request: async () => ({
+      method: 'POST',
+      path: '/api/v1/admin/publishers',
+      body: { email: `matrix-${randomUUID()}@test.example`, name: 'Matrix' },
+    }),
+    expected: ADMIN_ONLY,
+  },
+  // Each cell acts on an account of its own, in the state the operation applies to.
+  {
+    operationId: 'deactivatePublisher',
+    request: async () => ({
+      method: 'POST',
+      path: `/api/v1/admin/publishers/${(await createPublisher(t.db)).id}/deactivate`,
+    }),
+    expected: ADMIN_ONLY,
+  },
+  {
+    operationId: 'reactivatePublisher',
+    request: async () => ({
+      method: 'POST',
+      path: `/api/v1/admin/publishers/${(await createPublisher(t.db, { status: 'deactivated' })).id}/reactivate`,
+    }),
+    expected: ADMIN_ONLY,
+  },
+  {
+    operationId: 'resendInvitation',
+    request: async () => ({
+      method: 'POST',
+      path: `/api/v1/admin/publishers/${(await createPublisher(t.db, { status: 'invited' })).id}/invitation`,
+    }),
+    expected: ADMIN_ONLY,
   },
   {
     operationId: 'ingestRevenue',

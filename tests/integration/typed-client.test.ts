@@ -69,6 +69,8 @@ describe('a client generated from the OpenAPI document', () => {
       'for-user 200',
       'ingested 1',
       'activity true',
+      'publisher invited invited deactivated invited',
+      'publishers 1',
       'problem 400 typed',
     ]);
     // Every operation of the table is among those called.

@@ -74,6 +74,9 @@ const body = (ids: readonly string[]) =>
     fc.json({ maxDepth: 3 }),
     fc.string({ maxLength: 200 }),
     fc
+      .record({ email: fc.oneof(fc.emailAddress(), hostileValue(ids)), name: hostileValue(ids) })
+      .map((value) => JSON.stringify(value)),
+    fc
       .record({ label: hostileValue(ids), siteIds: fc.option(fc.array(hostileValue(ids), { maxLength: 3 })) })
       .map((value) => JSON.stringify(value)),
     fc
@@ -101,11 +104,14 @@ function encodes(text: string): boolean {
  */
 function fuzzRequests(
   operationId: string,
-  options: { callers: readonly FuzzCaller[]; ids: readonly string[]; parameters: readonly string[] },
+  options: FuzzOptions & { parameters: readonly string[] },
 ): fc.Arbitrary<FuzzRequest> {
   const endpoint = ENDPOINTS.find((e) => e.operationId === operationId);
   if (!endpoint) throw new Error(`no operation ${operationId}`);
-  const { callers, ids, parameters } = options;
+  const { callers, parameters } = options;
+  // An operation on one account (deactivate…) takes its known ids from throwaway accounts: deactivating a
+  // caller's own account would revoke its keys and turn every later case into a 401.
+  const ids = endpoint.path.startsWith('/api/v1/admin/publishers/{') ? options.accountIds : options.ids;
   // Not empty, "." or "..": those make another path (the catch-all's 404), not a value of this one; and
   // text that percent-encodes (a lone surrogate cannot: the malformed-path tests send those bytes raw).
   const pathValue = fc
@@ -184,11 +190,19 @@ export function documentedParameters(
   return (operation?.parameters ?? []).filter((p) => p.in === 'query').map((p) => p.name);
 }
 
+interface FuzzOptions {
+  callers: readonly FuzzCaller[];
+  /** Known ids for path parameters and values: sites, accounts, keys. */
+  ids: readonly string[];
+  /** Accounts the cases may deactivate, reactivate and invite again: none of the callers'. */
+  accountIds: readonly string[];
+}
+
 /** One operation's hostile requests, with the query parameters the OpenAPI document lists for it. */
 export const operationRequests = (
   document: Parameters<typeof documentedParameters>[0],
   operationId: string,
-  options: { callers: readonly FuzzCaller[]; ids: readonly string[] },
+  options: FuzzOptions,
 ) => fuzzRequests(operationId, { ...options, parameters: documentedParameters(document, operationId) });
 
 /** What is wrong with an answer to `request`, if anything. */

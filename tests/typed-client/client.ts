@@ -110,6 +110,22 @@ export async function callEveryOperation(
   const revokedKeyId: string | null | undefined = activity.data?.data[0]?.subjectId;
   seen.push(`activity ${revokedKeyId === keyId}`);
 
+  // A publisher account of its own: created invited, invited again, deactivated, reactivated, then listed.
+  const invited = await admin.POST('/api/v1/admin/publishers', {
+    body: { email: `typed-client-${Date.now()}@example.com`, name: 'Typed client' },
+  });
+  const accountId = invited.data?.id;
+  const status: 'invited' | 'active' | 'deactivated' | undefined = invited.data?.status;
+  const path = { params: { path: { id: accountId! } } };
+  const again = await admin.POST('/api/v1/admin/publishers/{id}/invitation', path);
+  const deactivated = await admin.POST('/api/v1/admin/publishers/{id}/deactivate', path);
+  const reactivated = await admin.POST('/api/v1/admin/publishers/{id}/reactivate', path);
+  seen.push(`publisher ${status} ${again.data?.status} ${deactivated.data?.status} ${reactivated.data?.status}`);
+  const publishers = await admin.GET('/api/v1/admin/publishers', {
+    params: { query: { Filter: `id==${accountId}` } },
+  });
+  seen.push(`publishers ${json(publishers.data)?.meta.totalRows}`);
+
   const problem = await publisher.GET('/api/v1/reports/totals', { params: { query: { fromDate: 'not a day' } } });
   seen.push(`problem ${problem.response.status} ${problem.error ? 'typed' : 'none'}`);
   return seen;

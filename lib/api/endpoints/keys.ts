@@ -61,7 +61,8 @@ export const KEY_ENDPOINTS: ApiEndpoint[] = [
     tag: 'API keys',
     access: 'admin',
     summary: "Admins: create a key for a publisher's account",
-    description: "The same as creating a key, for the publisher named in the path; an admin's key is needed.",
+    description:
+      "The same as creating a key, for the publisher named in the path; an admin's key is needed. A deactivated account is a 409: its keys do not work.",
     pathParams: idParam('userId', "The publisher's account id"),
     body: createApiKeyInput,
     response: { status: 200, description: 'The new key and its secret', schema: CreateApiKeyResponse },

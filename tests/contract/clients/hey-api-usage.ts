@@ -89,5 +89,19 @@ export async function callEveryOperation(who: Credentials): Promise<string[]> {
   called.push(check(forUser.data?.apiKey.startsWith('rpk_'), 'createApiKeyForUser', forUser.error));
   const ingested = await api.ingestRevenue({ ...admin, body: revenueCsv(who) });
   called.push(check(ingested.data?.rows === 1, 'ingestRevenue', ingested.error));
+
+  // A publisher account of the client's own: created invited, invited again, deactivated, reactivated, listed.
+  const email = `hey-api-${Date.now()}@example.com`;
+  const account = await api.createPublisher({ ...admin, body: { email, name: 'hey-api client' } });
+  called.push(check(account.data?.status === 'invited', 'createPublisher', account.error));
+  const id = { ...admin, path: { id: account.data?.id ?? 'none' } };
+  const again = await api.resendInvitation(id);
+  called.push(check(again.data?.status === 'invited', 'resendInvitation', again.error));
+  const deactivated = await api.deactivatePublisher(id);
+  called.push(check(deactivated.data?.status === 'deactivated', 'deactivatePublisher', deactivated.error));
+  const reactivated = await api.reactivatePublisher(id);
+  called.push(check(reactivated.data?.status === 'invited', 'reactivatePublisher', reactivated.error));
+  const publishers = await api.listPublishers({ ...admin, query: { Search: email } });
+  called.push(check(publishers.data?.data[0]?.email === email, 'listPublishers', publishers.error));
   return called;
 }

@@ -89,5 +89,33 @@ export async function callEveryOperation(who: Credentials): Promise<string[]> {
   const ingested = await api.ingestRevenue(revenueCsv(who), undefined, admin);
   const summary = ingested.status === 200 ? json(ingested.data) : undefined;
   called.push(check(summary?.rows === 1, 'ingestRevenue', ingested.data));
+
+  // A publisher account of the client's own: created invited, invited again, deactivated, reactivated, listed.
+  const email = `orval-${Date.now()}@example.com`;
+  const account = await api.createPublisher({ email, name: 'orval client' }, admin);
+  const invited = account.status === 200 ? json(account.data) : undefined;
+  called.push(check(invited?.status === 'invited', 'createPublisher', account.data));
+  const id = invited?.id ?? 'none';
+  const again = await api.resendInvitation(id, admin);
+  called.push(check(again.status === 200 && json(again.data)?.status === 'invited', 'resendInvitation', again.data));
+  const deactivated = await api.deactivatePublisher(id, admin);
+  called.push(
+    check(
+      deactivated.status === 200 && json(deactivated.data)?.status === 'deactivated',
+      'deactivatePublisher',
+      deactivated.data,
+    ),
+  );
+  const reactivated = await api.reactivatePublisher(id, admin);
+  called.push(
+    check(
+      reactivated.status === 200 && json(reactivated.data)?.status === 'invited',
+      'reactivatePublisher',
+      reactivated.data,
+    ),
+  );
+  const publishers = await api.listPublishers({ Search: email }, admin);
+  const page = publishers.status === 200 ? json(publishers.data) : undefined;
+  called.push(check(page?.data[0]?.email === email, 'listPublishers', publishers.data));
   return called;
 }

@@ -1,0 +1,79 @@
+'use client';
+
+import { useActionState } from 'react';
+import { Button } from '@/components/ui/button';
+import { inputClass } from '@/components/ui/field';
+import { acceptInvitationAction, type AcceptState } from './actions';
+
+interface Props {
+  token: string;
+  name: string;
+  email: string;
+  minLength: number;
+}
+
+/** A password input with its label, hint and error, the error tied to it with aria-describedby. */
+function PasswordField(props: { id: string; label: string; hint?: string; error?: string; autoFocus?: boolean }) {
+  const { id, label, hint, error, autoFocus } = props;
+  const described = [hint && `${id}-hint`, error && `${id}-error`].filter(Boolean).join(' ') || undefined;
+  return (
+    <div className="space-y-1.5">
+      <label htmlFor={id} className="block text-sm font-medium text-zinc-800 dark:text-zinc-200">
+        {label}
+      </label>
+      <input
+        id={id}
+        name={id}
+        type="password"
+        autoComplete="new-password"
+        required
+        autoFocus={autoFocus}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={described}
+        className={inputClass}
+      />
+      {hint && (
+        <p id={`${id}-hint`} className="text-xs text-zinc-600 dark:text-zinc-400">
+          {hint}
+        </p>
+      )}
+      {error && (
+        <p id={`${id}-error`} className="text-sm text-red-700 dark:text-red-400">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}
+
+export function InvitationForm({ token, name, email, minLength }: Props) {
+  const [state, action, pending] = useActionState<AcceptState, FormData>(acceptInvitationAction, {});
+  const { errors = {} } = state;
+  return (
+    <form action={action} className="space-y-4" noValidate>
+      <div className="text-sm">
+        <p className="text-zinc-600 dark:text-zinc-400">Account</p>
+        <p className="font-medium text-zinc-900 dark:text-zinc-100">{name}</p>
+        <p className="text-zinc-700 dark:text-zinc-300">{email}</p>
+      </div>
+      {/* For password managers: the account the new password belongs to. */}
+      <input type="hidden" name="username" autoComplete="username" value={email} readOnly />
+      <input type="hidden" name="token" value={token} />
+      <PasswordField
+        id="password"
+        label="New password"
+        hint={`At least ${minLength} characters; a passphrase of a few words is easy to remember.`}
+        error={errors.password}
+        // The first wrong field gets the focus back, so a keyboard or screen reader user lands on the error.
+        autoFocus={!errors.confirm}
+      />
+      <PasswordField id="confirm" label="Type it again" error={errors.confirm} autoFocus={!!errors.confirm} />
+      <p role="alert" aria-live="polite" className="min-h-5 text-sm text-red-700 dark:text-red-400">
+        {errors.form}
+      </p>
+      <Button type="submit" className="w-full" disabled={pending}>
+        {pending ? 'Setting your password…' : 'Set password and sign in'}
+      </Button>
+    </form>
+  );
+}

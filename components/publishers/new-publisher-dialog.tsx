@@ -1,0 +1,152 @@
+'use client';
+
+import { Check, Copy, Plus } from 'lucide-react';
+import { useId, useState, useTransition } from 'react';
+import { createPublisherAction, type CreatePublisherResult } from '@/app/(dashboard)/admin/publishers/actions';
+import { Button } from '@/components/ui/button';
+import { Dialog, DialogClose, DialogContent, DialogTrigger } from '@/components/ui/dialog';
+import { inputClass } from '@/components/ui/field';
+
+/** A labelled text input whose error is tied to it (aria-describedby) and marks it invalid. */
+function TextField(props: {
+  id: string;
+  name: string;
+  label: string;
+  type?: string;
+  error?: string;
+  autoComplete?: string;
+}) {
+  const { id, name, label, type = 'text', error, autoComplete } = props;
+  return (
+    <div className="space-y-1.5">
+      <label htmlFor={id} className="block text-sm font-medium text-zinc-800 dark:text-zinc-200">
+        {label}
+      </label>
+      <input
+        id={id}
+        name={name}
+        type={type}
+        required
+        autoComplete={autoComplete}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? `${id}-error` : undefined}
+        className={inputClass}
+      />
+      {error && (
+        <p id={`${id}-error`} className="text-sm text-red-700 dark:text-red-400">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}
+
+/** The invitation link, shown this once to copy: it was also e-mailed, and only its hash is stored. */
+function InvitationLink({ url, email }: { url: string; email: string }) {
+  const [copied, setCopied] = useState(false);
+  const id = useId();
+  const copy = async () => {
+    await navigator.clipboard.writeText(url);
+    setCopied(true);
+    setTimeout(() => setCopied(false), 2000);
+  };
+  return (
+    <div className="space-y-3">
+      <p className="text-sm text-zinc-700 dark:text-zinc-300">
+        The invitation was e-mailed to <strong>{email}</strong>. If mail is not set up yet, copy the link and send it
+        yourself: it is shown only now, works once, and expires in 72 hours.
+      </p>
+      <label htmlFor={id} className="block text-sm font-medium">
+        Invitation link
+      </label>
+      <div className="flex items-center gap-2">
+        <input
+          id={id}
+          readOnly
+          value={url}
+          onFocus={(e) => e.currentTarget.select()}
+          className={`${inputClass} min-w-0 flex-1 font-mono`}
+        />
+        <Button variant="secondary" onClick={copy} aria-label={copied ? 'Copied' : 'Copy link'}>
+          {copied ? <Check aria-hidden className="size-4" /> : <Copy aria-hidden className="size-4" />}
+          {copied ? 'Copied' : 'Copy'}
+        </Button>
+      </div>
+      <p aria-live="polite" className="sr-only">
+        {copied ? 'Link copied to the clipboard' : ''}
+      </p>
+    </div>
+  );
+}
+
+/** "New publisher": name and e-mail; on success, the invitation link once. Closing the dialog forgets it. */
+export function NewPublisherDialog() {
+  const [open, setOpen] = useState(false);
+  const [result, setResult] = useState<CreatePublisherResult | null>(null);
+  const [pending, startTransition] = useTransition();
+  const id = useId();
+  const submit = (form: FormData) =>
+    startTransition(async () => {
+      setResult(
+        await createPublisherAction({ name: String(form.get('name') ?? ''), email: String(form.get('email') ?? '') }),
+      );
+    });
+  const errors = result && !result.ok ? result.errors : {};
+  return (
+    <Dialog
+      open={open}
+      onOpenChange={(next) => {
+        setOpen(next);
+        if (!next) setResult(null);
+      }}
+    >
+      <DialogTrigger asChild>
+        <Button>
+          <Plus aria-hidden className="size-4" />
+          New publisher
+        </Button>
+      </DialogTrigger>
+      {result?.ok ? (
+        <DialogContent title="Publisher invited" description={`${result.name} can now choose a password.`}>
+          <InvitationLink url={result.invitationUrl} email={result.email} />
+          <div className="mt-6 flex justify-end">
+            <DialogClose asChild>
+              <Button>Done</Button>
+            </DialogClose>
+          </div>
+        </DialogContent>
+      ) : (
+        <DialogContent
+          title="New publisher"
+          description="The publisher gets an e-mail with a link to choose a password. You never see or set it."
+        >
+          {/* The form keeps its values after a refused submit: React resets only on success. */}
+          <form action={submit} className="space-y-4" noValidate>
+            <TextField id={`${id}-name`} name="name" label="Name" error={errors.name} autoComplete="off" />
+            <TextField
+              id={`${id}-email`}
+              name="email"
+              type="email"
+              label="E-mail"
+              error={errors.email}
+              autoComplete="off"
+            />
+            {errors.form && (
+              <p role="alert" className="text-sm text-red-700 dark:text-red-400">
+                {errors.form}
+              </p>
+            )}
+            <div className="flex justify-end gap-2">
+              <DialogClose asChild>
+                <Button variant="secondary">Cancel</Button>
+              </DialogClose>
+              <Button type="submit" disabled={pending}>
+                {pending ? 'Creating…' : 'Create and invite'}
+              </Button>
+            </div>
+          </form>
+        </DialogContent>
+      )}
+    </Dialog>
+  );
+}

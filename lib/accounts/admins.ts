@@ -1,0 +1,46 @@
+import { hash } from '@node-rs/argon2';
+import { getDb } from '@/db/client';
+import { users } from '@/db/schema';
+import { actorOf, recordEvent } from '@/lib/audit';
+import { badRequest, conflict, forbidden } from '@/lib/shared/errors';
+import { sendInvitation } from './invitations';
+import { passwordProblem } from './passwords';
+import type { Principal } from './principal';
+import type { CreatePublisherInput } from './schemas';
+
+/**
+ * Creates an admin account, for the operator at the command line (`npm run admin:create`): with the password
+ * the operator typed (`active`), or without one (`invited`, with an invitation e-mail queued). An e-mail in
+ * use, in any letter case, is a conflict. Returns the invitation link when one was sent.
+ */
+export async function createAdmin(
+  principal: Principal,
+  input: CreatePublisherInput,
+  password: string | null,
+): Promise<{ id: string; invitationUrl: string | null }> {
+  if (principal.via !== 'operator') throw forbidden('Admins are created at the command line only.');
+  const problem = password === null ? null : passwordProblem(password);
+  if (problem) throw badRequest('password', problem);
+  const passwordHash = password === null ? null : await hash(password);
+  const email = input.email.trim().toLowerCase();
+  const db = await getDb();
+  return db.transaction(async (tx) => {
+    const [created] = await tx
+      .insert(users)
+      .values({ email, name: input.name, role: 'admin', status: passwordHash ? 'active' : 'invited', passwordHash })
+      .onConflictDoNothing({ target: users.email })
+      .returning({ id: users.id });
+    if (!created) throw conflict(`${email} is already the e-mail of an account.`);
+    // An admin owns no publisher account: the event names the person as its subject only.
+    await recordEvent(tx, actorOf(principal), {
+      kind: 'account.created',
+      accountId: null,
+      subjectId: created.id,
+      details: { email, name: input.name, role: 'admin' },
+    });
+    const invitationUrl = passwordHash
+      ? null
+      : await sendInvitation(tx, principal, { id: created.id, name: input.name, email, role: 'admin' });
+    return { id: created.id, invitationUrl };
+  });
+}

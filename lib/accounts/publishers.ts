@@ -1,0 +1,216 @@
+/**
+ * Publisher accounts as admins manage them: create (invited, no password), list, deactivate, reactivate.
+ * An admin never sees or sets a password; every change is in the activity log, written in the same
+ * transaction as the change.
+ */
+import { and, asc, count, desc, eq, isNull, sql } from 'drizzle-orm';
+import { getDb, type Tx } from '@/db/client';
+import { apiKeys, sessions, users, type User } from '@/db/schema';
+import { actorOf, recordEvent } from '@/lib/audit';
+import {
+  filterToSql,
+  isUuid,
+  pagedRowsQueryOf,
+  pageMeta,
+  pageOffset,
+  searchToSql,
+  type FieldDef,
+  type Paged,
+  type PagedRowsInput,
+} from '@/lib/query';
+import { conflict, forbidden, notFound } from '@/lib/shared/errors';
+import { sendInvitation } from './invitations';
+import type { Principal } from './principal';
+import { requireAccountLevel, requireWritable } from './site-access';
+import type { CreatePublisherInput, PublisherResponse } from './schemas';
+
+/** Managing accounts is for admins only, with a session or an account-level key. */
+function requireAdmin(principal: Principal, operation: string): void {
+  if (principal.role !== 'admin') throw forbidden(`${operation} is for admins only.`);
+  requireAccountLevel(principal, operation);
+  requireWritable(principal);
+}
+
+/** The fields of PublisherResponse as the query grammar sees them (sortBy, Filter, FilterList). */
+const PUBLISHER_FIELDS: readonly FieldDef[] = [
+  { name: 'id', type: 'uuid' },
+  { name: 'name', type: 'string' },
+  { name: 'email', type: 'string' },
+  { name: 'status', type: 'string' },
+  { name: 'sites', type: 'number' },
+  { name: 'lastSignInAt', type: 'date' },
+  { name: 'createdAt', type: 'date' },
+];
+
+/** GET /api/v1/admin/publishers' parameters: page, pageSize, sortBy, sortDirection, Search, Filter, FilterList. */
+export const publishersQuery = pagedRowsQueryOf(PUBLISHER_FIELDS);
+
+// A correlated count, usable in the select list, WHERE and ORDER BY alike. Written out: inside a select from
+// users drizzle leaves column names unqualified, and `id` would be the site's.
+const siteCount = sql<number>`(select count(*)::int from sites s where s.user_id = ${sql.raw('"users"."id"')})`;
+
+/** The row's fields by their API names: what is selected, filtered and sorted on. */
+const COLUMNS = {
+  id: users.id,
+  name: users.name,
+  email: users.email,
+  status: users.status,
+  sites: siteCount,
+  lastSignInAt: users.lastSignInAt,
+  createdAt: users.createdAt,
+};
+type PublisherRow = Pick<User, 'id' | 'name' | 'email' | 'status' | 'lastSignInAt' | 'createdAt'> & { sites: number };
+
+const toResponse = (row: PublisherRow): PublisherResponse => ({
+  id: row.id,
+  name: row.name,
+  email: row.email,
+  status: row.status,
+  sites: Number(row.sites),
+  lastSignInAt: row.lastSignInAt?.toISOString() ?? null,
+  createdAt: row.createdAt.toISOString(),
+});
+
+/** Publisher accounts, paged, sorted (by name by default) and filtered with the reports' grammar. */
+export async function listPublisherAccounts(
+  principal: Principal,
+  input: PagedRowsInput,
+): Promise<Paged<PublisherResponse>> {
+  requireAdmin(principal, 'Listing publisher accounts');
+  const where = and(
+    eq(users.role, 'publisher'),
+    filterToSql(input.filter, COLUMNS),
+    input.search ? searchToSql(input.search, [users.name, users.email]) : undefined,
+  );
+  const dir = input.sortDirection === 'desc' ? desc : asc;
+  const order = input.sortBy
+    ? [dir(COLUMNS[input.sortBy as keyof typeof COLUMNS]), dir(users.id)]
+    : [asc(users.name), asc(users.id)];
+  const db = await getDb();
+  const [rows, [{ total }]] = await Promise.all([
+    db
+      .select(COLUMNS)
+      .from(users)
+      .where(where)
+      .orderBy(...order)
+      .limit(input.pageSize)
+      .offset(pageOffset(input)),
+    db.select({ total: count() }).from(users).where(where),
+  ]);
+  return { data: rows.map(toResponse), meta: pageMeta(input, total) };
+}
+
+/** The publisher account with that id, locked for the caller's change; an admin's, unknown or malformed id: 404. */
+async function lockPublisher(tx: Tx, id: string): Promise<PublisherRow> {
+  if (!isUuid(id)) throw notFound(`No publisher account with id ${id}.`);
+  const [row] = await tx
+    .select(COLUMNS)
+    .from(users)
+    .where(and(eq(users.id, id.toLowerCase()), eq(users.role, 'publisher')))
+    .for('update', { of: users });
+  if (!row) throw notFound(`No publisher account with id ${id}.`);
+  return row;
+}
+
+/**
+ * Creates a publisher account, `invited` and without a password, and queues its invitation e-mail, all in one
+ * transaction. The raw invitation link is returned for the one screen that may show it once (the
+ * Publishers page); the API does not answer it.
+ */
+export async function createPublisher(
+  principal: Principal,
+  input: CreatePublisherInput,
+): Promise<{ publisher: PublisherResponse; invitationUrl: string }> {
+  requireAdmin(principal, 'Creating publisher accounts');
+  const email = input.email.trim().toLowerCase();
+  const db = await getDb();
+  return db.transaction(async (tx) => {
+    // E-mails are stored lower-cased and unique: the conflict clause answers a concurrent twin as well.
+    const [created] = await tx
+      .insert(users)
+      .values({ email, name: input.name, role: 'publisher', status: 'invited', passwordHash: null })
+      .onConflictDoNothing({ target: users.email })
+      .returning({ id: users.id });
+    if (!created) throw conflict(`email: ${email} is already the e-mail of an account.`);
+    await recordEvent(tx, actorOf(principal), {
+      kind: 'account.created',
+      accountId: created.id,
+      subjectId: created.id,
+      details: { email, name: input.name },
+    });
+    const row = await lockPublisher(tx, created.id);
+    const invitationUrl = await sendInvitation(tx, principal, { ...row, role: 'publisher' });
+    return { publisher: toResponse(row), invitationUrl };
+  });
+}
+
+/** Sends a new invitation to an account that has not accepted one yet; the earlier link stops working. */
+export async function resendInvitation(
+  principal: Principal,
+  id: string,
+): Promise<{ publisher: PublisherResponse; invitationUrl: string }> {
+  requireAdmin(principal, 'Sending invitations');
+  const db = await getDb();
+  return db.transaction(async (tx) => {
+    const row = await lockPublisher(tx, id);
+    if (row.status !== 'invited') {
+      throw conflict(`The account is ${row.status}, not invited: only an invited account gets an invitation.`);
+    }
+    const invitationUrl = await sendInvitation(tx, principal, { ...row, role: 'publisher' });
+    return { publisher: toResponse(row), invitationUrl };
+  });
+}
+
+/**
+ * Shuts an account out at once: status `deactivated`, every session deleted, every active API key revoked
+ * (revoked_at set, not only refused by status: the keys page then shows them revoked, and a reactivation
+ * cannot bring a key back to life by accident). Sites, revenue and the log stay.
+ */
+export async function deactivatePublisher(principal: Principal, id: string): Promise<PublisherResponse> {
+  requireAdmin(principal, 'Deactivating accounts');
+  const db = await getDb();
+  return db.transaction(async (tx) => {
+    const row = await lockPublisher(tx, id);
+    if (row.status === 'deactivated') throw conflict('The account is already deactivated.');
+    await tx.update(users).set({ status: 'deactivated' }).where(eq(users.id, row.id));
+    const ended = await tx.delete(sessions).where(eq(sessions.userId, row.id)).returning({ userId: sessions.userId });
+    const revoked = await tx
+      .update(apiKeys)
+      .set({ revokedAt: new Date() })
+      .where(and(eq(apiKeys.userId, row.id), isNull(apiKeys.revokedAt)))
+      .returning({ id: apiKeys.id });
+    await recordEvent(tx, actorOf(principal), {
+      kind: 'account.deactivated',
+      accountId: row.id,
+      subjectId: row.id,
+      details: { previousStatus: row.status, sessionsEnded: ended.length, keysRevoked: revoked.length },
+    });
+    return toResponse({ ...row, status: 'deactivated' });
+  });
+}
+
+/**
+ * Lets a deactivated account back in: `active`, or `invited` when it never set a password (it then needs a
+ * new invitation). Keys revoked and sessions ended at deactivation stay so.
+ */
+export async function reactivatePublisher(principal: Principal, id: string): Promise<PublisherResponse> {
+  requireAdmin(principal, 'Reactivating accounts');
+  const db = await getDb();
+  return db.transaction(async (tx) => {
+    const row = await lockPublisher(tx, id);
+    if (row.status !== 'deactivated') throw conflict(`The account is ${row.status}, not deactivated.`);
+    const [{ passwordHash }] = await tx
+      .select({ passwordHash: users.passwordHash })
+      .from(users)
+      .where(eq(users.id, row.id));
+    const status = passwordHash ? 'active' : 'invited';
+    await tx.update(users).set({ status }).where(eq(users.id, row.id));
+    await recordEvent(tx, actorOf(principal), {
+      kind: 'account.reactivated',
+      accountId: row.id,
+      subjectId: row.id,
+      details: { status },
+    });
+    return toResponse({ ...row, status });
+  });
+}

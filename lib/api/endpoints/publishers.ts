@@ -1,0 +1,94 @@
+/** Publisher accounts, for admins: create (invited), list, deactivate, reactivate, send the invitation again. */
+import {
+  createPublisher,
+  createPublisherInput,
+  deactivatePublisher,
+  listPublisherAccounts,
+  PagedPublishers,
+  PublisherResponse,
+  publishersQuery,
+  reactivatePublisher,
+  resendInvitation,
+} from '@/lib/accounts';
+import { CSV_TYPE } from '@/lib/http/negotiate';
+import { endpoint, idParam, type ApiEndpoint } from '../endpoint';
+
+const PUBLISHER_COLUMNS = ['id', 'name', 'email', 'status', 'sites', 'lastSignInAt', 'createdAt'] as const;
+const idOfPublisher = idParam('id', "The publisher's account id");
+const ADMIN_ONLY = "An admin's account-level key is needed; a publisher's key gets 403.";
+
+export const PUBLISHER_ENDPOINTS: ApiEndpoint[] = [
+  endpoint({
+    method: 'GET',
+    path: '/api/v1/admin/publishers',
+    operationId: 'listPublishers',
+    tag: 'Publishers',
+    access: 'admin',
+    summary: 'Admins: the publisher accounts, paged, with status, number of sites and last sign-in',
+    description: `Sorted by name unless sortBy says otherwise; Search matches name and e-mail; Filter and FilterList take the row's fields (e.g. \`status==invited\`). ${ADMIN_ONLY}`,
+    query: publishersQuery,
+    response: {
+      status: 200,
+      description: 'One row per publisher account',
+      schema: PagedPublishers,
+      mediaTypes: ['application/json', 'text/json', 'text/plain', CSV_TYPE],
+    },
+    errors: [400, 403, 406],
+    run: { csvColumns: PUBLISHER_COLUMNS, handler: ({ principal, input }) => listPublisherAccounts(principal, input) },
+  }),
+  endpoint({
+    method: 'POST',
+    path: '/api/v1/admin/publishers',
+    operationId: 'createPublisher',
+    tag: 'Publishers',
+    access: 'admin',
+    summary: 'Admins: create a publisher account and e-mail it an invitation',
+    description: `The account starts \`invited\`, without a password; the invitation link (single use, 72 hours) goes only to the account's e-mail address, never into this answer. An e-mail already in use, in any letter case, is a 409. Answers 200 with the account, like every operation of this API. ${ADMIN_ONLY}`,
+    body: createPublisherInput,
+    response: { status: 200, description: 'The new account, invited', schema: PublisherResponse },
+    errors: [400, 403, 409, 415],
+    run: {
+      handler: async ({ principal, readBody }) =>
+        (await createPublisher(principal, await readBody(createPublisherInput))).publisher,
+    },
+  }),
+  endpoint({
+    method: 'POST',
+    path: '/api/v1/admin/publishers/{id}/deactivate',
+    operationId: 'deactivatePublisher',
+    tag: 'Publishers',
+    access: 'admin',
+    summary: 'Admins: shut a publisher account out: its sessions end and its API keys are revoked',
+    description: `At once: every session ends and every key of the account is revoked (it answers 401). Sites and revenue stay. A deactivated account is a 409. ${ADMIN_ONLY}`,
+    pathParams: idOfPublisher,
+    response: { status: 200, description: 'The account, deactivated', schema: PublisherResponse },
+    errors: [403, 404, 409],
+    run: { handler: ({ principal, params: p }) => deactivatePublisher(principal, p.id) },
+  }),
+  endpoint({
+    method: 'POST',
+    path: '/api/v1/admin/publishers/{id}/reactivate',
+    operationId: 'reactivatePublisher',
+    tag: 'Publishers',
+    access: 'admin',
+    summary: 'Admins: let a deactivated publisher account sign in again',
+    description: `The account becomes \`active\`, or \`invited\` if it never set a password. Keys revoked and sessions ended at deactivation stay so. An account that is not deactivated is a 409. ${ADMIN_ONLY}`,
+    pathParams: idOfPublisher,
+    response: { status: 200, description: 'The account, reactivated', schema: PublisherResponse },
+    errors: [403, 404, 409],
+    run: { handler: ({ principal, params: p }) => reactivatePublisher(principal, p.id) },
+  }),
+  endpoint({
+    method: 'POST',
+    path: '/api/v1/admin/publishers/{id}/invitation',
+    operationId: 'resendInvitation',
+    tag: 'Publishers',
+    access: 'admin',
+    summary: 'Admins: e-mail an invited publisher a new invitation link; the earlier link stops working',
+    description: `Only for an \`invited\` account: an active or deactivated one is a 409 naming its status. ${ADMIN_ONLY}`,
+    pathParams: idOfPublisher,
+    response: { status: 200, description: 'The account; the new link was e-mailed', schema: PublisherResponse },
+    errors: [403, 404, 409],
+    run: { handler: async ({ principal, params: p }) => (await resendInvitation(principal, p.id)).publisher },
+  }),
+];
