@@ -11,7 +11,7 @@ import { activityInput, readActivityView } from '@/lib/dashboard/activity';
 import { queryStringOf, type SearchParams } from '@/lib/dashboard/url';
 
 /** The download of the log as the page shows it (the same filters), every page of it. */
-export const ACTIVITY_EXPORT_PATH = '/settings/activity/export';
+const ACTIVITY_EXPORT_PATH = '/settings/activity/export';
 
 /**
  * The activity log, for a publisher its own account's, for an admin every account's with an account filter.

@@ -28,7 +28,7 @@ export type AuditEventResponse = z.infer<typeof AuditEventResponse>;
 
 export const PagedAuditEvents = pagedSchema(AuditEventResponse, 'PagedAuditEventResponse');
 
-export const auditEventFields = fieldsOf(AuditEventFields);
+const auditEventFields = fieldsOf(AuditEventFields);
 export type AuditEventField = keyof z.infer<typeof AuditEventFields>;
 /** The CSV's columns: every field, details last as JSON text. */
 export const AUDIT_EVENT_COLUMNS = [...auditEventFields.map((f) => f.name), 'details'];
