@@ -7,6 +7,18 @@ export { signIn, signOut, signOutEverywhere, userForSession } from './sessions';
 export type { SessionUser } from './sessions';
 export { readableSites, requireAccountLevel, requireWritable } from './site-access';
 export { listSites } from './sites';
-export { SiteResponse } from './schemas';
+export { ManagedSiteResponse, SiteResponse } from './schemas';
 export { findUserByEmail, listPublishers, requirePublisher, viewAsPublisher } from './users';
 export type { UserSummary } from './users';
+export { addSite, createSite, deleteSite, updateSite } from './site-admin';
+export { listOwnSites, listSitesForReview, REVIEW_PAGE_SIZE, siteHistory } from './site-queries';
+export type { ReviewedSite, SiteHistoryEntry } from './site-queries';
+export {
+  addSiteInput,
+  allowedTransitions,
+  createSiteInput,
+  FRAMEWORK_SUGGESTIONS,
+  SITE_STATUSES,
+  updateSiteInput,
+} from './site-rules';
+export type { AddSiteInput, CreateSiteInput, SiteStatus, UpdateSiteInput } from './site-rules';

@@ -8,6 +8,7 @@ export const TAGS = {
   Sites: "The account's sites (games): their ids are what the reports' siteIds take",
   Reports: 'Revenue by range, country and site: totals, by country, the rows and their export',
   'API keys': "Create, list and revoke the account's keys",
+  'Site review': 'Admins: add sites for publishers and move them through review (pending, approved, live)',
   Data: "Revenue in: the ad network's daily numbers, loaded by admins",
   Service: 'The health check and this document, without a key',
 } as const;

@@ -9,6 +9,7 @@ import { endpoint, type ApiEndpoint } from './endpoint';
 import { DATA_ENDPOINTS } from './endpoints/data';
 import { KEY_ENDPOINTS } from './endpoints/keys';
 import { REPORT_ENDPOINTS } from './endpoints/reports';
+import { SITE_REVIEW_ENDPOINTS } from './endpoints/sites-admin';
 import { openApiDocumentOf, withServers } from './openapi';
 import { originOf } from './origin';
 
@@ -52,6 +53,7 @@ export const ENDPOINTS: ApiEndpoint[] = [
   ...REPORT_ENDPOINTS,
   ...KEY_ENDPOINTS,
   ...DATA_ENDPOINTS,
+  ...SITE_REVIEW_ENDPOINTS,
 ];
 
 /** The OpenAPI document of this table (built once). */

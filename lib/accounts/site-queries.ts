@@ -1,0 +1,109 @@
+/** Reading sites for their review: the admin's queue, a publisher's own sites, and a site's history. */
+import { and, asc, count, eq, like, sql } from 'drizzle-orm';
+import { getDb } from '@/db/client';
+import { auditEvents, revenueDaily, sites, users } from '@/db/schema';
+import { forbidden } from '@/lib/shared/errors';
+import { isUuid } from '@/lib/query';
+import type { Principal } from './principal';
+import type { ManagedSiteResponse } from './schemas';
+import { toManagedSite } from './site-admin';
+import type { SiteStatus } from './site-rules';
+
+export interface ReviewedSite extends ManagedSiteResponse {
+  publisherName: string;
+  publisherEmail: string;
+  /** Whether any revenue row names the site: then it cannot be deleted. */
+  hasRevenue: boolean;
+}
+
+const hasRevenue = sql<boolean>`exists (select 1 from ${revenueDaily} where ${revenueDaily.siteId} = ${sites.id})`;
+/** The queue's order: what waits for review first, oldest first, so nothing waits for ever. */
+const statusRank = sql`case ${sites.status} when 'pending' then 0 when 'approved' then 1 else 2 end`;
+
+async function selectSites(where: ReturnType<typeof and>, page?: { limit: number; offset: number }) {
+  const db = await getDb();
+  const query = db
+    .select({ site: sites, publisherName: users.name, publisherEmail: users.email, hasRevenue })
+    .from(sites)
+    .innerJoin(users, eq(users.id, sites.userId))
+    .where(where)
+    .orderBy(statusRank, asc(sites.createdAt), asc(sites.id));
+  const rows = await (page ? query.limit(page.limit).offset(page.offset) : query);
+  return rows.map((r): ReviewedSite => ({
+    ...toManagedSite(r.site),
+    publisherName: r.publisherName,
+    publisherEmail: r.publisherEmail,
+    hasRevenue: r.hasRevenue,
+  }));
+}
+
+export const REVIEW_PAGE_SIZE = 50;
+
+/** The admin's review queue: every publisher's sites (or those of one status), pending first. */
+export async function listSitesForReview(
+  principal: Principal,
+  options: { status?: SiteStatus; page?: number } = {},
+): Promise<{ sites: ReviewedSite[]; total: number }> {
+  if (principal.role !== 'admin') throw forbidden('The review queue is for admins.');
+  const where = and(options.status ? eq(sites.status, options.status) : undefined);
+  const page = Math.max(1, options.page ?? 1);
+  const db = await getDb();
+  const [[{ total }], list] = await Promise.all([
+    db.select({ total: count() }).from(sites).where(where),
+    selectSites(where, { limit: REVIEW_PAGE_SIZE, offset: (page - 1) * REVIEW_PAGE_SIZE }),
+  ]);
+  return { sites: list, total };
+}
+
+/** The account's own sites with their review status and reason (also for an admin viewing as the publisher). */
+export async function listOwnSites(principal: Principal): Promise<ReviewedSite[]> {
+  return selectSites(and(eq(sites.userId, principal.userId)));
+}
+
+export interface SiteHistoryEntry {
+  at: string;
+  kind: 'site.created' | 'site.updated' | 'site.status_changed' | 'site.deleted';
+  /** The status before and after: site.created has only `to`, site.deleted only `from`. */
+  from: SiteStatus | null;
+  to: SiteStatus | null;
+  reason: string | null;
+  /** The fields a site.updated changed. */
+  changed: string[];
+  actorKind: 'user' | 'key' | 'admin' | 'system';
+  /** Who acted (an e-mail, a key's prefix); a publisher is not shown an admin's. */
+  actorLabel: string | null;
+}
+
+const statusOf = (value: unknown): SiteStatus | null =>
+  value === 'pending' || value === 'approved' || value === 'live' ? value : null;
+
+/**
+ * A site's history, oldest first, read from the activity log (its subject index): its creation, edits,
+ * every status change with its reason, its deletion. A publisher sees the events of its own account only.
+ */
+export async function siteHistory(principal: Principal, siteId: string): Promise<SiteHistoryEntry[]> {
+  if (!isUuid(siteId)) return [];
+  const db = await getDb();
+  const admin = principal.role === 'admin' && !principal.viewedBy;
+  const rows = await db
+    .select()
+    .from(auditEvents)
+    .where(
+      and(
+        eq(auditEvents.subjectId, siteId.toLowerCase()),
+        like(auditEvents.kind, 'site.%'),
+        admin ? undefined : eq(auditEvents.accountId, principal.userId),
+      ),
+    )
+    .orderBy(asc(auditEvents.at), asc(auditEvents.id));
+  return rows.map((e) => ({
+    at: e.at.toISOString(),
+    kind: e.kind as SiteHistoryEntry['kind'],
+    from: statusOf(e.details.from),
+    to: statusOf(e.details.to),
+    reason: typeof e.details.reason === 'string' ? e.details.reason : null,
+    changed: Object.keys((e.details.changes as Record<string, unknown> | undefined) ?? {}),
+    actorKind: e.actorKind,
+    actorLabel: admin || e.actorKind !== 'admin' ? e.actorLabel : null,
+  }));
+}
