@@ -142,16 +142,31 @@ function statusMove(principal: Principal, site: Site, input: UpdateSiteInput) {
   return { from, to, reason: to === 'pending' ? statusReason! : null };
 }
 
-/**
- * Changes a site's fields and, for admins, its status. A publisher edits only its own sites that are still
- * pending: once reviewed, an address changed without a new review would skip it.
- */
+/** An admin changes any site: its status (the review) and its fields. */
 export async function updateSite(
   principal: Principal,
   siteId: string,
   input: UpdateSiteInput,
 ): Promise<ManagedSiteResponse> {
+  requireAdmin(principal, 'Reviewing a site');
+  return changeSite(principal, siteId, input);
+}
+
+/**
+ * A publisher edits its own site while it is still pending: once reviewed, an address changed without a new
+ * review would skip it.
+ */
+export async function editOwnSite(
+  principal: Principal,
+  siteId: string,
+  input: Pick<UpdateSiteInput, (typeof EDITABLE)[number]>,
+): Promise<ManagedSiteResponse> {
   requireSiteWriter(principal, 'Changing a site');
+  if (principal.role !== 'publisher') throw forbidden('Admins review sites from the review queue.');
+  return changeSite(principal, siteId, { name: input.name, url: input.url, framework: input.framework });
+}
+
+async function changeSite(principal: Principal, siteId: string, input: UpdateSiteInput): Promise<ManagedSiteResponse> {
   if (Object.values(input).every((v) => v === undefined)) {
     throw badRequest('body', `send at least one of status, statusReason, ${EDITABLE.join(', ')}`);
   }
