@@ -114,7 +114,7 @@ export async function createSite(principal: Principal, input: CreateSiteInput): 
   } catch {
     throw badRequest('publisherId', `no publisher account with id ${publisherId}`);
   }
-  return insertSite(principal, publisherId, { ...fields, status });
+  return insertSite(principal, publisherId, { ...fields, status: status ?? 'pending' });
 }
 
 const EDITABLE = ['name', 'url', 'framework'] as const;

@@ -73,7 +73,7 @@ export const createSiteInput = z
   .strictObject({
     publisherId: z.guid('must be a UUID').transform((id) => id.toLowerCase()),
     ...addSiteInput.shape,
-    status: z.enum(SITE_STATUSES).default('pending').meta({ description: 'pending unless given' }),
+    status: z.enum(SITE_STATUSES).optional().meta({ description: 'Where the site starts: pending unless given' }),
   })
   .meta({ id: 'CreateSiteRequest' });
 export type CreateSiteInput = z.infer<typeof createSiteInput>;

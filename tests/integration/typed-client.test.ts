@@ -68,6 +68,8 @@ describe('a client generated from the OpenAPI document', () => {
       'revoked 200',
       'for-user 200',
       'ingested 1',
+      'site pending',
+      'reviewed Add a privacy policy',
       'problem 400 typed',
     ]);
     // Every operation of the table is among those called.

@@ -104,6 +104,18 @@ export async function callEveryOperation(
   const rowCount: number | undefined = ingested.data?.rows;
   seen.push(`ingested ${rowCount}`);
 
+  const site = await admin.POST('/api/v1/admin/sites', {
+    body: { publisherId: who.publisherId, name: 'Typed Game', url: 'https://typed.test.example', framework: 'phaser' },
+  });
+  const siteStatus: 'live' | 'approved' | 'pending' | null | undefined = site.data?.status;
+  seen.push(`site ${siteStatus}`);
+
+  const reviewed = await admin.PATCH('/api/v1/admin/sites/{id}', {
+    params: { path: { id: site.data!.siteId } },
+    body: { status: 'pending', statusReason: 'Add a privacy policy' },
+  });
+  seen.push(`reviewed ${reviewed.data?.statusReason}`);
+
   const problem = await publisher.GET('/api/v1/reports/totals', { params: { query: { fromDate: 'not a day' } } });
   seen.push(`problem ${problem.response.status} ${problem.error ? 'typed' : 'none'}`);
   return seen;
