@@ -23,7 +23,7 @@ export default async function DashboardLayout({ children }: { children: ReactNod
       <aside className="border-b border-zinc-200 bg-white px-3 py-3 md:min-h-dvh md:border-r md:border-b-0 md:py-5 dark:border-zinc-800 dark:bg-zinc-900">
         <p className="mb-3 px-3 text-sm font-semibold text-accent-700 md:mb-6 dark:text-accent-300">Publisher Portal</p>
         {/* Not in a Suspense boundary: it would stream in after the first paint and push the page down. */}
-        <Nav />
+        <Nav admin={user.principal.role === 'admin'} />
       </aside>
       <div className="min-w-0">
         <header className="flex items-center justify-end gap-3 border-b border-zinc-200 px-4 py-3 md:px-8 dark:border-zinc-800">

@@ -1,6 +1,6 @@
 'use client';
 
-import { BarChart3, BookOpen, Globe2, KeyRound, LayoutDashboard, LoaderCircle } from 'lucide-react';
+import { BarChart3, BookOpen, ClipboardCheck, Globe2, KeyRound, LayoutDashboard, LoaderCircle } from 'lucide-react';
 import Link, { useLinkStatus } from 'next/link';
 import { usePathname, useSearchParams } from 'next/navigation';
 import { cn } from '@/components/ui/cn';
@@ -13,6 +13,8 @@ const ITEMS = [
   { href: '/keys', label: 'API keys', icon: KeyRound, keepsFilters: false },
   { href: '/docs', label: 'API docs', icon: BookOpen, keepsFilters: false },
 ];
+/** Admins' own pages, after the publisher's. */
+const ADMIN_ITEMS = [{ href: '/admin/sites', label: 'Site review', icon: ClipboardCheck, keepsFilters: false }];
 
 /**
  * While the page a link leads to is loading (pages render on the server with their data), the link shows a
@@ -35,12 +37,12 @@ function PendingSpinner() {
  * The main navigation; the report pages share the filter bar, so links between them keep it, and every link
  * keeps whose dashboard an admin is looking at.
  */
-export function Nav() {
+export function Nav({ admin = false }: { admin?: boolean }) {
   const pathname = usePathname();
   const searchParams = useSearchParams();
   return (
     <nav aria-label="Main" className="flex flex-wrap gap-1 md:flex-col md:flex-nowrap">
-      {ITEMS.map(({ href, label, icon: Icon, keepsFilters }) => {
+      {(admin ? [...ITEMS, ...ADMIN_ITEMS] : ITEMS).map(({ href, label, icon: Icon, keepsFilters }) => {
         const active = href === '/' ? pathname === '/' : pathname.startsWith(href);
         return (
           <Link

@@ -11,7 +11,7 @@ export { ManagedSiteResponse, SiteResponse } from './schemas';
 export { findUserByEmail, listPublishers, requirePublisher, viewAsPublisher } from './users';
 export type { UserSummary } from './users';
 export { addSite, createSite, deleteSite, editOwnSite, updateSite } from './site-admin';
-export { listOwnSites, listSitesForReview, REVIEW_PAGE_SIZE, siteHistory } from './site-queries';
+export { listOwnSites, listSitesForReview, REVIEW_PAGE_SIZE, siteHistories, siteHistory } from './site-queries';
 export type { ReviewedSite, SiteHistoryEntry } from './site-queries';
 export {
   addSiteInput,

@@ -1,5 +1,5 @@
 /** Reading sites for their review: the admin's queue, a publisher's own sites, and a site's history. */
-import { and, asc, count, eq, like, sql } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, like, sql } from 'drizzle-orm';
 import { getDb } from '@/db/client';
 import { auditEvents, revenueDaily, sites, users } from '@/db/schema';
 import { forbidden } from '@/lib/shared/errors';
@@ -78,11 +78,13 @@ const statusOf = (value: unknown): SiteStatus | null =>
   value === 'pending' || value === 'approved' || value === 'live' ? value : null;
 
 /**
- * A site's history, oldest first, read from the activity log (its subject index): its creation, edits,
+ * Sites' histories, oldest first, read from the activity log (its subject index): each site's creation, edits,
  * every status change with its reason, its deletion. A publisher sees the events of its own account only.
  */
-export async function siteHistory(principal: Principal, siteId: string): Promise<SiteHistoryEntry[]> {
-  if (!isUuid(siteId)) return [];
+export async function siteHistories(principal: Principal, siteIds: string[]): Promise<Map<string, SiteHistoryEntry[]>> {
+  const ids = siteIds.filter(isUuid).map((id) => id.toLowerCase());
+  const histories = new Map(ids.map((id) => [id, [] as SiteHistoryEntry[]]));
+  if (ids.length === 0) return histories;
   const db = await getDb();
   const admin = principal.role === 'admin' && !principal.viewedBy;
   const rows = await db
@@ -90,20 +92,28 @@ export async function siteHistory(principal: Principal, siteId: string): Promise
     .from(auditEvents)
     .where(
       and(
-        eq(auditEvents.subjectId, siteId.toLowerCase()),
+        inArray(auditEvents.subjectId, ids),
         like(auditEvents.kind, 'site.%'),
         admin ? undefined : eq(auditEvents.accountId, principal.userId),
       ),
     )
     .orderBy(asc(auditEvents.at), asc(auditEvents.id));
-  return rows.map((e) => ({
-    at: e.at.toISOString(),
-    kind: e.kind as SiteHistoryEntry['kind'],
-    from: statusOf(e.details.from),
-    to: statusOf(e.details.to),
-    reason: typeof e.details.reason === 'string' ? e.details.reason : null,
-    changed: Object.keys((e.details.changes as Record<string, unknown> | undefined) ?? {}),
-    actorKind: e.actorKind,
-    actorLabel: admin || e.actorKind !== 'admin' ? e.actorLabel : null,
-  }));
+  for (const e of rows) {
+    histories.get(e.subjectId!)?.push({
+      at: e.at.toISOString(),
+      kind: e.kind as SiteHistoryEntry['kind'],
+      from: statusOf(e.details.from),
+      to: statusOf(e.details.to),
+      reason: typeof e.details.reason === 'string' ? e.details.reason : null,
+      changed: Object.keys((e.details.changes as Record<string, unknown> | undefined) ?? {}),
+      actorKind: e.actorKind,
+      actorLabel: admin || e.actorKind !== 'admin' ? e.actorLabel : null,
+    });
+  }
+  return histories;
+}
+
+/** One site's history (siteHistories). */
+export async function siteHistory(principal: Principal, siteId: string): Promise<SiteHistoryEntry[]> {
+  return (await siteHistories(principal, [siteId])).get(siteId.toLowerCase()) ?? [];
 }
