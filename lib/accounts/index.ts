@@ -21,4 +21,3 @@ export {
   SITE_STATUSES,
   updateSiteInput,
 } from './site-rules';
-export type { AddSiteInput, CreateSiteInput, SiteStatus, UpdateSiteInput } from './site-rules';

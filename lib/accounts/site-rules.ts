@@ -46,14 +46,14 @@ const text = (max: number) =>
     .max(max, `must be at most ${max} characters`)
     .regex(NO_CONTROL, 'must not contain control characters');
 
-export const siteName = text(100);
-export const siteFramework = text(40).meta({
+const siteName = text(100);
+const siteFramework = text(40).meta({
   description: `The game's engine, free text; e.g. ${FRAMEWORK_SUGGESTIONS.slice(0, 5).join(', ')}`,
 });
-export const statusReason = text(500);
+const statusReason = text(500);
 
 /** An absolute http(s) address with a host and no credentials in it: what a reviewer can open. */
-export const siteUrl = z
+const siteUrl = z
   .string()
   .trim()
   .max(2048, 'must be at most 2048 characters')
