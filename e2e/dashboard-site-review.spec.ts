@@ -47,11 +47,14 @@ test('a publisher adds a site, an admin approves it and takes it live, sends it 
   const card = queueCard(admin, name);
   await expect(card).toContainText('demo@example.com');
   await card.getByRole('button', { name: `Approve ${name}` }).click();
+  // Approved, it leaves the pending tab.
+  await expect(card).toHaveCount(0);
   await admin.goto('/admin/sites?status=approved');
   await expect(queueCard(admin, name)).toContainText('Approved');
   await queueCard(admin, name)
     .getByRole('button', { name: `Go live ${name}` })
     .click();
+  await expect(queueCard(admin, name)).toHaveCount(0);
   await admin.goto('/admin/sites?status=live');
   await expect(queueCard(admin, name)).toContainText('Live');
 
@@ -70,6 +73,7 @@ test('a publisher adds a site, an admin approves it and takes it live, sends it 
   await sendBack.getByLabel('Reason').fill(reason);
   await sendBack.getByRole('button', { name: 'Send back' }).click();
   await expect(sendBack).toBeHidden();
+  await expect(queueCard(admin, name)).toHaveCount(0);
 
   await publisher.reload();
   const own = ownCard(publisher, name);
