@@ -36,7 +36,7 @@ const AS_DEMO = `as=${DEMO_IDS.users.demo}`;
  * filters, the refusal of `?as=` (only admins view another publisher's dashboard), or an admin's choice of
  * publisher (admins have no sites of their own).
  */
-type Outcome = { heading: string } | 'sign in' | 'not allowed' | 'not yours' | 'choose';
+type Outcome = { heading: string } | 'sign in' | 'not allowed' | 'not yours' | 'choose' | 'not found';
 const DASHBOARD_PAGES = [
   ['/', 'Overview'],
   ['/countries', 'Countries'],
@@ -73,6 +73,16 @@ const PAGES: { path: string; expected: Record<Visitor, Outcome> }[] = [
       admin: { heading },
     } as const,
   })),
+  // The admins' review queue: not there for anyone else.
+  {
+    path: '/admin/sites',
+    expected: {
+      signedOut: 'sign in',
+      publisher: 'not found',
+      otherPublisher: 'not found',
+      admin: { heading: 'Site review' },
+    },
+  },
   {
     path: '/docs',
     expected: {
@@ -98,6 +108,9 @@ test.describe('every page × every visitor', () => {
           expect(response!.status(), visitor).toBe(200);
           const refusal = outcome === 'not allowed' ? 'These filters can’t be shown' : 'This dashboard can’t be shown';
           await expect(page.getByRole('alert').filter({ hasText: refusal }), visitor).toBeVisible();
+          await expect(page.getByText('Sky Hopper'), visitor).toHaveCount(0);
+        } else if (outcome === 'not found') {
+          expect(response!.status(), visitor).toBe(404);
           await expect(page.getByText('Sky Hopper'), visitor).toHaveCount(0);
         } else if (outcome === 'choose') {
           expect(response!.status(), visitor).toBe(200);
