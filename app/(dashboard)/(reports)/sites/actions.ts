@@ -28,10 +28,21 @@ async function acting(): Promise<Principal> {
   return { ...principal, clientAddress: await actionClientAddress() };
 }
 
+/** The fields the forms show an error beside; any other error is the form's own. */
+const SHOWN = new Set(['name', 'url', 'framework', 'publisherId', 'statusReason']);
+
+function byField(list: { parameter: string; detail: string }[]): Record<string, string> {
+  const errors: Record<string, string> = {};
+  for (const e of list) {
+    const field = topField(e.parameter);
+    errors[SHOWN.has(field) ? field : 'form'] ??= SHOWN.has(field) ? e.detail : `${e.parameter}: ${e.detail}`;
+  }
+  return errors;
+}
+
 function refused(err: unknown): SiteActionResult {
   if (!(err instanceof AppError)) throw err;
-  const errors: Record<string, string> = {};
-  for (const e of err.errors ?? []) errors[topField(e.parameter)] ??= e.detail;
+  const errors = byField(err.errors ?? []);
   if (Object.keys(errors).length === 0) errors.form = err.detail;
   return { ok: false, errors };
 }
@@ -40,9 +51,7 @@ function refused(err: unknown): SiteActionResult {
 function parsed<T>(schema: z.ZodType<T>, value: unknown): { data: T } | SiteActionResult {
   const result = schema.safeParse(value);
   if (result.success) return { data: result.data };
-  const errors: Record<string, string> = {};
-  for (const e of fieldErrorsOf(result.error, 'form')) errors[topField(e.parameter)] ??= e.detail;
-  return { ok: false, errors };
+  return { ok: false, errors: byField(fieldErrorsOf(result.error, 'form')) };
 }
 
 const done = (message: string): SiteActionResult => {
@@ -57,15 +66,16 @@ export type SiteFields = z.infer<typeof siteFields>;
 /** "Add site": a publisher's new site, pending; an admin's (with `publisherId`) for that publisher. */
 export async function addSiteAction(fields: SiteFields & { publisherId?: string }): Promise<SiteActionResult> {
   const principal = await acting();
-  if (!siteFields.safeParse(fields).success) return { ok: false, errors: { form: MALFORMED } };
+  const sent = siteFields.safeParse(fields);
+  if (!sent.success) return { ok: false, errors: { form: MALFORMED } };
   try {
     if (principal.role === 'admin') {
-      const input = parsed(createSiteInput, { ...fields, status: undefined });
+      const input = parsed(createSiteInput, { ...sent.data, publisherId: fields.publisherId });
       if (!('data' in input)) return input;
       const site = await createSite(principal, input.data);
       return done(`${site.name} was added for review.`);
     }
-    const input = parsed(addSiteInput, fields);
+    const input = parsed(addSiteInput, sent.data);
     if (!('data' in input)) return input;
     const site = await addSite(principal, input.data);
     return done(`${site.name} was added. It is pending until an admin reviews it.`);
@@ -77,10 +87,9 @@ export async function addSiteAction(fields: SiteFields & { publisherId?: string 
 /** "Edit": an admin's edit of any site, a publisher's of its own pending one. */
 export async function editSiteAction(siteId: string, fields: SiteFields): Promise<SiteActionResult> {
   const principal = await acting();
-  if (typeof siteId !== 'string' || !siteFields.safeParse(fields).success) {
-    return { ok: false, errors: { form: MALFORMED } };
-  }
-  const input = parsed(addSiteInput, fields);
+  const sent = siteFields.safeParse(fields);
+  if (typeof siteId !== 'string' || !sent.success) return { ok: false, errors: { form: MALFORMED } };
+  const input = parsed(addSiteInput, sent.data);
   if (!('data' in input)) return input;
   try {
     const site =
@@ -98,10 +107,9 @@ const review = z.object({ status: z.string(), statusReason: z.string().optional(
 /** The review queue's buttons: approve, go live, back to approved, send back with a reason. */
 export async function reviewSiteAction(siteId: string, change: z.infer<typeof review>): Promise<SiteActionResult> {
   const principal = await acting();
-  if (typeof siteId !== 'string' || !review.safeParse(change).success) {
-    return { ok: false, errors: { form: MALFORMED } };
-  }
-  const input = parsed(updateSiteInput, change);
+  const sent = review.safeParse(change);
+  if (typeof siteId !== 'string' || !sent.success) return { ok: false, errors: { form: MALFORMED } };
+  const input = parsed(updateSiteInput, sent.data);
   if (!('data' in input)) return input;
   try {
     const site = await updateSite(principal, siteId, input.data);
