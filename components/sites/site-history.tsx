@@ -15,8 +15,13 @@ function whatHappened(e: SiteHistoryEntry): string {
   return MOVE_WORDS[`${e.from}>${e.to}`] ?? `${e.from} → ${e.to}`;
 }
 
-const who = (e: SiteHistoryEntry) =>
-  e.actorLabel ?? (e.actorKind === 'admin' ? 'an admin' : e.actorKind === 'key' ? 'an API key' : 'the command line');
+const ACTOR_WORDS: Record<SiteHistoryEntry['actorKind'], string> = {
+  admin: 'an admin',
+  key: 'an API key',
+  user: 'the publisher',
+  system: 'the command line',
+};
+const who = (e: SiteHistoryEntry) => e.actorLabel ?? ACTOR_WORDS[e.actorKind];
 
 /** A site's history, oldest first, as the activity log holds it. */
 export function SiteHistory({ entries }: { entries: SiteHistoryEntry[] }) {
