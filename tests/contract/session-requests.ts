@@ -5,6 +5,7 @@
  * 500 and 503 come from failing servers: tests/contract/session-faults.ts).
  */
 import type { ContractWorld } from './server';
+import { siteReviewRequests } from './session-sites';
 import { day, type Exchange, JSON_TYPES, writeRequests } from './session-writes';
 
 export type { Exchange };
@@ -131,5 +132,6 @@ export function sessionRequests(world: ContractWorld): Exchange[] {
   keyedErrors('listApiKeys', '/api/v1/api-keys');
 
   writeRequests(world, (e) => exchanges.push(e));
+  siteReviewRequests(world, (e) => exchanges.push(e));
   return exchanges;
 }
