@@ -4,11 +4,13 @@ import * as AlertDialog from '@radix-ui/react-alert-dialog';
 import { useState, useTransition } from 'react';
 import { deleteSiteAction } from '@/app/(dashboard)/(reports)/sites/actions';
 import { Button, buttonClass } from '@/components/ui/button';
+import { useAnnounce } from './announcer';
 
 /** Delete with a confirmation that names the site; the result (or why not) is announced. */
 export function DeleteSiteButton({ siteId, name }: { siteId: string; name: string }) {
   const [pending, startTransition] = useTransition();
   const [message, setMessage] = useState('');
+  const announce = useAnnounce(setMessage);
   return (
     <>
       <AlertDialog.Root>
@@ -32,7 +34,7 @@ export function DeleteSiteButton({ siteId, name }: { siteId: string; name: strin
                 onClick={() =>
                   startTransition(async () => {
                     const result = await deleteSiteAction(siteId, name);
-                    setMessage(result.ok ? result.message : Object.values(result.errors)[0]);
+                    announce(result.ok ? result.message : Object.values(result.errors)[0]);
                   })
                 }
               >

@@ -1,6 +1,7 @@
 'use client';
 
 import { useId, useState, useTransition } from 'react';
+import { useAnnounce } from './announcer';
 import { reviewSiteAction, type SiteActionResult } from '@/app/(dashboard)/(reports)/sites/actions';
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogClose, DialogContent, DialogTrigger } from '@/components/ui/dialog';
@@ -27,7 +28,8 @@ export function ReviewActions({
   const [open, setOpen] = useState(false);
   const [result, setResult] = useState<SiteActionResult | null>(null);
   const id = useId();
-  const say = (answer: SiteActionResult) => setMessage(answer.ok ? answer.message : Object.values(answer.errors)[0]);
+  const announce = useAnnounce(setMessage);
+  const say = (answer: SiteActionResult) => announce(answer.ok ? answer.message : Object.values(answer.errors)[0]);
 
   const sendBack = (form: FormData) =>
     startTransition(async () => {

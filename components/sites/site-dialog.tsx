@@ -6,6 +6,7 @@ import { addSiteAction, editSiteAction, type SiteActionResult } from '@/app/(das
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogClose, DialogContent, DialogTrigger } from '@/components/ui/dialog';
 import { inputClass } from '@/components/ui/field';
+import { useAnnounce } from './announcer';
 import { SiteFields, siteValuesOf, type SiteValues } from './site-fields';
 
 interface Publisher {
@@ -29,6 +30,7 @@ export function SiteDialog({
   const [open, setOpen] = useState(false);
   const [result, setResult] = useState<SiteActionResult | null>(null);
   const [announced, setAnnounced] = useState('');
+  const announce = useAnnounce(setAnnounced);
   const [pending, startTransition] = useTransition();
   const id = useId();
   const editing = !!site;
@@ -44,7 +46,7 @@ export function SiteDialog({
           });
       setResult(answer);
       if (answer.ok) {
-        setAnnounced(answer.message);
+        announce(answer.message);
         setOpen(false);
       }
     });

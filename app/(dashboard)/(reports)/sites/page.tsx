@@ -6,6 +6,7 @@ import { SitesTable } from '@/components/reports/sites-table';
 import { ViewerFallback } from '@/components/layout/viewer-fallback';
 import { Card } from '@/components/ui/card';
 import { OwnSites } from '@/components/sites/own-sites';
+import { SiteAnnouncer } from '@/components/sites/announcer';
 import { SiteDialog } from '@/components/sites/site-dialog';
 import { FRAMEWORK_SUGGESTIONS, listOwnSites, siteHistories } from '@/lib/accounts';
 import { orFilterProblem } from '@/lib/dashboard/filters';
@@ -41,7 +42,7 @@ export default async function SitesPage({ searchParams }: { searchParams: Promis
     ownSites.map((s) => s.siteId),
   );
   return (
-    <>
+    <SiteAnnouncer>
       <PageHeader
         title="Sites"
         description={[
@@ -69,6 +70,6 @@ export default async function SitesPage({ searchParams }: { searchParams: Promis
         )}
       </Card>
       <OwnSites sites={ownSites} histories={histories} frameworks={FRAMEWORK_SUGGESTIONS} readOnly={readOnly} />
-    </>
+    </SiteAnnouncer>
   );
 }

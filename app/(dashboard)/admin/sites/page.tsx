@@ -3,6 +3,7 @@ import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { PageHeader } from '@/components/layout/page-header';
 import { ReviewQueue } from '@/components/sites/review-queue';
+import { SiteAnnouncer } from '@/components/sites/announcer';
 import { SiteDialog } from '@/components/sites/site-dialog';
 import { Card } from '@/components/ui/card';
 import { cn } from '@/components/ui/cn';
@@ -52,7 +53,7 @@ export default async function SiteReviewPage({ searchParams }: { searchParams: P
   }));
   const pages = Math.max(1, Math.ceil(total / REVIEW_PAGE_SIZE));
   return (
-    <>
+    <SiteAnnouncer>
       <PageHeader
         title="Site review"
         description={`${total} site${total === 1 ? '' : 's'}${status ? ` ${status}` : ''} · pending first, oldest first`}
@@ -99,6 +100,6 @@ export default async function SiteReviewPage({ searchParams }: { searchParams: P
           {page < pages ? <Link href={hrefOf(status, page + 1)}>Next →</Link> : <span />}
         </nav>
       )}
-    </>
+    </SiteAnnouncer>
   );
 }
