@@ -4,9 +4,9 @@
  * revenue is deleted. Every change is an event of the activity log, written in the change's transaction:
  * the log is the site's history (site-history.ts).
  */
-import { and, eq, sql } from 'drizzle-orm';
+import { and, count, eq, sql } from 'drizzle-orm';
 import { getDb, type Tx } from '@/db/client';
-import { revenueDaily, sites, type Site } from '@/db/schema';
+import { revenueDaily, sites, users, type Site } from '@/db/schema';
 import { recordEvent } from '@/lib/audit';
 import { badRequest, conflict, forbidden, notFound } from '@/lib/shared/errors';
 import { isUuid } from '@/lib/query';
@@ -75,6 +75,9 @@ async function lockSite(tx: Tx, principal: Principal, siteId: string): Promise<S
   return site;
 }
 
+/** Sites a publisher may have waiting for review: a leaked session cannot fill the queue without end. */
+export const MAX_PENDING_SITES = 20;
+
 async function insertSite(
   principal: Principal,
   ownerId: string,
@@ -82,6 +85,20 @@ async function insertSite(
 ): Promise<ManagedSiteResponse> {
   const db = await getDb();
   return db.transaction(async (tx) => {
+    if (principal.role !== 'admin') {
+      // The owner's row lock makes concurrent additions count one after another, so the cap is exact.
+      await tx.select({ id: users.id }).from(users).where(eq(users.id, ownerId)).for('update');
+      const [{ waiting }] = await tx
+        .select({ waiting: count() })
+        .from(sites)
+        .where(and(eq(sites.userId, ownerId), eq(sites.status, 'pending')));
+      if (waiting >= MAX_PENDING_SITES) {
+        throw conflict(
+          `The account already has ${MAX_PENDING_SITES} sites waiting for review, the most it may; ` +
+            'wait for a review or delete one first.',
+        );
+      }
+    }
     const [site] = await tx
       .insert(sites)
       .values({ userId: ownerId, ...fields })

@@ -14,6 +14,7 @@ import {
   type Principal,
 } from '@/lib/accounts';
 import { AppError } from '@/lib/shared/errors';
+import { MAX_PENDING_SITES } from '@/lib/accounts/site-admin';
 import { DEMO_IDS } from '@/db/seed-data';
 import { useTestDatabase } from '../support/db';
 import { createPublisher, createRevenue, createSite as siteRow } from '../support/factories';
@@ -95,6 +96,22 @@ describe('a publisher adds, edits and deletes its own sites', () => {
     expect((await refusal(deleteSite(scoped, site.siteId))).code).toBe('forbidden');
     // Reading is fine for the viewing admin.
     expect((await listOwnSites(viewing)).map((s) => s.siteId)).toContain(site.siteId);
+  });
+
+  it('has at most MAX_PENDING_SITES sites waiting for review at once (an admin may add more)', async () => {
+    const publisher = sessionPrincipal((await createPublisher(t.db)).id);
+    await Promise.all(
+      Array.from({ length: MAX_PENDING_SITES }, (_, i) => addSite(publisher, { ...GAME, name: `Game ${i}` })),
+    );
+    const refused = await refusal(addSite(publisher, GAME));
+    expect(refused.code).toBe('conflict');
+    expect(refused.detail).toContain(`${MAX_PENDING_SITES} sites waiting for review`);
+    expect(await listOwnSites(publisher)).toHaveLength(MAX_PENDING_SITES);
+    // Reviewed, one leaves the queue and makes room; an admin's additions do not count against the cap.
+    const [first] = await listOwnSites(publisher);
+    await updateSite(admin, first.siteId, { status: 'approved' });
+    await addSite(publisher, GAME);
+    await createSite(admin, { publisherId: publisher.userId, ...GAME });
   });
 
   it('is refused to admins, who own no sites', async () => {
