@@ -7,11 +7,20 @@ export { signIn, signOut, signOutEverywhere, userForSession } from './sessions';
 export type { SessionUser } from './sessions';
 export { readableSites, requireAccountLevel, requireWritable } from './site-access';
 export { listSites } from './sites';
-export { ManagedSiteResponse, SiteResponse } from './schemas';
+export { ManagedSiteResponse, PagedManagedSites, SiteResponse } from './schemas';
 export { findUserByEmail, listPublishers, requirePublisher, viewAsPublisher } from './users';
 export type { UserSummary } from './users';
 export { addSite, createSite, deleteSite, editOwnSite, updateSite } from './site-admin';
-export { listOwnSites, listSitesForReview, REVIEW_PAGE_SIZE, siteHistories, siteHistory } from './site-queries';
+export {
+  listManagedSites,
+  listOwnSites,
+  listSitesForReview,
+  REVIEW_PAGE_SIZE,
+  SITE_CSV_COLUMNS,
+  siteHistories,
+  siteHistory,
+  siteListQuery,
+} from './site-queries';
 export type { ReviewedSite, SiteHistoryEntry } from './site-queries';
 export {
   addSiteInput,

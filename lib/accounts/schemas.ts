@@ -1,6 +1,7 @@
 /** A site as the API answers it, under its OpenAPI component id; its type is inferred. */
 import { z } from '@/lib/shared/zod';
 import { timestamp, uuid } from '@/lib/shared/response-fields';
+import { pagedSchema } from '@/lib/query/paging';
 
 export const SiteResponse = z
   .object({
@@ -31,3 +32,5 @@ export const ManagedSiteResponse = z
   })
   .meta({ id: 'ManagedSiteResponse', description: 'A site with its review status and the reason, for admins.' });
 export type ManagedSiteResponse = z.infer<typeof ManagedSiteResponse>;
+
+export const PagedManagedSites = pagedSchema(ManagedSiteResponse, 'PagedManagedSiteResponse');

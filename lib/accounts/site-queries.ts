@@ -1,9 +1,20 @@
 /** Reading sites for their review: the admin's queue, a publisher's own sites, and a site's history. */
-import { and, asc, count, eq, inArray, like, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, like, sql, type SQLWrapper } from 'drizzle-orm';
 import { getDb } from '@/db/client';
 import { auditEvents, revenueDaily, sites, users } from '@/db/schema';
 import { forbidden } from '@/lib/shared/errors';
-import { isUuid } from '@/lib/query';
+import {
+  filterToSql,
+  isUuid,
+  pageMeta,
+  pageOffset,
+  pagedRowsQueryOf,
+  searchToSql,
+  type FieldDef,
+  type Paged,
+  type PagedRowsInput,
+} from '@/lib/query';
+import { requireAccountLevel } from './site-access';
 import type { Principal } from './principal';
 import type { ManagedSiteResponse } from './schemas';
 import { toManagedSite } from './site-admin';
@@ -116,4 +127,66 @@ export async function siteHistories(principal: Principal, siteIds: string[]): Pr
 /** One site's history (siteHistories). */
 export async function siteHistory(principal: Principal, siteId: string): Promise<SiteHistoryEntry[]> {
   return (await siteHistories(principal, [siteId])).get(siteId.toLowerCase()) ?? [];
+}
+
+/** The fields the API's site list sorts and filters by (ManagedSiteResponse's, status as text). */
+const SITE_FIELDS: FieldDef[] = [
+  { name: 'siteId', type: 'uuid' },
+  { name: 'name', type: 'string' },
+  { name: 'url', type: 'string' },
+  { name: 'framework', type: 'string' },
+  { name: 'status', type: 'string' },
+  { name: 'dailyActiveUsers', type: 'number' },
+  { name: 'monthlyActiveUsers', type: 'number' },
+  { name: 'createdAt', type: 'date' },
+  { name: 'publisherId', type: 'uuid' },
+  { name: 'statusReason', type: 'string' },
+];
+const SITE_COLUMNS: Record<string, SQLWrapper> = {
+  siteId: sites.id,
+  name: sites.name,
+  url: sites.url,
+  framework: sites.framework,
+  status: sites.status,
+  dailyActiveUsers: sites.dailyActiveUsers,
+  monthlyActiveUsers: sites.monthlyActiveUsers,
+  createdAt: sites.createdAt,
+  publisherId: sites.userId,
+  statusReason: sites.statusReason,
+};
+export const SITE_CSV_COLUMNS = SITE_FIELDS.map((f) => f.name);
+
+/** The API's review queue: page, pageSize, sortBy, sortDirection, Filter, FilterList (`FilterList[status]=pending`), Search. */
+export const siteListQuery = pagedRowsQueryOf(SITE_FIELDS);
+
+/**
+ * Every publisher's sites for an admin, paged: pending first, oldest first, unless sorted otherwise; Search
+ * looks in the name and the URL.
+ */
+export async function listManagedSites(
+  principal: Principal,
+  input: PagedRowsInput,
+): Promise<Paged<ManagedSiteResponse>> {
+  requireAccountLevel(principal, 'Listing every site');
+  if (principal.role !== 'admin') throw forbidden('Listing every site is for admins: it needs an admin’s API key.');
+  const where = and(
+    filterToSql(input.filter, SITE_COLUMNS),
+    input.search ? searchToSql(input.search, [sites.name, sites.url]) : undefined,
+  );
+  const direction = input.sortDirection === 'desc' ? desc : asc;
+  const order = input.sortBy
+    ? [direction(SITE_COLUMNS[input.sortBy] as typeof sites.id)]
+    : [statusRank, asc(sites.createdAt)];
+  const db = await getDb();
+  const [[{ total }], rows] = await Promise.all([
+    db.select({ total: count() }).from(sites).where(where),
+    db
+      .select()
+      .from(sites)
+      .where(where)
+      .orderBy(...order, asc(sites.id))
+      .limit(input.pageSize)
+      .offset(pageOffset(input)),
+  ]);
+  return { data: rows.map(toManagedSite), meta: pageMeta(input, total) };
 }

@@ -218,3 +218,39 @@ describe('PATCH /api/v1/admin/sites/{id}', () => {
     expect(res.status, res.text).toBe(200);
   });
 });
+
+describe('GET /api/v1/admin/sites', () => {
+  it("pages every publisher's sites, pending first; FilterList[status] is the review queue", async () => {
+    const publisher = await createPublisher(t.db);
+    const made = await Promise.all(
+      (['live', 'pending', 'approved'] as const).map((status) => createSite(t.db, publisher.id, { status })),
+    );
+    const all = await callApi('GET', `/api/v1/admin/sites?Filter=publisherId==${publisher.id}`, { key: admin });
+    expect(all.status, all.text).toBe(200);
+    expect(all.json.data.map((s: { status: string }) => s.status)).toEqual(['pending', 'approved', 'live']);
+    expect(all.json.meta).toMatchObject({ totalRows: 3, page: 1 });
+
+    const queue = await callApi('GET', '/api/v1/admin/sites?FilterList[status]=pending&pageSize=1000', { key: admin });
+    expect(queue.json.data.every((s: { status: string }) => s.status === 'pending')).toBe(true);
+    expect(queue.json.data.map((s: { siteId: string }) => s.siteId)).toContain(made[1].id);
+
+    const searched = await callApi('GET', `/api/v1/admin/sites?Search=${encodeURIComponent(made[0].name!)}`, {
+      key: admin,
+    });
+    expect(searched.json.data.map((s: { siteId: string }) => s.siteId)).toEqual([made[0].id]);
+
+    const csv = await callApi('GET', `/api/v1/admin/sites?Filter=publisherId==${publisher.id}`, {
+      key: admin,
+      headers: { Accept: 'text/csv' },
+    });
+    expect(csv.headers.get('content-type')).toMatch(/^text\/csv/);
+    expect(csv.text.trim().split('\n')).toHaveLength(4);
+  });
+
+  it('answers 400 for unknown parameters and fields, 403 to publishers', async () => {
+    const path = '/api/v1/admin/sites';
+    expect(parameters(await callApi('GET', `${path}?sortBy=nosuch`, { key: admin }))).toEqual(['sortBy']);
+    expect(parameters(await callApi('GET', `${path}?status=pending`, { key: admin }))).toEqual(['status']);
+    expectProblem(await callApi('GET', path, { key: publisherKey }), 403, path);
+  });
+});

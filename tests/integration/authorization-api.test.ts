@@ -179,6 +179,12 @@ const OPERATIONS: Operation[] = [
     expected: keyed({ siteScoped: 403, account: 403, other: 403, admin: 200 }),
   },
   {
+    operationId: 'listAllSites',
+    request: async () => ({ method: 'GET', path: `/api/v1/admin/sites?Filter=publisherId==${w.ownerId}` }),
+    expected: keyed({ siteScoped: 403, account: 403, other: 403, admin: 200 }),
+    check: (res) => expect(res.json.data.map((s: { siteId: string }) => s.siteId)).toContain(w.siteA),
+  },
+  {
     operationId: 'createSite',
     request: async () => ({
       method: 'POST',

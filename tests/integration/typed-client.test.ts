@@ -70,6 +70,7 @@ describe('a client generated from the OpenAPI document', () => {
       'ingested 1',
       'site pending',
       'reviewed Add a privacy policy',
+      'queue true',
       'problem 400 typed',
     ]);
     // Every operation of the table is among those called.

@@ -116,6 +116,11 @@ export async function callEveryOperation(
   });
   seen.push(`reviewed ${reviewed.data?.statusReason}`);
 
+  const queue = await admin.GET('/api/v1/admin/sites', {
+    params: { query: { 'FilterList[status]': 'pending', pageSize: 5 } as never },
+  });
+  seen.push(`queue ${json(queue.data)?.data.every((s) => s.status === 'pending')}`);
+
   const problem = await publisher.GET('/api/v1/reports/totals', { params: { query: { fromDate: 'not a day' } } });
   seen.push(`problem ${problem.response.status} ${problem.error ? 'typed' : 'none'}`);
   return seen;

@@ -1,8 +1,39 @@
 /** Site review: admins add sites for publishers and move them through review (pending, approved, live). */
-import { createSite, createSiteInput, ManagedSiteResponse, updateSite, updateSiteInput } from '@/lib/accounts';
+import {
+  createSite,
+  createSiteInput,
+  listManagedSites,
+  ManagedSiteResponse,
+  PagedManagedSites,
+  SITE_CSV_COLUMNS,
+  siteListQuery,
+  updateSite,
+  updateSiteInput,
+} from '@/lib/accounts';
+import { CSV_TYPE } from '@/lib/http/negotiate';
 import { endpoint, idParam, type ApiEndpoint } from '../endpoint';
 
 export const SITE_REVIEW_ENDPOINTS: ApiEndpoint[] = [
+  endpoint({
+    method: 'GET',
+    path: '/api/v1/admin/sites',
+    operationId: 'listAllSites',
+    tag: 'Site review',
+    access: 'admin',
+    summary: "Admins: every publisher's sites, the review queue first",
+    description:
+      'Pending sites first, oldest first, then approved and live ones, unless `sortBy` says otherwise. ' +
+      '`FilterList[status]=pending` is the review queue; `Search` looks in names and URLs.',
+    query: siteListQuery,
+    response: {
+      status: 200,
+      description: 'A page of sites',
+      schema: PagedManagedSites,
+      mediaTypes: ['application/json', 'text/json', 'text/plain', CSV_TYPE],
+    },
+    errors: [400, 403, 406],
+    run: { csvColumns: SITE_CSV_COLUMNS, handler: ({ principal, input }) => listManagedSites(principal, input) },
+  }),
   endpoint({
     method: 'POST',
     path: '/api/v1/admin/sites',
