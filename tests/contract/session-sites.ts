@@ -1,6 +1,6 @@
 /**
- * The session's site review requests: an admin creates a site for a publisher and edits one, with each
- * documented error (400, 403, 404, 409, 415, 401, 406).
+ * The session's site review requests: an admin lists every site, creates a site for a publisher and edits
+ * one, with each documented error (400, 403, 404, 409, 415, 401, 406).
  */
 import { DEMO_IDS } from '../../db/seed-data';
 import type { ContractWorld } from './server';
@@ -21,6 +21,39 @@ export function siteReviewRequests(world: ContractWorld, add: (e: Exchange) => v
     url: 'https://contract.example.com/play',
     framework: 'phaser',
   });
+  const list = { operationId: 'listAllSites', method: 'GET', path: '/api/v1/admin/sites' } as const;
+  for (const type of [undefined, ...JSON_TYPES, 'text/csv'])
+    add({
+      ...list,
+      what: type ? `Accept: ${type}` : 'no Accept',
+      headers: { 'X-Api-Key': keys.admin, ...(type ? { Accept: type } : {}) },
+      expect: 200,
+    });
+  add({
+    ...list,
+    what: 'the review queue',
+    path: `${list.path}?FilterList%5Bstatus%5D=pending&pageSize=5`,
+    headers: { 'X-Api-Key': keys.admin },
+    expect: 200,
+  });
+  add({
+    ...list,
+    what: 'bad sortBy',
+    path: `${list.path}?sortBy=nosuch`,
+    headers: { 'X-Api-Key': keys.admin },
+    expect: 400,
+    invalid: true,
+  });
+  add({ ...list, what: 'publisher key', headers: { 'X-Api-Key': keys.publisher }, expect: 403 });
+  add({ ...list, what: 'no key', headers: {}, expect: 401, invalid: true });
+  add({
+    ...list,
+    what: 'Accept: application/xml',
+    headers: { 'X-Api-Key': keys.admin, Accept: 'application/xml' },
+    expect: 406,
+    invalid: true,
+  });
+
   const create = { operationId: 'createSite', method: 'POST', path: '/api/v1/admin/sites' } as const;
   for (const type of [undefined, ...JSON_TYPES])
     add({
