@@ -73,16 +73,16 @@ const PAGES: { path: string; expected: Record<Visitor, Outcome> }[] = [
       admin: { heading },
     } as const,
   })),
-  // Admins only: to a publisher the page does not exist.
-  {
-    path: '/admin/publishers',
+  // Admins only: to a publisher the pages do not exist.
+  ...['Publishers', 'Site review', 'Activity'].map((heading) => ({
+    path: { Publishers: '/admin/publishers', 'Site review': '/admin/sites', Activity: '/admin/activity' }[heading]!,
     expected: {
-      signedOut: 'sign in',
-      publisher: 'not found',
-      otherPublisher: 'not found',
-      admin: { heading: 'Publishers' },
+      signedOut: 'sign in' as const,
+      publisher: 'not found' as const,
+      otherPublisher: 'not found' as const,
+      admin: { heading },
     },
-  },
+  })),
   // An invitation link is for whoever holds it, signed in or not; an unknown one opens nothing.
   {
     path: '/invitation/not-a-real-invitation-token',
@@ -116,6 +116,7 @@ test.describe('every page × every visitor', () => {
           await expect(page.getByRole('heading', { name: 'Sign in to your account' })).toBeVisible();
         } else if (outcome === 'not found') {
           expect(response!.status(), visitor).toBe(404);
+          await expect(page.getByText('Sky Hopper'), visitor).toHaveCount(0);
         } else if (outcome === 'not allowed' || outcome === 'not yours') {
           expect(response!.status(), visitor).toBe(200);
           const refusal = outcome === 'not allowed' ? 'These filters can’t be shown' : 'This dashboard can’t be shown';
@@ -156,9 +157,9 @@ test('the CSV export (route handler) × every visitor, for its own sites and ano
 });
 
 /** Rewrites the next server action sent from `page` with `rewrite` (its arguments, as sent). */
-async function rewriteNextAction(page: Page, rewrite: (args: unknown[]) => unknown[]) {
+async function rewriteNextAction(page: Page, rewrite: (args: unknown[]) => unknown[], path = '/keys') {
   const sent: Request[] = [];
-  await page.route('**/keys', async (route) => {
+  await page.route(`**${path}`, async (route) => {
     const request = route.request();
     if (request.method() !== 'POST' || !request.headers()['next-action'] || sent.length > 0) return route.continue();
     sent.push(request);
@@ -299,5 +300,42 @@ test.describe('server actions', () => {
     const rival = await openAs('rival');
     await rival.goto('/keys');
     await expect(keyRow(rival, label)).toHaveCount(0);
+  });
+
+  test('sites: another publisher cannot delete or review a site of this account', async ({ openAs }) => {
+    // The rival adds a site of its own, then presses its Delete with the demo site's id put in its place.
+    const rival = await openAs('rival');
+    await rival.goto('/sites');
+    await waitForHydration(rival);
+    const name = uniqueLabel('rival site');
+    await rival.getByRole('button', { name: 'Add site' }).click();
+    const dialog = rival.getByRole('dialog', { name: 'Add a site' });
+    await dialog.getByLabel('Name').fill(name);
+    await dialog.getByLabel('URL').fill('https://rival-e2e.example.com');
+    await dialog.getByLabel('Framework').fill('unity');
+    await dialog.getByRole('button', { name: 'Add site' }).click();
+    await expect(dialog).toBeHidden();
+    const sent = await rewriteNextAction(rival, () => [DEMO_SITE, 'Sky Hopper'], '/sites');
+    await rival.getByRole('button', { name: `Delete ${name}` }).click();
+    await rival.getByRole('alertdialog').getByRole('button', { name: 'Delete site' }).click();
+    await expect(rival.getByRole('status').filter({ hasText: `No site with id ${DEMO_SITE}.` })).toBeAttached();
+    expect(sent).toHaveLength(1);
+    const signedOut = (await openAs(null)).context().request;
+    const replay = await signedOut.post('/sites', {
+      headers: { 'Next-Action': sent[0].headers()['next-action'], 'Content-Type': 'text/plain;charset=UTF-8' },
+      data: JSON.stringify([DEMO_SITE, 'Sky Hopper']),
+      maxRedirects: 0,
+    });
+    expect(replay.status()).toBe(307);
+
+    // The demo site is still there; the rival's own is deleted for real this time.
+    const demo = await openAs('demo');
+    await demo.goto('/sites');
+    await expect(demo.getByTestId('site-status').filter({ hasText: 'Sky Hopper' })).toHaveCount(1);
+    await rival.unrouteAll();
+    await rival.reload();
+    await rival.getByRole('button', { name: `Delete ${name}` }).click();
+    await rival.getByRole('alertdialog').getByRole('button', { name: 'Delete site' }).click();
+    await expect(rival.getByRole('button', { name: `Delete ${name}` })).toHaveCount(0);
   });
 });

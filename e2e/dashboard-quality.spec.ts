@@ -140,6 +140,18 @@ for (const [width, scheme] of [
         await keep(page, `${width}-${scheme}-admin-viewing`);
         await expectNoViolations(page, `a publisher's overview viewed by an admin at ${width} px, ${scheme}`);
       });
+
+      test('the site review queue fits, with its navigation entry', async ({ page }) => {
+        await page.goto('/admin/sites');
+        await expect(page.getByRole('heading', { name: 'Site review', level: 1 })).toBeVisible();
+        await expect(
+          page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Site review' }),
+        ).toHaveAttribute('aria-current', 'page');
+        await noSidewaysScroll(page);
+        await noScrollBoxes(page);
+        await keep(page, `${width}-${scheme}-admin-site-review`);
+        await expectNoViolations(page, `the site review queue at ${width} px, ${scheme}`);
+      });
     });
   });
 }

@@ -3,6 +3,7 @@
 import {
   BarChart3,
   BookOpen,
+  ClipboardCheck,
   Globe2,
   KeyRound,
   LayoutDashboard,
@@ -27,6 +28,7 @@ const ITEMS = [
 /** Pages only admins have. */
 const ADMIN_ITEMS = [
   { href: '/admin/publishers', label: 'Publishers', icon: Users, keepsFilters: false },
+  { href: '/admin/sites', label: 'Site review', icon: ClipboardCheck, keepsFilters: false },
   { href: '/admin/activity', label: 'Activity', icon: ScrollText, keepsFilters: false },
 ];
 

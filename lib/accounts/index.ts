@@ -19,6 +19,33 @@ export {
   reactivatePublisher,
   resendInvitation,
 } from './publishers';
-export { createPublisherInput, PagedPublishers, PublisherResponse, SiteResponse } from './schemas';
+export {
+  createPublisherInput,
+  ManagedSiteResponse,
+  PagedManagedSites,
+  PagedPublishers,
+  PublisherResponse,
+  SiteResponse,
+} from './schemas';
 export { findUserByEmail, listPublishers, requirePublisher, viewAsPublisher } from './users';
 export type { UserSummary } from './users';
+export { addSite, createSite, deleteSite, editOwnSite, updateSite } from './site-admin';
+export {
+  listManagedSites,
+  listOwnSites,
+  listSitesForReview,
+  REVIEW_PAGE_SIZE,
+  SITE_CSV_COLUMNS,
+  siteHistories,
+  siteHistory,
+  siteListQuery,
+} from './site-queries';
+export type { ReviewedSite, SiteHistoryEntry } from './site-queries';
+export {
+  addSiteInput,
+  allowedTransitions,
+  createSiteInput,
+  FRAMEWORK_SUGGESTIONS,
+  SITE_STATUSES,
+  updateSiteInput,
+} from './site-rules';

@@ -52,3 +52,21 @@ export const createPublisherInput = z
   })
   .meta({ id: 'CreatePublisherRequest' });
 export type CreatePublisherInput = z.infer<typeof createPublisherInput>;
+
+/**
+ * A site as its review sees it: the spec's SiteResponse, plus whose it is and why it was sent back. The admin
+ * API answers it; the dashboard's Sites and review pages read it too.
+ */
+export const ManagedSiteResponse = z
+  .object({
+    ...SiteResponse.shape,
+    publisherId: uuid.meta({ description: 'The account that owns the site' }),
+    statusReason: z
+      .string()
+      .nullable()
+      .meta({ description: 'Why an admin sent the site back to pending, shown to the publisher; null otherwise' }),
+  })
+  .meta({ id: 'ManagedSiteResponse', description: 'A site with its review status and the reason, for admins.' });
+export type ManagedSiteResponse = z.infer<typeof ManagedSiteResponse>;
+
+export const PagedManagedSites = pagedSchema(ManagedSiteResponse, 'PagedManagedSiteResponse');

@@ -11,6 +11,7 @@ export const TAGS = {
   'API keys': "Create, list and revoke the account's keys",
   Activity: 'The activity log: every security-relevant event, append-only',
   Publishers: 'Admins: publisher accounts, their invitations, deactivation and reactivation',
+  'Site review': 'Admins: add sites for publishers and move them through review (pending, approved, live)',
   Data: "Revenue in: the ad network's daily numbers, loaded by admins",
   Service: 'The health check and this document, without a key',
 } as const;

@@ -11,6 +11,7 @@ import { DATA_ENDPOINTS } from './endpoints/data';
 import { KEY_ENDPOINTS } from './endpoints/keys';
 import { PUBLISHER_ENDPOINTS } from './endpoints/publishers';
 import { REPORT_ENDPOINTS } from './endpoints/reports';
+import { SITE_REVIEW_ENDPOINTS } from './endpoints/sites-admin';
 import { openApiDocumentOf, withServers } from './openapi';
 import { originOf } from './origin';
 
@@ -56,6 +57,7 @@ export const ENDPOINTS: ApiEndpoint[] = [
   ...AUDIT_ENDPOINTS,
   ...PUBLISHER_ENDPOINTS,
   ...DATA_ENDPOINTS,
+  ...SITE_REVIEW_ENDPOINTS,
 ];
 
 /** The OpenAPI document of this table (built once). */

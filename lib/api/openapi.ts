@@ -48,7 +48,7 @@ const ERROR_MEANING: Record<number, string> = {
   401: 'No valid API key (missing, unknown, revoked or expired)',
   403: 'The key may not do this: a site outside its scope, or an account-level operation with a site-scoped key',
   404: 'No such resource for this account',
-  409: 'The account already holds the most active API keys it may (revoke one first)',
+  409: 'The request conflicts with what is stored, as `detail` says: the account already holds the most active API keys it may (revoke one first), or a site cannot make that move from its status',
   406: 'None of the Accept media types can be produced',
   413: 'The body has too many rows or bytes',
   415: 'Unsupported Content-Type',

@@ -6,6 +6,7 @@
  */
 import type { ContractWorld } from './server';
 import { publisherRequests } from './session-publishers';
+import { siteReviewRequests } from './session-sites';
 import { day, type Exchange, JSON_TYPES, writeRequests } from './session-writes';
 
 export type { Exchange };
@@ -162,5 +163,6 @@ export function sessionRequests(world: ContractWorld): Exchange[] {
 
   writeRequests(world, (e) => exchanges.push(e));
   publisherRequests(world, (e) => exchanges.push(e));
+  siteReviewRequests(world, (e) => exchanges.push(e));
   return exchanges;
 }

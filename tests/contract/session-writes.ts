@@ -8,7 +8,7 @@ export interface Exchange {
   operationId: string;
   /** What the request tries, for the table. */
   what: string;
-  method: 'GET' | 'POST' | 'DELETE';
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   /** Path and query. */
   path: string;
   headers?: Record<string, string>;

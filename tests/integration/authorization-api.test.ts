@@ -248,6 +248,34 @@ const OPERATIONS: Operation[] = [
     }),
     expected: keyed({ siteScoped: 403, account: 403, other: 403, admin: 200 }),
   },
+  {
+    operationId: 'listAllSites',
+    request: async () => ({ method: 'GET', path: `/api/v1/admin/sites?Filter=publisherId==${w.ownerId}` }),
+    expected: keyed({ siteScoped: 403, account: 403, other: 403, admin: 200 }),
+    check: (res) => expect(res.json.data.map((s: { siteId: string }) => s.siteId)).toContain(w.siteA),
+  },
+  {
+    operationId: 'createSite',
+    request: async () => ({
+      method: 'POST',
+      path: '/api/v1/admin/sites',
+      body: { publisherId: w.ownerId, name: 'matrix', url: 'https://matrix.test.example', framework: 'phaser' },
+    }),
+    // Not even the owner: a publisher adds its own sites on the dashboard, where they wait for review.
+    expected: keyed({ siteScoped: 403, account: 403, other: 403, admin: 200 }),
+    check: (res) => expect(res.json).toMatchObject({ publisherId: w.ownerId, status: 'pending' }),
+  },
+  {
+    operationId: 'updateSite',
+    // A pending site of the owner's, new for each cell.
+    request: async () => ({
+      method: 'PATCH',
+      path: `/api/v1/admin/sites/${(await createSite(t.db, w.ownerId, { status: 'pending' })).id}`,
+      body: { status: 'approved' },
+    }),
+    expected: keyed({ siteScoped: 403, account: 403, other: 403, admin: 200 }),
+    check: (res) => expect(res.json).toMatchObject({ publisherId: w.ownerId, status: 'approved' }),
+  },
 ];
 
 describe('authorization matrix: every API operation × every kind of caller', () => {

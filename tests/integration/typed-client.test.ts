@@ -71,6 +71,9 @@ describe('a client generated from the OpenAPI document', () => {
       'activity true',
       'publisher invited invited deactivated invited',
       'publishers 1',
+      'site pending',
+      'reviewed Add a privacy policy',
+      'queue true',
       'problem 400 typed',
     ]);
     // Every operation of the table is among those called.

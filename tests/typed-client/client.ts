@@ -126,6 +126,23 @@ export async function callEveryOperation(
   });
   seen.push(`publishers ${json(publishers.data)?.meta.totalRows}`);
 
+  const site = await admin.POST('/api/v1/admin/sites', {
+    body: { publisherId: who.publisherId, name: 'Typed Game', url: 'https://typed.test.example', framework: 'phaser' },
+  });
+  const siteStatus: 'live' | 'approved' | 'pending' | null | undefined = site.data?.status;
+  seen.push(`site ${siteStatus}`);
+
+  const reviewed = await admin.PATCH('/api/v1/admin/sites/{id}', {
+    params: { path: { id: site.data!.siteId } },
+    body: { status: 'pending', statusReason: 'Add a privacy policy' },
+  });
+  seen.push(`reviewed ${reviewed.data?.statusReason}`);
+
+  const queue = await admin.GET('/api/v1/admin/sites', {
+    params: { query: { 'FilterList[status]': 'pending', pageSize: 5 } as never },
+  });
+  seen.push(`queue ${json(queue.data)?.data.every((s) => s.status === 'pending')}`);
+
   const problem = await publisher.GET('/api/v1/reports/totals', { params: { query: { fromDate: 'not a day' } } });
   seen.push(`problem ${problem.response.status} ${problem.error ? 'typed' : 'none'}`);
   return seen;

@@ -5,6 +5,10 @@ import { ReportFilterBar, ReportFilterProblem } from '@/components/reports/repor
 import { SitesTable } from '@/components/reports/sites-table';
 import { ViewerFallback } from '@/components/layout/viewer-fallback';
 import { Card } from '@/components/ui/card';
+import { OwnSites } from '@/components/sites/own-sites';
+import { SiteAnnouncer } from '@/components/sites/announcer';
+import { SiteDialog } from '@/components/sites/site-dialog';
+import { FRAMEWORK_SUGGESTIONS, listOwnSites, siteHistories } from '@/lib/accounts';
 import { orFilterProblem } from '@/lib/dashboard/filters';
 import { readReportPage } from '@/lib/dashboard/report-page';
 import { loadSiteBreakdown, SITE_SORTS } from '@/lib/dashboard/sites';
@@ -14,7 +18,10 @@ import { formatDay, formatRange } from '@/lib/shared/format';
 
 export const metadata: Metadata = { title: 'Sites · Publisher Portal' };
 
-/** Which site earns most: every site's revenue, change, eCPM, fill rate and trend for the chosen range. */
+/**
+ * Which site earns most: every site's revenue, change, eCPM, fill rate and trend for the chosen range; below,
+ * each site's review status (with the reason when it was sent back) and history, and "Add site".
+ */
 export default async function SitesPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const params = await searchParams;
   const reading = await readReportPage(params);
@@ -28,8 +35,14 @@ export default async function SitesPage({ searchParams }: { searchParams: Promis
   const sortBy = SITE_SORTS.find((s) => s === paramOf(params, 'sortBy')) ?? 'revenue';
   const descending = (paramOf(params, 'sortDirection') ?? (sortBy === 'name' ? 'asc' : 'desc')) !== 'asc';
   const rows = breakdown.rows.map((site) => ({ ...site, href: viewHref('/', params, { sites: site.siteId }) }));
+  const readOnly = !!principal.viewedBy;
+  const ownSites = await listOwnSites(principal);
+  const histories = await siteHistories(
+    principal,
+    ownSites.map((s) => s.siteId),
+  );
   return (
-    <>
+    <SiteAnnouncer>
       <PageHeader
         title="Sites"
         description={[
@@ -40,7 +53,12 @@ export default async function SitesPage({ searchParams }: { searchParams: Promis
           .filter(Boolean)
           .join(' · ')}
         updatedAt={span.updatedAt}
-        actions={<Downloads reports={['sites', 'daily', 'rows']} />}
+        actions={
+          <div className="flex flex-wrap items-center gap-2">
+            <Downloads reports={['sites', 'daily', 'rows']} />
+            {!readOnly && <SiteDialog frameworks={FRAMEWORK_SUGGESTIONS} />}
+          </div>
+        }
       >
         <ReportFilterBar reading={reading} />
       </PageHeader>
@@ -51,6 +69,7 @@ export default async function SitesPage({ searchParams }: { searchParams: Promis
           <SitesTable rows={rows} sortBy={sortBy} descending={descending} />
         )}
       </Card>
-    </>
+      <OwnSites sites={ownSites} histories={histories} frameworks={FRAMEWORK_SUGGESTIONS} readOnly={readOnly} />
+    </SiteAnnouncer>
   );
 }

@@ -1,0 +1,192 @@
+/** Reading sites for their review: the admin's queue, a publisher's own sites, and a site's history. */
+import { and, asc, count, desc, eq, inArray, like, sql, type SQLWrapper } from 'drizzle-orm';
+import { getDb } from '@/db/client';
+import { auditEvents, revenueDaily, sites, users } from '@/db/schema';
+import { forbidden } from '@/lib/shared/errors';
+import {
+  filterToSql,
+  isUuid,
+  pageMeta,
+  pageOffset,
+  pagedRowsQueryOf,
+  searchToSql,
+  type FieldDef,
+  type Paged,
+  type PagedRowsInput,
+} from '@/lib/query';
+import { requireAccountLevel } from './site-access';
+import type { Principal } from './principal';
+import type { ManagedSiteResponse } from './schemas';
+import { toManagedSite } from './site-admin';
+import type { SiteStatus } from './site-rules';
+
+export interface ReviewedSite extends ManagedSiteResponse {
+  publisherName: string;
+  publisherEmail: string;
+  /** Whether any revenue row names the site: then it cannot be deleted. */
+  hasRevenue: boolean;
+}
+
+const hasRevenue = sql<boolean>`exists (select 1 from ${revenueDaily} where ${revenueDaily.siteId} = ${sites.id})`;
+/** The queue's order: what waits for review first, oldest first, so nothing waits for ever. */
+const statusRank = sql`case ${sites.status} when 'pending' then 0 when 'approved' then 1 else 2 end`;
+
+async function selectSites(where: ReturnType<typeof and>, page?: { limit: number; offset: number }) {
+  const db = await getDb();
+  const query = db
+    .select({ site: sites, publisherName: users.name, publisherEmail: users.email, hasRevenue })
+    .from(sites)
+    .innerJoin(users, eq(users.id, sites.userId))
+    .where(where)
+    .orderBy(statusRank, asc(sites.createdAt), asc(sites.id));
+  const rows = await (page ? query.limit(page.limit).offset(page.offset) : query);
+  return rows.map((r): ReviewedSite => ({
+    ...toManagedSite(r.site),
+    publisherName: r.publisherName,
+    publisherEmail: r.publisherEmail,
+    hasRevenue: r.hasRevenue,
+  }));
+}
+
+export const REVIEW_PAGE_SIZE = 50;
+
+/** The admin's review queue: every publisher's sites (or those of one status), pending first. */
+export async function listSitesForReview(
+  principal: Principal,
+  options: { status?: SiteStatus; page?: number } = {},
+): Promise<{ sites: ReviewedSite[]; total: number }> {
+  if (principal.role !== 'admin') throw forbidden('The review queue is for admins.');
+  const where = and(options.status ? eq(sites.status, options.status) : undefined);
+  const page = Math.max(1, options.page ?? 1);
+  const db = await getDb();
+  const [[{ total }], list] = await Promise.all([
+    db.select({ total: count() }).from(sites).where(where),
+    selectSites(where, { limit: REVIEW_PAGE_SIZE, offset: (page - 1) * REVIEW_PAGE_SIZE }),
+  ]);
+  return { sites: list, total };
+}
+
+/** The account's own sites with their review status and reason (also for an admin viewing as the publisher). */
+export async function listOwnSites(principal: Principal): Promise<ReviewedSite[]> {
+  return selectSites(and(eq(sites.userId, principal.userId)));
+}
+
+export interface SiteHistoryEntry {
+  at: string;
+  kind: 'site.created' | 'site.updated' | 'site.status_changed' | 'site.deleted';
+  /** The status before and after: site.created has only `to`, site.deleted only `from`. */
+  from: SiteStatus | null;
+  to: SiteStatus | null;
+  reason: string | null;
+  /** The fields a site.updated changed. */
+  changed: string[];
+  actorKind: 'user' | 'key' | 'admin' | 'system';
+  /** Who acted (an e-mail, a key's prefix); a publisher is not shown an admin's. */
+  actorLabel: string | null;
+}
+
+const statusOf = (value: unknown): SiteStatus | null =>
+  value === 'pending' || value === 'approved' || value === 'live' ? value : null;
+
+/**
+ * Sites' histories, oldest first, read from the activity log (its subject index): each site's creation, edits,
+ * every status change with its reason, its deletion. A publisher sees the events of its own account only.
+ */
+export async function siteHistories(principal: Principal, siteIds: string[]): Promise<Map<string, SiteHistoryEntry[]>> {
+  const ids = siteIds.filter(isUuid).map((id) => id.toLowerCase());
+  const histories = new Map(ids.map((id) => [id, [] as SiteHistoryEntry[]]));
+  if (ids.length === 0) return histories;
+  const db = await getDb();
+  const admin = principal.role === 'admin' && !principal.viewedBy;
+  const rows = await db
+    .select()
+    .from(auditEvents)
+    .where(
+      and(
+        inArray(auditEvents.subjectId, ids),
+        like(auditEvents.kind, 'site.%'),
+        admin ? undefined : eq(auditEvents.accountId, principal.userId),
+      ),
+    )
+    .orderBy(asc(auditEvents.at), asc(auditEvents.id));
+  for (const e of rows) {
+    histories.get(e.subjectId!)?.push({
+      at: e.at.toISOString(),
+      kind: e.kind as SiteHistoryEntry['kind'],
+      from: statusOf(e.details.from),
+      to: statusOf(e.details.to),
+      reason: typeof e.details.reason === 'string' ? e.details.reason : null,
+      changed: Object.keys((e.details.changes as Record<string, unknown> | undefined) ?? {}),
+      actorKind: e.actorKind,
+      actorLabel: admin || e.actorKind !== 'admin' ? e.actorLabel : null,
+    });
+  }
+  return histories;
+}
+
+/** One site's history (siteHistories). */
+export async function siteHistory(principal: Principal, siteId: string): Promise<SiteHistoryEntry[]> {
+  return (await siteHistories(principal, [siteId])).get(siteId.toLowerCase()) ?? [];
+}
+
+/** The fields the API's site list sorts and filters by (ManagedSiteResponse's, status as text). */
+const SITE_FIELDS: FieldDef[] = [
+  { name: 'siteId', type: 'uuid' },
+  { name: 'name', type: 'string' },
+  { name: 'url', type: 'string' },
+  { name: 'framework', type: 'string' },
+  { name: 'status', type: 'string' },
+  { name: 'dailyActiveUsers', type: 'number' },
+  { name: 'monthlyActiveUsers', type: 'number' },
+  { name: 'createdAt', type: 'date' },
+  { name: 'publisherId', type: 'uuid' },
+  { name: 'statusReason', type: 'string' },
+];
+const SITE_COLUMNS: Record<string, SQLWrapper> = {
+  siteId: sites.id,
+  name: sites.name,
+  url: sites.url,
+  framework: sites.framework,
+  status: sites.status,
+  dailyActiveUsers: sites.dailyActiveUsers,
+  monthlyActiveUsers: sites.monthlyActiveUsers,
+  createdAt: sites.createdAt,
+  publisherId: sites.userId,
+  statusReason: sites.statusReason,
+};
+export const SITE_CSV_COLUMNS = SITE_FIELDS.map((f) => f.name);
+
+/** The API's review queue: page, pageSize, sortBy, sortDirection, Filter, FilterList (`FilterList[status]=pending`), Search. */
+export const siteListQuery = pagedRowsQueryOf(SITE_FIELDS);
+
+/**
+ * Every publisher's sites for an admin, paged: pending first, oldest first, unless sorted otherwise; Search
+ * looks in the name and the URL.
+ */
+export async function listManagedSites(
+  principal: Principal,
+  input: PagedRowsInput,
+): Promise<Paged<ManagedSiteResponse>> {
+  requireAccountLevel(principal, 'Listing every site');
+  if (principal.role !== 'admin') throw forbidden('Listing every site is for admins: it needs an admin’s API key.');
+  const where = and(
+    filterToSql(input.filter, SITE_COLUMNS),
+    input.search ? searchToSql(input.search, [sites.name, sites.url]) : undefined,
+  );
+  const direction = input.sortDirection === 'desc' ? desc : asc;
+  const order = input.sortBy
+    ? [direction(SITE_COLUMNS[input.sortBy] as typeof sites.id)]
+    : [statusRank, asc(sites.createdAt)];
+  const db = await getDb();
+  const [[{ total }], rows] = await Promise.all([
+    db.select({ total: count() }).from(sites).where(where),
+    db
+      .select()
+      .from(sites)
+      .where(where)
+      .orderBy(...order, asc(sites.id))
+      .limit(input.pageSize)
+      .offset(pageOffset(input)),
+  ]);
+  return { data: rows.map(toManagedSite), meta: pageMeta(input, total) };
+}
