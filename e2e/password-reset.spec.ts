@@ -39,8 +39,10 @@ async function newPage(browser: Browser, extraHTTPHeaders?: Record<string, strin
 }
 
 test('forgot password → the link in the e-mail → a new password → signed in with it', async ({ browser }) => {
-  // A caller naming another host changes nothing in the link (reset poisoning): it is PUBLIC_URL's.
-  const { page } = await newPage(browser, { 'X-Forwarded-Host': 'evil.example', 'X-Forwarded-Proto': 'https' });
+  // The link is PUBLIC_URL's whatever Host the request named (reset poisoning): the services never see the
+  // Host (tests/integration/password-reset.test.ts), and Next.js refuses a server action whose forwarded host
+  // is not the page's origin before it runs.
+  const { page } = await newPage(browser);
   await page.goto(`${server.url}/login`);
   await page.getByRole('link', { name: 'Forgot password?' }).click();
   await expect(page).toHaveURL(/\/forgot-password$/);

@@ -8,6 +8,7 @@ import { Dialog, DialogClose, DialogContent, DialogTrigger } from '@/components/
 import { Field, inputClass } from '@/components/ui/field';
 import { addDays } from '@/lib/query/dates';
 import { NewKeyReveal } from './new-key-reveal';
+import { keepingFields } from '@/components/ui/submit';
 
 /** How long a new key works: the last day it works is that many days from today (UTC), or a chosen day. */
 const EXPIRY_CHOICES = [
@@ -89,7 +90,7 @@ export function CreateKeyDialog({
           title={forUser ? 'Create a key for a publisher' : 'Create an API key'}
           description="Keys read reports over the HTTP API. Restrict a key to some sites or give it an end date if it is for a tool you only partly trust."
         >
-          <form action={submit} className="space-y-4">
+          <form onSubmit={keepingFields(submit)} className="space-y-4">
             {publishers && (
               <div className="space-y-1.5">
                 <label htmlFor={`${id}-user`} className="block text-sm font-medium">

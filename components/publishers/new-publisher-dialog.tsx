@@ -6,6 +6,7 @@ import { createPublisherAction, type CreatePublisherResult } from '@/app/(dashbo
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogClose, DialogContent, DialogTrigger } from '@/components/ui/dialog';
 import { inputClass } from '@/components/ui/field';
+import { keepingFields } from '@/components/ui/submit';
 
 /** A labelled text input whose error is tied to it (aria-describedby) and marks it invalid. */
 function TextField(props: {
@@ -121,7 +122,7 @@ export function NewPublisherDialog() {
           description="The publisher gets an e-mail with a link to choose a password. You never see or set it."
         >
           {/* The form keeps its values after a refused submit: React resets only on success. */}
-          <form action={submit} className="space-y-4" noValidate>
+          <form onSubmit={keepingFields(submit)} className="space-y-4" noValidate>
             <TextField id={`${id}-name`} name="name" label="Name" error={errors.name} autoComplete="off" />
             <TextField
               id={`${id}-email`}

@@ -6,6 +6,7 @@ import { reviewSiteAction, type SiteActionResult } from '@/app/(dashboard)/(repo
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogClose, DialogContent, DialogTrigger } from '@/components/ui/dialog';
 import { inputClass } from '@/components/ui/field';
+import { keepingFields } from '@/components/ui/submit';
 
 /** A move's button, by where it leads and from where (which moves are open is the services' to say). */
 const labelOf = (from: string, to: string) =>
@@ -74,7 +75,7 @@ export function ReviewActions({
           title={`Send ${name} back`}
           description="The site becomes pending. The publisher sees your reason on their Sites page until the site moves on."
         >
-          <form action={sendBack} className="space-y-4" noValidate>
+          <form onSubmit={keepingFields(sendBack)} className="space-y-4" noValidate>
             <div className="space-y-1.5">
               <label htmlFor={`${id}-reason`} className="block text-sm font-medium">
                 Reason

@@ -8,6 +8,7 @@ import { Dialog, DialogClose, DialogContent, DialogTrigger } from '@/components/
 import { inputClass } from '@/components/ui/field';
 import { useAnnounce } from './announcer';
 import { SiteFields, siteValuesOf, type SiteValues } from './site-fields';
+import { keepingFields } from '@/components/ui/submit';
 
 interface Publisher {
   id: string;
@@ -84,7 +85,7 @@ export function SiteDialog({
                 : 'Your site starts as pending: an admin reviews it before it is approved and goes live.'
           }
         >
-          <form action={submit} className="space-y-4" noValidate>
+          <form onSubmit={keepingFields(submit)} className="space-y-4" noValidate>
             {publishers && (
               <div className="space-y-1.5">
                 <label htmlFor={`${id}-publisher`} className="block text-sm font-medium">

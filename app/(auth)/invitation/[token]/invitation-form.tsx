@@ -1,6 +1,6 @@
 'use client';
 
-import { useActionState } from 'react';
+import { type RefObject, useActionState, useEffect, useRef } from 'react';
 import { Button } from '@/components/ui/button';
 import { inputClass } from '@/components/ui/field';
 import { acceptInvitationAction, type AcceptState } from './actions';
@@ -13,8 +13,15 @@ interface Props {
 }
 
 /** A password input with its label, hint and error, the error tied to it with aria-describedby. */
-function PasswordField(props: { id: string; label: string; hint?: string; error?: string; autoFocus?: boolean }) {
-  const { id, label, hint, error, autoFocus } = props;
+function PasswordField(props: {
+  id: string;
+  label: string;
+  hint?: string;
+  error?: string;
+  autoFocus?: boolean;
+  inputRef: RefObject<HTMLInputElement | null>;
+}) {
+  const { id, label, hint, error, autoFocus, inputRef } = props;
   const described = [hint && `${id}-hint`, error && `${id}-error`].filter(Boolean).join(' ') || undefined;
   return (
     <div className="space-y-1.5">
@@ -22,6 +29,7 @@ function PasswordField(props: { id: string; label: string; hint?: string; error?
         {label}
       </label>
       <input
+        ref={inputRef}
         id={id}
         name={id}
         type="password"
@@ -49,6 +57,13 @@ function PasswordField(props: { id: string; label: string; hint?: string; error?
 export function InvitationForm({ token, name, email, minLength }: Props) {
   const [state, action, pending] = useActionState<AcceptState, FormData>(acceptInvitationAction, {});
   const { errors = {} } = state;
+  const password = useRef<HTMLInputElement>(null);
+  const confirm = useRef<HTMLInputElement>(null);
+  // After a refusal the first wrong field gets the focus, so a keyboard or screen reader user lands on the error.
+  useEffect(() => {
+    if (state.errors?.password) password.current?.focus();
+    else if (state.errors?.confirm) confirm.current?.focus();
+  }, [state]);
   return (
     <form action={action} className="space-y-4" noValidate>
       <div className="text-sm">
@@ -64,10 +79,10 @@ export function InvitationForm({ token, name, email, minLength }: Props) {
         label="New password"
         hint={`At least ${minLength} characters; a passphrase of a few words is easy to remember.`}
         error={errors.password}
-        // The first wrong field gets the focus back, so a keyboard or screen reader user lands on the error.
-        autoFocus={!errors.confirm}
+        autoFocus
+        inputRef={password}
       />
-      <PasswordField id="confirm" label="Type it again" error={errors.confirm} autoFocus={!!errors.confirm} />
+      <PasswordField id="confirm" label="Type it again" error={errors.confirm} inputRef={confirm} />
       <p role="alert" aria-live="polite" className="min-h-5 text-sm text-red-700 dark:text-red-400">
         {errors.form}
       </p>
