@@ -15,6 +15,7 @@ const PAGES = [
   { name: 'countries', path: '/countries', heading: 'Countries' },
   { name: 'sites', path: '/sites', heading: 'Sites' },
   { name: 'keys', path: '/keys', heading: 'API keys' },
+  { name: 'activity', path: '/settings/activity', heading: 'Settings' },
 ];
 
 async function noSidewaysScroll(page: Page) {
@@ -62,6 +63,14 @@ for (const [width, scheme] of [
       await noSidewaysScroll(page);
       await keep(page, `${width}-${scheme}-login`);
       await expectNoViolations(page, `/login at ${width} px, ${scheme}`);
+    });
+
+    test('the forgot-password page fits, without signing in', async ({ page }) => {
+      await page.goto('/forgot-password');
+      await expect(page.getByRole('heading', { name: 'Reset your password', level: 1 })).toBeVisible();
+      await noSidewaysScroll(page);
+      await keep(page, `${width}-${scheme}-forgot-password`);
+      await expectNoViolations(page, `/forgot-password at ${width} px, ${scheme}`);
     });
 
     test('the public API docs fit, without signing in', async ({ page }) => {
@@ -121,6 +130,19 @@ for (const [width, scheme] of [
       });
     });
 
+    test.describe('signed in, settings', () => {
+      test.use({ storageState: authFile('demo') });
+
+      test('Settings → Security fits', async ({ page }) => {
+        await page.goto('/settings/security');
+        await expect(page.getByLabel('Current password')).toBeVisible();
+        await noSidewaysScroll(page);
+        await noScrollBoxes(page);
+        await keep(page, `${width}-${scheme}-settings-security`);
+        await expectNoViolations(page, `/settings/security at ${width} px, ${scheme}`);
+      });
+    });
+
     test.describe('an admin', () => {
       test.use({ storageState: authFile('admin') });
 
@@ -141,17 +163,23 @@ for (const [width, scheme] of [
         await expectNoViolations(page, `a publisher's overview viewed by an admin at ${width} px, ${scheme}`);
       });
 
-      test('the site review queue fits, with its navigation entry', async ({ page }) => {
-        await page.goto('/admin/sites');
-        await expect(page.getByRole('heading', { name: 'Site review', level: 1 })).toBeVisible();
-        await expect(
-          page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Site review' }),
-        ).toHaveAttribute('aria-current', 'page');
-        await noSidewaysScroll(page);
-        await noScrollBoxes(page);
-        await keep(page, `${width}-${scheme}-admin-site-review`);
-        await expectNoViolations(page, `the site review queue at ${width} px, ${scheme}`);
-      });
+      for (const [path, heading] of [
+        ['/admin/sites', 'Site review'],
+        ['/admin/publishers', 'Publishers'],
+        ['/admin/activity', 'Activity'],
+      ]) {
+        test(`${path} fits, with its navigation entry`, async ({ page }) => {
+          await page.goto(path);
+          await expect(page.getByRole('heading', { name: heading, level: 1 })).toBeVisible();
+          await expect(
+            page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: heading }),
+          ).toHaveAttribute('aria-current', 'page');
+          await noSidewaysScroll(page);
+          await noScrollBoxes(page);
+          await keep(page, `${width}-${scheme}-admin-${path.split('/').pop()}`);
+          await expectNoViolations(page, `${path} at ${width} px, ${scheme}`);
+        });
+      }
     });
   });
 }

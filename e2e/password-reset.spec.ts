@@ -130,3 +130,32 @@ test('changing the password in Settings → Security ends the other session and 
     .poll(() => sink.to(OWNER).map((m) => m.subject), { timeout: 30_000 })
     .toContain('Your Publisher Portal password was changed');
 });
+
+test('an invitation arrives by e-mail; its link sets the password and signs the publisher in', async ({ browser }) => {
+  const tag = Date.now().toString(36);
+  const email = `invited-${tag}@e2e.example`;
+  const admin = await newPage(browser);
+  await admin.page.goto(`${server.url}/login`);
+  await signIn(admin.page, USERS.admin.email);
+  await admin.page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Publishers' }).click();
+  await admin.page.getByRole('button', { name: 'New publisher' }).click();
+  const dialog = admin.page.getByRole('dialog', { name: 'New publisher' });
+  await dialog.getByLabel('Name').fill(`Invited ${tag}`);
+  await dialog.getByLabel('E-mail').fill(email);
+  await dialog.getByRole('button', { name: 'Create and invite' }).click();
+  await expect(admin.page.getByRole('dialog', { name: 'Publisher invited' })).toBeVisible();
+
+  await expect.poll(() => sink.to(email).length, { timeout: 30_000 }).toBe(1);
+  const [mail] = sink.to(email);
+  expect(mail.text).toContain(mail.links[0]);
+  expect(mail.html).not.toMatch(/<img[^>]+src=["']?https?:/i);
+  expect(mail.links[0]).toMatch(new RegExp(`^${server.url}/invitation/[A-Za-z0-9_-]+$`));
+
+  const { page } = await newPage(browser);
+  await page.goto(mail.links[0]);
+  await expect(page.getByText(email)).toBeVisible();
+  await page.getByLabel('New password').fill(FIRST_NEW);
+  await page.getByLabel('Type it again').fill(FIRST_NEW);
+  await page.getByRole('button', { name: 'Set password and sign in' }).click();
+  await expect(page.getByRole('heading', { name: 'Overview', level: 1 })).toBeVisible();
+});

@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { auditEvents, mailOutbox, sessions } from '@/db/schema';
 import { changePassword } from '@/lib/accounts';
@@ -55,7 +55,11 @@ describe('change password, signed in', () => {
 
     const [notice] = await t.db.select().from(mailOutbox).where(eq(mailOutbox.recipient, user.email));
     expect(notice).toMatchObject({ kind: 'password_changed', subject: 'Your Publisher Portal password was changed' });
-    expect(await t.db.select().from(auditEvents).where(eq(auditEvents.subjectId, user.id))).toEqual([
+    const changes = t.db
+      .select()
+      .from(auditEvents)
+      .where(and(eq(auditEvents.subjectId, user.id), eq(auditEvents.kind, 'password.changed')));
+    expect(await changes).toEqual([
       expect.objectContaining({
         kind: 'password.changed',
         actorKind: 'user',
