@@ -59,7 +59,9 @@ for (const scheme of ['light', 'dark'] as const) {
         await page.getByRole('alertdialog').getByRole('button', { name: 'Cancel' }).click();
 
         // The invitation page, signed out, with a refused password.
-        const invitee = await page.context().browser()!.newPage({ colorScheme: scheme });
+        // A context of its own: axe runs only in pages of a context a test made (browser.newContext()).
+        const signedOut = await page.context().browser()!.newContext({ colorScheme: scheme });
+        const invitee = await signedOut.newPage();
         await invitee.goto(new URL(new URL(link).pathname, page.url()).toString());
         await waitForHydration(invitee);
         await expectNoViolations(invitee, '/invitation');
@@ -68,7 +70,7 @@ for (const scheme of ['light', 'dark'] as const) {
         await invitee.getByRole('button', { name: 'Set password and sign in' }).click();
         await expect(invitee.getByText(/The password must/)).toBeVisible();
         await expectNoViolations(invitee, '/invitation with a refused password');
-        await invitee.close();
+        await signedOut.close();
       });
     });
 

@@ -72,7 +72,8 @@ function watch(page: Page, errors: string[]) {
   page.on('console', (message) => {
     // A 404 page is meant to answer 404; the browser reports that of the document itself as an error.
     const own404 = message.location().url === page.url() && / status of 404 /.test(message.text());
-    if (message.type() === 'error' && !own404) errors.push(`console error on ${page.url()}: ${message.text()}`);
+    if (message.type() === 'error' && !own404)
+      errors.push(`console error on ${page.url()} [${message.location().url}]: ${message.text()}`);
   });
   page.on('pageerror', (error) => errors.push(`uncaught ${error.name} on ${page.url()}: ${error.message}`));
 }
