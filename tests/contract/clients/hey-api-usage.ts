@@ -103,5 +103,32 @@ export async function callEveryOperation(who: Credentials): Promise<string[]> {
   called.push(check(reactivated.data?.status === 'invited', 'reactivatePublisher', reactivated.error));
   const publishers = await api.listPublishers({ ...admin, query: { Search: email } });
   called.push(check(publishers.data?.data[0]?.email === email, 'listPublishers', publishers.error));
+
+  // A site of that account: added pending, sent back with a reason, found in the review queue.
+  const game = `hey-api game ${Date.now()}`;
+  const site = await api.createSite({
+    ...admin,
+    body: {
+      publisherId: account.data?.id ?? 'none',
+      name: game,
+      url: 'https://hey-api.example.com',
+      framework: 'phaser',
+    },
+  });
+  called.push(check(site.data?.status === 'pending', 'createSite', site.error));
+  const reviewed = await api.updateSite({
+    ...admin,
+    path: { id: site.data?.siteId ?? 'none' },
+    body: { status: 'pending', statusReason: 'Add a privacy policy' },
+  });
+  called.push(check(reviewed.data?.statusReason === 'Add a privacy policy', 'updateSite', reviewed.error));
+  const queue = await api.listAllSites({ ...admin, query: { Search: game } });
+  called.push(
+    check(
+      queue.data?.data.some((s) => s.siteId === site.data?.siteId),
+      'listAllSites',
+      queue.error,
+    ),
+  );
   return called;
 }

@@ -117,5 +117,30 @@ export async function callEveryOperation(who: Credentials): Promise<string[]> {
   const publishers = await api.listPublishers({ Search: email }, admin);
   const page = publishers.status === 200 ? json(publishers.data) : undefined;
   called.push(check(page?.data[0]?.email === email, 'listPublishers', publishers.data));
+
+  // A site of that account: added pending, sent back with a reason, found in the review queue.
+  const game = `orval game ${Date.now()}`;
+  const site = await api.createSite(
+    { publisherId: id, name: game, url: 'https://orval.example.com', framework: 'phaser' },
+    admin,
+  );
+  const added = site.status === 200 ? json(site.data) : undefined;
+  called.push(check(added?.status === 'pending', 'createSite', site.data));
+  const reviewed = await api.updateSite(
+    added?.siteId ?? 'none',
+    { status: 'pending', statusReason: 'Add a privacy policy' },
+    admin,
+  );
+  const reason = reviewed.status === 200 ? json(reviewed.data)?.statusReason : undefined;
+  called.push(check(reason === 'Add a privacy policy', 'updateSite', reviewed.data));
+  const queue = await api.listAllSites({ Search: game }, admin);
+  const inQueue = queue.status === 200 ? json(queue.data) : undefined;
+  called.push(
+    check(
+      inQueue?.data.some((s) => s.siteId === added?.siteId),
+      'listAllSites',
+      queue.data,
+    ),
+  );
   return called;
 }
