@@ -3,29 +3,16 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
-import { afterAll, afterEach, beforeAll, describe, expect, inject, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { type Database, openPglite, openPostgres, setDatabase } from '@/db/client';
 import { auditEvents, mailOutbox, users } from '@/db/schema';
-import { readEnv, setEnv } from '@/lib/platform/env';
-import { runCli } from '@/scripts/run-cli';
+import { setEnv } from '@/lib/platform/env';
+import { cli } from '../support/cli';
 
 /**
  * `npm run admin:create` on a fresh embedded database (migrated, no demo data), or on the shared PostgreSQL
  * database with TEST_DATABASE_URL. Tests have no terminal, so the command invites instead of prompting.
  */
-async function cli(args: string[], environment: Record<string, string | undefined>) {
-  setEnv(readEnv({ ...process.env, DATABASE_URL: '', ...environment }));
-  const out: string[] = [];
-  const err: string[] = [];
-  const log = vi.spyOn(console, 'log').mockImplementation((...parts) => void out.push(parts.join(' ')));
-  const error = vi.spyOn(console, 'error').mockImplementation((...parts) => void err.push(parts.join(' ')));
-  try {
-    return { code: await runCli(args), stdout: out.join('\n'), stderr: err.join('\n') };
-  } finally {
-    log.mockRestore();
-    error.mockRestore();
-  }
-}
 
 let tmp: string;
 let env: Record<string, string>;

@@ -1,31 +1,17 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { openPglite } from '@/db/client';
 import { queueMail, renderMail } from '@/lib/mail';
-import { readEnv, setEnv } from '@/lib/platform/env';
-import { runCli } from '@/scripts/run-cli';
+import { setEnv } from '@/lib/platform/env';
 import { type SmtpSink, startSmtpSink } from '../support/smtp-sink';
+import { cli } from '../support/cli';
 
 /**
  * `npm run mail -- outbox | send` on an embedded database folder of its own, run in this process through
  * runCli as scripts/cli.ts does, with the environment an operator would set.
  */
-async function cli(args: string[], environment: Record<string, string | undefined>) {
-  setEnv(readEnv({ ...process.env, DATABASE_URL: '', ...environment }));
-  const out: string[] = [];
-  const err: string[] = [];
-  const log = vi.spyOn(console, 'log').mockImplementation((...parts) => void out.push(parts.join(' ')));
-  const error = vi.spyOn(console, 'error').mockImplementation((...parts) => void err.push(parts.join(' ')));
-  try {
-    const code = await runCli(args);
-    return { code, stdout: out.join('\n'), stderr: err.join('\n') };
-  } finally {
-    log.mockRestore();
-    error.mockRestore();
-  }
-}
 
 let dir: string;
 let sink: SmtpSink;

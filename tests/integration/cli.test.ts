@@ -4,35 +4,21 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { sql } from 'drizzle-orm';
-import { afterAll, afterEach, beforeAll, describe, expect, inject, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { type Database, openPglite, openPostgres, setDatabase } from '@/db/client';
 import { lockPathFor } from '@/db/embedded-lock';
 import { DEMO_IDS } from '@/db/seed';
 import { hashApiKey } from '@/lib/keys/key-format';
-import { readEnv, setEnv } from '@/lib/platform/env';
-import { runCli } from '@/scripts/run-cli';
+import { setEnv } from '@/lib/platform/env';
 import { get } from '../support/api';
 import { createPublisher } from '../support/factories';
+import { cli } from '../support/cli';
 
 /**
  * The operator CLI on an embedded database folder of its own and, when TEST_DATABASE_URL is set, on
  * PostgreSQL. Commands run in this process through runCli (what scripts/cli.ts calls), with the
  * environment an operator would set; two smoke tests start the real `tsx scripts/cli.ts` process.
  */
-async function cli(args: string[], environment: Record<string, string | undefined>) {
-  setEnv(readEnv({ ...process.env, DATABASE_URL: '', ...environment }));
-  const out: string[] = [];
-  const err: string[] = [];
-  const log = vi.spyOn(console, 'log').mockImplementation((...parts) => void out.push(parts.join(' ')));
-  const error = vi.spyOn(console, 'error').mockImplementation((...parts) => void err.push(parts.join(' ')));
-  try {
-    const code = await runCli(args);
-    return { code, stdout: out.join('\n'), stderr: err.join('\n') };
-  } finally {
-    log.mockRestore();
-    error.mockRestore();
-  }
-}
 
 const execute = promisify(execFile);
 const root = path.resolve(import.meta.dirname, '../..');
