@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { type AppendingProxy, startAppendingProxy } from './support/appending-proxy';
-import { signIn, USERS } from './support/dashboard';
+import { inOneSignInWindow, signIn, USERS } from './support/dashboard';
 import { createApiKeys, e2ePort, makeTempDir, type ServerProcess, startServer } from './support/servers';
 
 /**
@@ -108,6 +108,7 @@ test.describe('next start, without TRUST_PROXY: no address is believed', () => {
       await expect(page.locator('form').getByRole('alert')).toHaveText(answer);
       await context.close();
     };
+    await inOneSignInWindow(120_000);
     for (let i = 0; i < 10; i++) await attempt(i, `wrong-${i}`, 'Invalid email or password');
     await attempt(10, 'demo-password', /^Too many sign-in attempts\. Try again in \d+ minutes?\.$/);
   });

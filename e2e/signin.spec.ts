@@ -1,6 +1,6 @@
 import { type Browser, expect, type Page, test } from '@playwright/test';
 import { secretsIn } from '../tests/support/secrets';
-import { signIn, USERS } from './support/dashboard';
+import { inOneSignInWindow, signIn, USERS } from './support/dashboard';
 import { makeTempDir, startServer, type ServerProcess } from './support/servers';
 
 /**
@@ -42,6 +42,7 @@ async function attempt(page: Page, password: string) {
 const failedMessage = (page: Page) => page.locator('form').getByRole('alert');
 
 test('ten wrong passwords from one address throttle that address, not the owner elsewhere', async ({ browser }) => {
+  await inOneSignInWindow(120_000);
   const attacker = await from(browser, '203.0.113.7');
   for (let i = 0; i < 10; i++) {
     await attempt(attacker.page, `wrong-${i}`);

@@ -9,6 +9,7 @@ import {
   test as base,
   expect,
 } from '@playwright/test';
+import { SIGN_IN_LIMITS } from '@/lib/platform/limits';
 import { ROOT } from './servers';
 
 /**
@@ -55,6 +56,18 @@ export interface Totals {
 }
 
 /** Fills and submits the sign-in form of the current page (which must be /login). */
+/**
+ * Waits, when the sign-in throttle's fixed window (aligned to the clock) ends within `needMs`, until the next
+ * one starts: a series of attempts that straddled the edge would be counted in two windows and never throttled.
+ */
+export async function inOneSignInWindow(needMs: number) {
+  const { windowMs } = SIGN_IN_LIMITS;
+  const left = windowMs - (Date.now() % windowMs);
+  if (left >= needMs) return;
+  base.info().setTimeout(base.info().timeout + left + 1_000);
+  await new Promise((resolve) => setTimeout(resolve, left + 1_000));
+}
+
 export async function signIn(page: Page, email: string, password = PASSWORD) {
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password').fill(password);

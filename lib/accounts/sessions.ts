@@ -8,15 +8,10 @@ import { sessions, users } from '@/db/schema';
 import { sha256Hex } from '@/lib/shared/crypto';
 import { getRateLimitStore, secondsUntilReset } from '@/lib/ratelimit';
 import type { Principal } from './principal';
+import { SIGN_IN_LIMITS } from '@/lib/platform/limits';
 
 export const SESSION_DAYS = 30;
 const DAY_MS = 86_400_000;
-
-/**
- * Sign-in attempts allowed within the window per account from one client address, and per client address.
- * Never per account alone: then anyone could lock an owner out by failing on purpose from elsewhere.
- */
-export const SIGN_IN_LIMITS = { perAccountAndAddress: 10, perAddress: 30, windowMs: 15 * 60_000 };
 
 export interface SessionUser {
   principal: Principal;

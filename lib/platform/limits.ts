@@ -71,3 +71,10 @@ export const MIGRATE_COMMAND_LOCK_WAIT_MS = 10 * 60_000;
  * which releases the migration lock for the next instance.
  */
 export const MIGRATION_SESSION_IDLE_TIMEOUT_MS = 60_000;
+
+/**
+ * Sign-in attempts allowed within the window per account from one client address, and per client address.
+ * Never per account alone: then anyone could lock an owner out by failing on purpose from elsewhere. The
+ * windows are fixed and aligned to the clock (lib/ratelimit), like the API's.
+ */
+export const SIGN_IN_LIMITS = { perAccountAndAddress: 10, perAddress: 30, windowMs: 15 * 60_000 };
