@@ -51,6 +51,11 @@ export async function openPostgres(
     // After a failed connection postgres.js waits before the next try, by default up to 20 s: requests would
     // still fail that long after the database is back. Half a second at most between tries instead.
     backoff: (failures: number) => Math.min(0.05 * failures, 0.5),
+    // No catalog query of array types on each new connection: postgres.js drops that query's promise, so a
+    // connection reset or cancelled while it runs becomes an unhandled rejection that ends the process
+    // (porsager/postgres#1192, #1223; CI's outage test hit it). Nothing needs those types: drizzle writes and
+    // reads array columns as array literals itself, and our own SQL passes arrays as literals (db/seed.ts).
+    fetch_types: false,
     // random_page_cost 1.1 (the usual SSD setting) instead of 4 (spinning disks): with 4, the planner
     // estimates the rollup's index too dear and scans the whole table instead (62 ms instead of 6).
     connection: {
