@@ -15,18 +15,23 @@ import {
   text,
   timestamp,
   unique,
+  uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
 import { cpmSql, fillRateSql } from './metrics';
 
 export const userRole = pgEnum('user_role', ['publisher', 'admin']);
 export const siteStatus = pgEnum('site_status', ['live', 'approved', 'pending']);
-/** invited: created by an admin, no password yet; deactivated: shut out (sessions ended, keys answer 401). */
+/** invited: created by an admin, its owner has not joined yet; deactivated: shut out (no member acts for it, keys answer 401). */
 export const accountStatus = pgEnum('account_status', ['invited', 'active', 'deactivated']);
 
 const createdAt = () => timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow();
 
-/** An account is a publisher user; admins operate on publishers' behalf. */
+/**
+ * An account: it owns sites, revenue rows and API keys. Its id is the spec's `userId`. People act for it as its
+ * members (`memberships`); a publisher account is a publisher's business, an admin account the operator's.
+ * `email` is the account's contact address; `requireTwoFactor`: every member must sign in with a second factor.
+ */
 export const users = pgTable(
   'users',
   {
@@ -34,14 +39,91 @@ export const users = pgTable(
     email: text('email').notNull().unique(), // always stored lower-cased
     name: text('name').notNull(),
     role: userRole('role').notNull().default('publisher'),
-    passwordHash: text('password_hash'),
     defaultRangeDays: integer('default_range_days').notNull().default(30),
     status: accountStatus('status').notNull().default('active'),
-    lastSignInAt: timestamp('last_sign_in_at', { withTimezone: true, mode: 'date' }),
+    requireTwoFactor: boolean('require_two_factor').notNull().default(false),
     createdAt: createdAt(),
   },
   // Reports default to this many days, and the API accepts ranges of at most 731 days.
   (t) => [check('users_default_range_days_check', sql`${t.defaultRangeDays} between 1 and 731`)],
+);
+
+/**
+ * A person who signs in, with one password and an optional second factor (TOTP, RFC 6238), and acts for the
+ * accounts they are a member of. `totpLastStep`: the last time step a code was accepted for, so that no code
+ * works twice.
+ */
+export const people = pgTable('people', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  email: text('email').notNull().unique(), // always stored lower-cased
+  name: text('name').notNull(),
+  passwordHash: text('password_hash').notNull(),
+  lastSignInAt: timestamp('last_sign_in_at', { withTimezone: true, mode: 'date' }),
+  totpSecret: text('totp_secret'),
+  totpEnabledAt: timestamp('totp_enabled_at', { withTimezone: true, mode: 'date' }),
+  totpLastStep: bigint('totp_last_step', { mode: 'number' }),
+  createdAt: createdAt(),
+});
+
+/** What a member may do in an account (lib/accounts/roles.ts says it once). */
+export const memberRole = pgEnum('member_role', ['owner', 'admin', 'finance', 'viewer']);
+
+/** A person's place in an account: one role, and for a viewer optionally only some of the account's sites. */
+export const memberships = pgTable(
+  'memberships',
+  {
+    accountId: uuid('account_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    personId: uuid('person_id')
+      .notNull()
+      .references(() => people.id, { onDelete: 'cascade' }),
+    role: memberRole('role').notNull(),
+    siteIds: uuid('site_ids').array(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.accountId, t.personId] }), index('memberships_person_idx').on(t.personId)],
+);
+
+/**
+ * An invitation to join an account with a role: a single-use e-mailed link (only its SHA-256 stored). Pending
+ * while neither accepted nor revoked and not expired; at most one pending per account and e-mail.
+ */
+export const invitations = pgTable(
+  'invitations',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    accountId: uuid('account_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    email: text('email').notNull(), // always stored lower-cased
+    role: memberRole('role').notNull(),
+    siteIds: uuid('site_ids').array(),
+    invitedBy: uuid('invited_by').references(() => people.id, { onDelete: 'set null' }),
+    tokenHash: text('token_hash').notNull().unique(),
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+    acceptedAt: timestamp('accepted_at', { withTimezone: true, mode: 'date' }),
+    revokedAt: timestamp('revoked_at', { withTimezone: true, mode: 'date' }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('invitations_pending_idx')
+      .on(t.accountId, t.email)
+      .where(sql`${t.acceptedAt} is null and ${t.revokedAt} is null`),
+  ],
+);
+
+/** A person's single-use recovery codes for a lost second factor: only their SHA-256 is stored. */
+export const recoveryCodes = pgTable(
+  'recovery_codes',
+  {
+    personId: uuid('person_id')
+      .notNull()
+      .references(() => people.id, { onDelete: 'cascade' }),
+    codeHash: text('code_hash').notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true, mode: 'date' }),
+  },
+  (t) => [primaryKey({ columns: [t.personId, t.codeHash] })],
 );
 
 /** A site is a game; its id is the API's siteId and gameId. */
@@ -170,42 +252,48 @@ export const apiKeys = pgTable(
     revokedAt: timestamp('revoked_at', { withTimezone: true, mode: 'date' }),
     lastUsedAt: timestamp('last_used_at', { withTimezone: true, mode: 'date' }),
     createdAt: createdAt(),
-    createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdBy: uuid('created_by').references(() => people.id, { onDelete: 'set null' }),
   },
   (t) => [index('api_keys_user_id_idx').on(t.userId, t.createdAt)],
 );
 
-/** Dashboard sessions; the cookie carries a random token, the table only its hash. */
+/**
+ * Dashboard sessions of a person; the cookie carries a random token, the table only its hash. The browser and
+ * address are as seen at sign-in, `lastSeenAt` is refreshed at most once a minute (Settings lists them).
+ */
 export const sessions = pgTable(
   'sessions',
   {
     tokenHash: text('token_hash').primaryKey(),
-    userId: uuid('user_id')
+    personId: uuid('person_id')
       .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+      .references(() => people.id, { onDelete: 'cascade' }),
     expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+    userAgent: text('user_agent'),
+    clientAddress: text('client_address'),
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
     createdAt: createdAt(),
   },
-  (t) => [index('sessions_user_id_idx').on(t.userId)],
+  (t) => [index('sessions_person_idx').on(t.personId)],
 );
 
 /**
- * Single-use links sent by e-mail (an invitation, a password reset): only the SHA-256 of the token is stored.
- * A new link of the same purpose deletes the account's earlier ones; using one deletes it.
+ * Single-use password reset links sent by e-mail: only the SHA-256 of the token is stored. A new link deletes
+ * the person's earlier ones; using one deletes it. (Invitations have their own table.)
  */
 export const tokenPurpose = pgEnum('token_purpose', ['invitation', 'password_reset']);
 export const accountTokens = pgTable(
   'account_tokens',
   {
     tokenHash: text('token_hash').primaryKey(),
-    userId: uuid('user_id')
+    personId: uuid('person_id')
       .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+      .references(() => people.id, { onDelete: 'cascade' }),
     purpose: tokenPurpose('purpose').notNull(),
     expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
     createdAt: createdAt(),
   },
-  (t) => [index('account_tokens_user_id_idx').on(t.userId, t.purpose)],
+  (t) => [index('account_tokens_person_idx').on(t.personId, t.purpose)],
 );
 
 /**
@@ -267,5 +355,7 @@ export const auditEvents = pgTable(
 );
 
 export type User = typeof users.$inferSelect;
+export type Person = typeof people.$inferSelect;
+export type MemberRole = (typeof memberRole.enumValues)[number];
 export type Site = typeof sites.$inferSelect;
 export type ApiKeyRow = typeof apiKeys.$inferSelect;

@@ -10,8 +10,8 @@ import { hash } from '@node-rs/argon2';
 import { eq, sql } from 'drizzle-orm';
 import { copyLine, withoutSecondaryIndexes } from './bulk';
 import type { Database } from './open';
-import { users } from './schema';
-import { insertSites } from './seed';
+import { people, users } from './schema';
+import { insertAccountsWithOwners, insertSites } from './seed';
 import { COUNTRIES, type Country, countryCodesMatching, countryName } from '@/lib/shared/countries';
 import { DEMO_PASSWORD, type DemoSite, dayNumber, dayString, demoUuid, revenueFor, todayUtc } from './seed-data';
 
@@ -70,9 +70,10 @@ export async function seedLarge(
   const passwordHash = await hash(DEMO_PASSWORD);
   const { db } = database;
   await db.delete(users).where(eq(users.email, LARGE.email)); // its sites and rows go with it (cascade)
-  await db
-    .insert(users)
-    .values({ id: BIG_USER_ID, email: LARGE.email, name: LARGE.name, role: 'publisher', passwordHash });
+  await db.delete(people).where(eq(people.email, LARGE.email));
+  await insertAccountsWithOwners(db, [
+    { id: BIG_USER_ID, email: LARGE.email, name: LARGE.name, role: 'publisher', passwordHash },
+  ]);
   await insertSites(db, LARGE_SITES, firstDay, (day) => new Date(day * 86_400_000)); // added at midnight UTC
   let done = 0;
   await database.bulk((session) =>

@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import { COUNTRIES } from '@/lib/shared/countries';
 import { withoutSecondaryIndexes } from './bulk';
 import type { Db } from './open';
-import { sites, users } from './schema';
+import { memberships, people, sites, users } from './schema';
 import {
   DEMO_IDS,
   DEMO_PASSWORD,
@@ -76,6 +76,25 @@ async function insertRevenue(db: Db, sites: readonly DemoSite[], firstDay: numbe
 }
 
 /** Writes sites of the demo's shape (the large set's too), each added `addedDaysEarlier` days before `firstDay`. */
+/**
+ * Accounts, each with one person of the same id, e-mail, name and password as its Owner: what migration 0009
+ * made of every account that could sign in.
+ */
+export async function insertAccountsWithOwners(
+  db: Db,
+  accounts: (typeof users.$inferInsert & { id: string; passwordHash: string })[],
+): Promise<void> {
+  await db.insert(users).values(accounts.map(({ passwordHash: _, ...account }) => account));
+  await db
+    .insert(people)
+    .values(
+      accounts.map(({ id, email, name, passwordHash, createdAt }) => ({ id, email, name, passwordHash, createdAt })),
+    );
+  await db
+    .insert(memberships)
+    .values(accounts.map(({ id, createdAt }) => ({ accountId: id, personId: id, role: 'owner' as const, createdAt })));
+}
+
 export async function insertSites(
   db: Db,
   list: readonly DemoSite[],
@@ -121,8 +140,9 @@ export async function seedDemo(db: Db, options: { today?: string; days?: number 
 
   let revenueRows = 0;
   await db.transaction(async (tx) => {
-    await tx.execute(sql`TRUNCATE revenue_daily, api_keys, sessions, sites, users CASCADE`);
-    await tx.insert(users).values(
+    await tx.execute(sql`TRUNCATE revenue_daily, api_keys, sessions, sites, users, people CASCADE`);
+    await insertAccountsWithOwners(
+      tx as unknown as Db,
       DEMO_USERS.map((u, i) => ({
         id: DEMO_IDS.users[u.key],
         email: u.email,
@@ -139,7 +159,7 @@ export async function seedDemo(db: Db, options: { today?: string; days?: number 
     );
   });
   // Fresh statistics, so report queries get their real plans at once (PGlite has no autovacuum to do it).
-  await db.execute(sql`ANALYZE users, sites, revenue_daily, revenue_rollup`);
+  await db.execute(sql`ANALYZE users, people, memberships, sites, revenue_daily, revenue_rollup`);
 
   return {
     users: DEMO_USERS.length,

@@ -1,6 +1,6 @@
 import { hash } from '@node-rs/argon2';
 import { getDb } from '@/db/client';
-import { users } from '@/db/schema';
+import { memberships, people, users } from '@/db/schema';
 import { actorOf, recordEvent } from '@/lib/audit';
 import { badRequest, conflict, forbidden } from '@/lib/shared/errors';
 import { sendInvitation } from './invitations';
@@ -25,12 +25,23 @@ export async function createAdmin(
   const email = input.email.trim().toLowerCase();
   const db = await getDb();
   return db.transaction(async (tx) => {
+    const status = passwordHash ? 'active' : 'invited';
     const [created] = await tx
       .insert(users)
-      .values({ email, name: input.name, role: 'admin', status: passwordHash ? 'active' : 'invited', passwordHash })
+      .values({ email, name: input.name, role: 'admin', status })
       .onConflictDoNothing({ target: users.email })
       .returning({ id: users.id });
     if (!created) throw conflict(`${email} is already the e-mail of an account.`);
+    if (passwordHash) {
+      // The admin signs in at once: the account's first person, with the same id, as migration 0009 made them.
+      const [person] = await tx
+        .insert(people)
+        .values({ id: created.id, email, name: input.name, passwordHash })
+        .onConflictDoNothing({ target: people.email })
+        .returning({ id: people.id });
+      if (!person) throw conflict(`${email} already signs in here.`);
+      await tx.insert(memberships).values({ accountId: created.id, personId: person.id, role: 'owner' });
+    }
     // An admin owns no publisher account: the event names the person as its subject only.
     await recordEvent(tx, actorOf(principal), {
       kind: 'account.created',
@@ -38,9 +49,9 @@ export async function createAdmin(
       subjectId: created.id,
       details: { email, name: input.name, role: 'admin' },
     });
-    const invitationUrl = passwordHash
-      ? null
-      : await sendInvitation(tx, principal, { id: created.id, name: input.name, email, role: 'admin' });
-    return { id: created.id, invitationUrl };
+    if (passwordHash) return { id: created.id, invitationUrl: null };
+    const account = { id: created.id, name: input.name, role: 'admin' as const };
+    const { url } = await sendInvitation(tx, principal, { account, email, role: 'owner' });
+    return { id: created.id, invitationUrl: url };
   });
 }

@@ -4,13 +4,15 @@ export { MIN_PASSWORD_LENGTH, passwordProblem, setPassword } from './passwords';
 export { changePassword } from './password-change';
 export { requestPasswordReset, resetLinkWorks, resetPassword, sendPasswordResetAsAdmin } from './password-reset';
 export { OPERATOR } from './principal';
-export type { Principal } from './principal';
-export { signIn, signOut, signOutEverywhere, userForSession } from './sessions';
-export type { SessionUser } from './sessions';
+export type { MemberRole, Principal } from './principal';
+export { type Ability, can, MEMBER_ROLES, requireAbility, ROLE_LABELS } from './roles';
+export { principalOf, signIn, signOut, signOutEverywhere, userForSession } from './sessions';
+export type { Membership, SessionOrigin, SessionUser } from './sessions';
 export { readableSites, requireAccountLevel, requireWritable } from './site-access';
 export { listSites } from './sites';
 export { createAdmin } from './admins';
 export { acceptInvitation, invitationFor } from './invitations';
+export type { InvitationView } from './invitations';
 export {
   createPublisher,
   deactivatePublisher,

@@ -1,117 +1,224 @@
 /**
- * Invitations: the e-mailed single-use link (72 h, lib/accounts/tokens.ts) with which an invited publisher
- * sets a first password and signs in. Only the newest link of an account works; using it voids it.
+ * Invitations to join an account with a role: an e-mailed single-use link (72 h; only its SHA-256 stored).
+ * Someone new sets a password with it; someone who already signs in here joins with their own password.
+ * A new link for the same account and e-mail replaces the pending one; revoking or using it voids it.
  */
+import { randomBytes } from 'node:crypto';
 import { hash } from '@node-rs/argon2';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, gt, isNull, ne } from 'drizzle-orm';
 import { getDb, type Tx } from '@/db/client';
-import { users } from '@/db/schema';
+import { invitations, memberships, people, users } from '@/db/schema';
 import { actorOf, recordEvent } from '@/lib/audit';
 import { queueMail, renderMail } from '@/lib/mail';
 import { publicUrl } from '@/lib/platform/public-url';
-import { badRequest } from '@/lib/shared/errors';
+import { sha256Hex } from '@/lib/shared/crypto';
+import { AppError, badRequest } from '@/lib/shared/errors';
 import { hidingParameters } from '@/lib/shared/sql-errors';
+import { checkCredentials } from './credentials';
 import { passwordProblem } from './passwords';
-import type { Principal } from './principal';
-import { openSession } from './sessions';
-import { consumeToken, peekToken } from './tokens';
-import { issueToken, TOKEN_LIFETIME_MS } from './tokens';
+import type { MemberRole, Principal } from './principal';
+import { ROLE_LABELS } from './roles';
+import { openSession, type SessionOrigin } from './sessions';
+import { TOKEN_LIFETIME_MS } from './tokens';
 
 const INVITATION_HOURS = TOKEN_LIFETIME_MS.invitation / 3_600_000;
 
 /** The page an invitation link opens; the token is a path segment, so it never sits in a query string. */
 const invitationPath = (token: string) => `/invitation/${token}`;
 
+export interface InvitationInput {
+  account: { id: string; name: string; role: 'publisher' | 'admin' };
+  email: string;
+  role: MemberRole;
+  /** A Viewer's sites; null for the whole account. */
+  siteIds?: string[] | null;
+}
+
 /**
- * Issues a new invitation link for an invited account (voiding any earlier one) and queues its e-mail, in the
- * caller's transaction, with the event `invitation.sent`. Returns the link: the caller may show it once.
+ * Issues an invitation link (replacing a pending one for the same account and e-mail) and queues its e-mail,
+ * in the caller's transaction, with the event `invitation.sent`. Returns the link and the invitation's id:
+ * the caller may show the link once.
  */
 export async function sendInvitation(
   tx: Tx,
   principal: Principal,
-  account: { id: string; name: string; email: string; role: 'publisher' | 'admin' },
-): Promise<string> {
-  const token = await issueToken(tx, account.id, 'invitation');
+  input: InvitationInput,
+): Promise<{ id: string; url: string }> {
+  const email = input.email.trim().toLowerCase();
+  const token = randomBytes(32).toString('base64url');
+  const values = {
+    role: input.role,
+    siteIds: input.role === 'viewer' ? (input.siteIds ?? null) : null,
+    invitedBy: principal.viewedBy ? null : (principal.personId ?? null),
+    tokenHash: sha256Hex(token),
+    expiresAt: new Date(Date.now() + TOKEN_LIFETIME_MS.invitation),
+  };
+  const [row] = await hidingParameters(
+    tx
+      .insert(invitations)
+      .values({ accountId: input.account.id, email, ...values })
+      .onConflictDoUpdate({
+        target: [invitations.accountId, invitations.email],
+        targetWhere: and(isNull(invitations.acceptedAt), isNull(invitations.revokedAt)),
+        set: { ...values, createdAt: new Date() },
+      })
+      .returning({ id: invitations.id }),
+  );
   const url = publicUrl(invitationPath(token));
-  const mailId = await queueMail(tx, {
-    kind: 'invitation',
-    to: account.email,
-    subject: 'Your Publisher Portal account',
+  const mailId = await queueMail(tx, { kind: 'invitation', to: email, ...invitationMail(input, email, url) });
+  await recordEvent(tx, actorOf(principal), {
+    kind: 'invitation.sent',
+    // An admin account's invitations belong to no publisher: the event names the invitation only.
+    accountId: input.account.role === 'publisher' ? input.account.id : null,
+    subjectId: row.id,
+    details: { email, role: input.role, mailId },
+  });
+  return { id: row.id, url };
+}
+
+function invitationMail(input: InvitationInput, email: string, url: string) {
+  const role = ROLE_LABELS[input.role];
+  return {
+    subject: `Join ${input.account.name} on the Publisher Portal`,
     ...renderMail({
-      greeting: `Hello ${account.name},`,
+      greeting: 'Hello,',
       paragraphs: [
-        `An account on the Publisher Portal has been created for you (${account.email}).`,
-        'Choose your password to sign in and see the revenue of your games.',
+        `You are invited to ${input.account.name} on the Publisher Portal as ${role} (${email}).`,
+        'Open the link to choose your password, or to join with the one you already use here.',
       ],
-      action: { label: 'Set your password', url },
+      action: { label: `Join ${input.account.name}`, url },
       closing: [
-        `The link works once and for ${INVITATION_HOURS} hours. If it has expired, ask your contact for a new one.`,
+        `The link works once and for ${INVITATION_HOURS} hours. If it has expired, ask for a new one.`,
         'If you did not expect this, ignore this message: nothing happens without the link.',
       ],
     }),
-  });
-  await recordEvent(tx, actorOf(principal), {
-    kind: 'invitation.sent',
-    // An admin owns no publisher account: the event names the person as its subject only.
-    accountId: account.role === 'publisher' ? account.id : null,
-    subjectId: account.id,
-    details: { email: account.email, mailId },
-  });
-  return url;
+  };
 }
 
-/** Whose invitation a link is, for the page it opens; null when the link is unknown, used, expired or superseded. */
-export async function invitationFor(token: string): Promise<{ name: string; email: string } | null> {
+/** A pending, unexpired invitation by its link, into an account that is not deactivated. */
+const openInvitation = (token: string) =>
+  and(
+    eq(invitations.tokenHash, sha256Hex(token)),
+    isNull(invitations.acceptedAt),
+    isNull(invitations.revokedAt),
+    gt(invitations.expiresAt, new Date()),
+    ne(users.status, 'deactivated'),
+  );
+
+export interface InvitationView {
+  accountName: string;
+  email: string;
+  role: MemberRole;
+  /** The e-mail already signs in here: the page asks for that password instead of a new one. */
+  hasSignIn: boolean;
+}
+
+/** What a link invites to, for the page it opens; null when it is unknown, used, revoked or expired. */
+export async function invitationFor(token: string): Promise<InvitationView | null> {
+  if (!token) return null;
   const db = await getDb();
-  return db.transaction(async (tx) => {
-    const userId = await peekToken(tx, token, 'invitation');
-    if (!userId) return null;
-    const [account] = await tx
-      .select({ name: users.name, email: users.email })
-      .from(users)
-      .where(and(eq(users.id, userId), eq(users.status, 'invited')));
-    return account ?? null;
-  });
+  const [row] = await hidingParameters(
+    db
+      .select({ accountName: users.name, email: invitations.email, role: invitations.role, personId: people.id })
+      .from(invitations)
+      .innerJoin(users, eq(users.id, invitations.accountId))
+      .leftJoin(people, eq(people.email, invitations.email))
+      .where(openInvitation(token)),
+  );
+  return row
+    ? { accountName: row.accountName, email: row.email, role: row.role, hasSignIn: row.personId !== null }
+    : null;
 }
 
 /**
- * Accepts an invitation: sets the first password (argon2id), makes the account `active`, opens a session and
- * records `invitation.accepted`, in one transaction that also consumes the link. Null when the link no longer
- * opens an invited account (used, expired, superseded, or the account was deactivated meanwhile); a 400 on
- * `password` when the password is refused (the link is then still valid).
+ * Accepts an invitation: someone new becomes a person with the password they chose (argon2id); someone who
+ * signs in here already proves it with their password (throttled like signing in). Either way they become a
+ * member with the invitation's role, the account turns `active` if it was waiting for its owner, a session
+ * opens and `invitation.accepted` is recorded, in one transaction that also uses up the link. Null when the
+ * link no longer opens anything; a 400 on `password` when a new password is refused (the link then still works).
  */
 export async function acceptInvitation(
   token: string,
-  password: string,
-  clientAddress: string,
-): Promise<{ token: string; expiresAt: Date } | null> {
-  const problem = passwordProblem(password);
-  if (problem) throw badRequest('password', problem);
-  const passwordHash = await hash(password);
+  input: { password: string; name?: string },
+  origin: SessionOrigin,
+): Promise<{ token: string; expiresAt: Date; accountId: string } | null> {
+  const invitation = await invitationFor(token);
+  if (!invitation) return null;
+  let personId: string | null = null;
+  let passwordHash: string | null = null;
+  if (invitation.hasSignIn) {
+    const checked = await checkCredentials(invitation.email, input.password, origin.clientAddress);
+    if (!checked.ok && checked.reason === 'throttled') {
+      const minutes = Math.ceil(checked.retryAfterSeconds / 60);
+      throw new AppError(
+        'rate_limited',
+        `Too many attempts. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
+      );
+    }
+    if (!checked.ok) throw badRequest('password', `This is not the password of ${invitation.email} here.`);
+    await checked.clearFailures();
+    personId = checked.person.id;
+  } else {
+    const problem = passwordProblem(input.password);
+    if (problem) throw badRequest('password', problem);
+    passwordHash = await hash(input.password);
+  }
   const db = await getDb();
   return db.transaction(async (tx) => {
-    const userId = await consumeToken(tx, token, 'invitation');
-    if (!userId) return null;
-    const [account] = await hidingParameters(
+    const [row] = await hidingParameters(
       tx
-        .update(users)
-        .set({ passwordHash, status: 'active' })
-        .where(and(eq(users.id, userId), eq(users.status, 'invited')))
-        .returning({ id: users.id, role: users.role, email: users.email }),
+        .update(invitations)
+        .set({ acceptedAt: new Date() })
+        .from(users)
+        .where(and(eq(users.id, invitations.accountId), openInvitation(token)))
+        .returning({
+          id: invitations.id,
+          accountId: invitations.accountId,
+          accountRole: users.role,
+          email: invitations.email,
+          role: invitations.role,
+          siteIds: invitations.siteIds,
+        }),
     );
-    if (!account) return null;
+    if (!row) return null;
+    personId ??= await createPerson(tx, row.email, input.name, passwordHash);
+    await tx
+      .insert(memberships)
+      .values({ accountId: row.accountId, personId, role: row.role, siteIds: row.siteIds })
+      .onConflictDoNothing();
+    await tx
+      .update(users)
+      .set({ status: 'active' })
+      .where(and(eq(users.id, row.accountId), eq(users.status, 'invited')));
     const principal: Principal = {
-      userId: account.id,
-      role: account.role,
+      userId: row.accountId,
+      role: row.accountRole,
+      personId,
+      memberRole: row.role,
       siteScope: null,
       via: 'session',
-      clientAddress,
+      clientAddress: origin.clientAddress,
     };
-    await recordEvent(tx, actorOf(principal, account.email), {
+    await recordEvent(tx, actorOf(principal, row.email), {
       kind: 'invitation.accepted',
-      accountId: account.id,
-      subjectId: account.id,
+      accountId: row.accountRole === 'publisher' ? row.accountId : null,
+      subjectId: row.id,
+      details: { role: row.role },
     });
-    return openSession(tx, account.id);
+    return { ...(await openSession(tx, personId, origin)), accountId: row.accountId };
   });
+}
+
+/** A new person with the e-mail, name (the e-mail's local part when none is given) and password hash. */
+async function createPerson(tx: Tx, email: string, name: string | undefined, passwordHash: string | null) {
+  const [created] = passwordHash
+    ? await tx
+        .insert(people)
+        .values({ email, name: name?.trim() || email.slice(0, email.indexOf('@')), passwordHash })
+        .onConflictDoNothing({ target: people.email })
+        .returning({ id: people.id })
+    : [];
+  // Only a race: someone joined with this e-mail between the page and now; their password is needed instead.
+  if (!created) throw badRequest('password', `${email} signs in here already: reload the page and use that password.`);
+  return created.id;
 }

@@ -1,7 +1,7 @@
 import { hash, verify } from '@node-rs/argon2';
 import { and, eq, ne } from 'drizzle-orm';
 import { getDb } from '@/db/client';
-import { sessions, users } from '@/db/schema';
+import { people, sessions } from '@/db/schema';
 import { actorOf, recordEvent } from '@/lib/audit';
 import { getRateLimitStore, secondsUntilReset } from '@/lib/ratelimit';
 import { sha256Hex } from '@/lib/shared/crypto';
@@ -21,7 +21,7 @@ export interface ChangePasswordInput {
 
 /**
  * A signed-in person changes their password: the current one is required, the new one must pass
- * passwordProblem. Every other session of the account ends, the one making the change (`keepSessionToken`)
+ * passwordProblem. Every other session of the person ends, the one making the change (`keepSessionToken`)
  * stays; a notice goes out by e-mail and the activity log records `password.changed`, all in one transaction.
  */
 export async function changePassword(
@@ -29,16 +29,18 @@ export async function changePassword(
   input: ChangePasswordInput,
   keepSessionToken: string,
 ): Promise<void> {
-  if (principal.via !== 'session') throw forbidden('A password is changed from the dashboard, signed in.');
+  if (principal.via !== 'session' || !principal.personId) {
+    throw forbidden('A password is changed from the dashboard, signed in.');
+  }
   requireWritable(principal);
   const db = await getDb();
   const [user] = await db
-    .select({ id: users.id, email: users.email, name: users.name, role: users.role, passwordHash: users.passwordHash })
-    .from(users)
-    .where(eq(users.id, principal.userId));
-  if (!user) throw forbidden('This account no longer exists.');
+    .select({ id: people.id, email: people.email, name: people.name, passwordHash: people.passwordHash })
+    .from(people)
+    .where(eq(people.id, principal.personId));
+  if (!user) throw forbidden('This person no longer exists.');
 
-  // Every attempt counts, as at sign-in; a right password clears the count. Per account: only its sessions try.
+  // Every attempt counts, as at sign-in; a right password clears the count. Per person: only their sessions try.
   const store = getRateLimitStore();
   const bucket = `pwchange:${user.id}`;
   const { attempts, windowMs } = CHANGE_PASSWORD_LIMIT;
@@ -50,7 +52,7 @@ export async function changePassword(
       `Too many attempts to change the password. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
     );
   }
-  const valid = user.passwordHash ? await verify(user.passwordHash, input.currentPassword).catch(() => false) : false;
+  const valid = await verify(user.passwordHash, input.currentPassword).catch(() => false);
   if (!valid) throw badRequest('currentPassword', 'This is not your current password.');
   const problem = passwordProblem(input.newPassword);
   if (problem) throw badRequest('newPassword', `The new password ${problem}.`);
@@ -60,14 +62,14 @@ export async function changePassword(
 
   const passwordHash = await hash(input.newPassword);
   await db.transaction(async (tx) => {
-    await tx.update(users).set({ passwordHash }).where(eq(users.id, user.id));
+    await tx.update(people).set({ passwordHash }).where(eq(people.id, user.id));
     await tx
       .delete(sessions)
-      .where(and(eq(sessions.userId, user.id), ne(sessions.tokenHash, sha256Hex(keepSessionToken))));
+      .where(and(eq(sessions.personId, user.id), ne(sessions.tokenHash, sha256Hex(keepSessionToken))));
     await queuePasswordChangedNotice(tx, user, 'changed');
     await recordEvent(tx, actorOf(principal, user.email), {
       kind: 'password.changed',
-      accountId: user.role === 'publisher' ? user.id : null,
+      accountId: principal.role === 'publisher' ? principal.userId : null,
       subjectId: user.id,
     });
   });

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { hash } from '@node-rs/argon2';
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { getDb } from '@/db/client';
-import { sessions, users } from '@/db/schema';
-import { actorOf, recordEvent } from '@/lib/audit';
+import { memberships, people, sessions, users } from '@/db/schema';
+import { type Actor, actorOf, recordEvent } from '@/lib/audit';
 import { getRateLimitStore, secondsUntilReset } from '@/lib/ratelimit';
 import { sha256Hex } from '@/lib/shared/crypto';
 import { badRequest, conflict, forbidden, notFound } from '@/lib/shared/errors';
@@ -11,6 +11,7 @@ import { hidingParameters } from '@/lib/shared/sql-errors';
 import { passwordProblem } from './passwords';
 import { queuePasswordChangedNotice, queueResetLink, resetLinkMail } from './password-mail';
 import type { Principal } from './principal';
+import { type Membership, membershipsOf } from './sessions';
 import { consumeToken, issueToken, peekToken } from './tokens';
 import { requirePublisher } from './users';
 
@@ -28,10 +29,10 @@ const RESET_REQUEST_FLOOR_MS = 250;
 export type ResetRequestResult = { ok: true } | { ok: false; retryAfterSeconds: number };
 
 /**
- * "Forgot password": when an active account has this e-mail, a single-use reset link (60 minutes) is queued
- * to it, superseding any earlier one, and `password.reset_requested` recorded. The answer and, as far as can
- * be, its time are the same whether or not the account exists (or is invited or deactivated: they get
- * nothing, the invitation being the way in for the one, and an administrator's decision the other's).
+ * "Forgot password": when a person with an active account signs in with this e-mail, a single-use reset link
+ * (60 minutes) is queued to them, superseding any earlier one, and `password.reset_requested` recorded. The
+ * answer and, as far as can be, its time are the same whether or not the person exists (or has no active
+ * account left: they get nothing, an administrator's or an owner's decision being what shut them out).
  */
 export async function requestPasswordReset(email: string, clientAddress: string): Promise<ResetRequestResult> {
   const started = Date.now();
@@ -48,21 +49,22 @@ export async function requestPasswordReset(email: string, clientAddress: string)
   if (blocked) return { ok: false, retryAfterSeconds: secondsUntilReset(store, blocked) };
 
   const db = await getDb();
-  const [user] = await hidingParameters(
+  const [person] = await hidingParameters(
     db
-      .select({ id: users.id, email: users.email, name: users.name, role: users.role, status: users.status })
-      .from(users)
-      .where(eq(users.email, normalized))
+      .select({ id: people.id, email: people.email, name: people.name })
+      .from(people)
+      .where(eq(people.email, normalized))
       .limit(1),
   );
-  if (user?.status === 'active') {
+  const [home] = person ? await membershipsOf(db, person.id) : [];
+  if (person && home) {
     await db.transaction(async (tx) => {
-      const token = await issueToken(tx, user.id, 'password_reset');
-      await queueResetLink(tx, user, token);
-      await recordEvent(tx, actorOf({ userId: user.id, role: user.role, via: 'session', clientAddress }, user.email), {
+      const token = await issueToken(tx, person.id, 'password_reset');
+      await queueResetLink(tx, person, token);
+      await recordEvent(tx, personActor(person, clientAddress), {
         kind: 'password.reset_requested',
-        accountId: accountOf(user),
-        subjectId: user.id,
+        accountId: publisherAccountOf(home),
+        subjectId: person.id,
       });
     });
   } else {
@@ -78,7 +80,17 @@ export async function requestPasswordReset(email: string, clientAddress: string)
 
 const linkDoesNotWork = () => notFound('This reset link is invalid, used or expired. Ask for a new one.');
 
-const accountOf = (user: { id: string; role: 'publisher' | 'admin' }) => (user.role === 'publisher' ? user.id : null);
+/** The account an event of a person's password concerns: where they land, when it is a publisher's. */
+const publisherAccountOf = (home: Membership | undefined) =>
+  home?.accountRole === 'publisher' ? home.accountId : null;
+
+/** A signed-out person acting on their own password (a reset), as the log names them. */
+const personActor = (person: { id: string; email: string }, clientAddress: string): Actor => ({
+  kind: 'user',
+  id: person.id,
+  label: person.email,
+  clientAddress,
+});
 
 /** Whether a reset link still works (unknown, used, superseded and expired links do not): for its page. */
 export async function resetLinkWorks(token: string): Promise<boolean> {
@@ -87,7 +99,7 @@ export async function resetLinkWorks(token: string): Promise<boolean> {
 }
 
 /**
- * Sets a new password from a reset link: the link is consumed (single use), every session of the account
+ * Sets a new password from a reset link: the link is consumed (single use), every session of the person
  * ends, a "your password was reset" notice is queued and `password.reset` recorded, in one transaction. The
  * person then signs in with the new password (not signed in here: one way in, with its checks and throttle).
  * A weak password is refused before the link is spent.
@@ -104,51 +116,60 @@ export async function resetPassword(
   if ((await peekToken(db, token, 'password_reset')) === null) throw linkDoesNotWork();
   const passwordHash = await hash(newPassword);
   return db.transaction(async (tx) => {
-    const userId = await consumeToken(tx, token, 'password_reset');
-    const [user] = userId
+    const personId = await consumeToken(tx, token, 'password_reset');
+    const [person] = personId
       ? await tx
-          .select({ id: users.id, email: users.email, name: users.name, role: users.role, status: users.status })
-          .from(users)
-          .where(eq(users.id, userId))
+          .select({ id: people.id, email: people.email, name: people.name })
+          .from(people)
+          .where(eq(people.id, personId))
       : [];
-    if (!user || user.status !== 'active') throw linkDoesNotWork();
-    await tx.update(users).set({ passwordHash }).where(eq(users.id, user.id));
-    await tx.delete(sessions).where(eq(sessions.userId, user.id));
-    await queuePasswordChangedNotice(tx, user, 'reset');
-    await recordEvent(tx, actorOf({ userId: user.id, role: user.role, via: 'session', clientAddress }, user.email), {
+    const [home] = person ? await membershipsOf(tx, person.id) : [];
+    if (!person || !home) throw linkDoesNotWork();
+    await tx.update(people).set({ passwordHash }).where(eq(people.id, person.id));
+    await tx.delete(sessions).where(eq(sessions.personId, person.id));
+    await queuePasswordChangedNotice(tx, person, 'reset');
+    await recordEvent(tx, personActor(person, clientAddress), {
       kind: 'password.reset',
-      accountId: accountOf(user),
-      subjectId: user.id,
+      accountId: publisherAccountOf(home),
+      subjectId: person.id,
     });
-    return { email: user.email };
+    return { email: person.email };
   });
 }
 
 /**
- * An administrator sends a publisher a reset link (the Publishers page). The link goes by e-mail only: the
- * administrator never sees it. An invited or deactivated account gets none: 409 says what to do instead.
+ * An administrator sends the Owners of a publisher account a reset link each (the Publishers page). The links go
+ * by e-mail only: the administrator never sees them. An invited or deactivated account gets none: 409 says what
+ * to do instead.
  */
 export async function sendPasswordResetAsAdmin(principal: Principal, userId: string): Promise<{ sentTo: string }> {
   if (principal.role !== 'admin' || principal.viewedBy) throw forbidden('Only admins can send a password reset link.');
   const publisher = await requirePublisher(userId);
   const db = await getDb();
   return db.transaction(async (tx) => {
-    const [user] = await tx
-      .select({ id: users.id, email: users.email, name: users.name, status: users.status })
-      .from(users)
-      .where(eq(users.id, publisher.id));
-    if (user.status === 'invited') {
-      throw conflict(`${user.email} has not accepted the invitation yet: send the invitation again instead.`);
+    const [account] = await tx.select({ status: users.status }).from(users).where(eq(users.id, publisher.id));
+    if (account.status === 'invited') {
+      throw conflict(`${publisher.email} has not accepted the invitation yet: send the invitation again instead.`);
     }
-    if (user.status === 'deactivated') throw conflict(`${user.email} is deactivated: reactivate the account first.`);
-    const token = await issueToken(tx, user.id, 'password_reset');
-    await queueResetLink(tx, user, token, true);
-    await recordEvent(tx, actorOf(principal), {
-      kind: 'password.reset_requested',
-      accountId: user.id,
-      subjectId: user.id,
-      details: { sentBy: 'admin' },
-    });
-    return { sentTo: user.email };
+    if (account.status === 'deactivated') {
+      throw conflict(`${publisher.email} is deactivated: reactivate the account first.`);
+    }
+    const owners = await tx
+      .select({ id: people.id, email: people.email, name: people.name })
+      .from(memberships)
+      .innerJoin(people, eq(people.id, memberships.personId))
+      .where(and(eq(memberships.accountId, publisher.id), eq(memberships.role, 'owner')))
+      .orderBy(people.email);
+    for (const owner of owners) {
+      const token = await issueToken(tx, owner.id, 'password_reset');
+      await queueResetLink(tx, owner, token, true);
+      await recordEvent(tx, actorOf(principal), {
+        kind: 'password.reset_requested',
+        accountId: publisher.id,
+        subjectId: owner.id,
+        details: { sentBy: 'admin' },
+      });
+    }
+    return { sentTo: owners.map((o) => o.email).join(', ') };
   });
 }

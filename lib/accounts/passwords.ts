@@ -2,7 +2,7 @@ import { hash, verify } from '@node-rs/argon2';
 import { dictionary } from '@zxcvbn-ts/language-common';
 import { eq, inArray } from 'drizzle-orm';
 import { getDb } from '@/db/client';
-import { sessions, users } from '@/db/schema';
+import { people, sessions } from '@/db/schema';
 import { DEMO_PASSWORD, DEMO_USERS } from '@/db/seed-data';
 import { LARGE } from '@/db/seed-large';
 import { hidingParameters } from '@/lib/shared/sql-errors';
@@ -22,12 +22,12 @@ const MAX_PASSWORD_LENGTH = 256;
 export async function accountsWithDemoPassword(emails: readonly string[] = DEMO_EMAILS): Promise<string[]> {
   const db = await getDb();
   const rows = await db
-    .select({ email: users.email, passwordHash: users.passwordHash })
-    .from(users)
-    .where(inArray(users.email, [...emails]));
+    .select({ email: people.email, passwordHash: people.passwordHash })
+    .from(people)
+    .where(inArray(people.email, [...emails]));
   const still = await Promise.all(
     rows.map(async ({ email, passwordHash }) =>
-      passwordHash && (await verify(passwordHash, DEMO_PASSWORD).catch(() => false)) ? email : null,
+      (await verify(passwordHash, DEMO_PASSWORD).catch(() => false)) ? email : null,
     ),
   );
   return still.filter((email): email is string => email !== null).sort();
@@ -55,8 +55,8 @@ export function passwordProblem(password: string): string | null {
 }
 
 /**
- * Gives an account a new password (argon2id) and ends all its sessions, in one transaction. False when no
- * account has that e-mail. The caller checks passwordProblem first.
+ * Gives a person a new password (argon2id) and ends all their sessions, in one transaction. False when
+ * nobody signs in with that e-mail. The caller checks passwordProblem first.
  */
 export async function setPassword(email: string, password: string): Promise<boolean> {
   const problem = passwordProblem(password);
@@ -64,15 +64,15 @@ export async function setPassword(email: string, password: string): Promise<bool
   const passwordHash = await hash(password);
   const db = await getDb();
   return db.transaction(async (tx) => {
-    const [user] = await hidingParameters(
+    const [person] = await hidingParameters(
       tx
-        .update(users)
+        .update(people)
         .set({ passwordHash })
-        .where(eq(users.email, email.trim().toLowerCase()))
-        .returning({ id: users.id }),
+        .where(eq(people.email, email.trim().toLowerCase()))
+        .returning({ id: people.id }),
     );
-    if (!user) return false;
-    await tx.delete(sessions).where(eq(sessions.userId, user.id));
+    if (!person) return false;
+    await tx.delete(sessions).where(eq(sessions.personId, person.id));
     return true;
   });
 }

@@ -4,17 +4,25 @@
  * every service takes it first and enforces scope itself, so no door can see more than another.
  */
 export interface Principal {
+  /** The account acted for: the spec's `userId`, which owns sites, rows and keys. */
   userId: string;
+  /** The account's kind: a publisher's, or the operator's (platform admins). */
   role: 'publisher' | 'admin';
-  /** Sites a site-scoped API key may read; null for account-level keys and sessions. */
+  /** The person acting, with a session; absent for an API key (which acts as the account) and the CLI. */
+  personId?: string;
+  /** That person's role in the account (lib/accounts/roles.ts). */
+  memberRole?: MemberRole;
+  /** Sites a site-scoped API key or a limited Viewer may read; null for the whole account. */
   siteScope: string[] | null;
   via: 'apiKey' | 'session' | 'operator';
   keyId?: string;
-  /** Set when an admin is looking at this publisher's dashboard: the admin's id; nothing may be written. */
+  /** Set when an admin is looking at this publisher's dashboard: the admin's person id; nothing may be written. */
   viewedBy?: string;
   /** The client's address as the door determined it (lib/http/client-address.ts), for the activity log. */
   clientAddress?: string;
 }
+
+export type MemberRole = 'owner' | 'admin' | 'finance' | 'viewer';
 
 /** The operator at the command line (import, seed): acts on any account, as no particular user. */
 export const OPERATOR: Principal = { userId: '', role: 'admin', siteScope: null, via: 'operator' };

@@ -5,7 +5,7 @@
  */
 import { and, asc, count, desc, eq, isNull, sql } from 'drizzle-orm';
 import { getDb, type Tx } from '@/db/client';
-import { apiKeys, sessions, users, type User } from '@/db/schema';
+import { apiKeys, memberships, sessions, users, type User } from '@/db/schema';
 import { actorOf, recordEvent } from '@/lib/audit';
 import {
   filterToSql,
@@ -48,6 +48,9 @@ export const publishersQuery = pagedRowsQueryOf(PUBLISHER_FIELDS);
 // A correlated count, usable in the select list, WHERE and ORDER BY alike. Written out: inside a select from
 // users drizzle leaves column names unqualified, and `id` would be the site's.
 const siteCount = sql<number>`(select count(*)::int from sites s where s.user_id = ${sql.raw('"users"."id"')})`;
+const lastSignIn =
+  sql<Date | null>`(select max(p.last_sign_in_at) from memberships m join people p on p.id = m.person_id
+  where m.account_id = ${sql.raw('"users"."id"')})`.mapWith(users.createdAt);
 
 /** The row's fields by their API names: what is selected, filtered and sorted on. */
 const COLUMNS = {
@@ -56,10 +59,13 @@ const COLUMNS = {
   email: users.email,
   status: users.status,
   sites: siteCount,
-  lastSignInAt: users.lastSignInAt,
+  lastSignInAt: lastSignIn,
   createdAt: users.createdAt,
 };
-type PublisherRow = Pick<User, 'id' | 'name' | 'email' | 'status' | 'lastSignInAt' | 'createdAt'> & { sites: number };
+type PublisherRow = Pick<User, 'id' | 'name' | 'email' | 'status' | 'createdAt'> & {
+  sites: number;
+  lastSignInAt: Date | null;
+};
 
 const toResponse = (row: PublisherRow): PublisherResponse => ({
   id: row.id,
@@ -128,7 +134,7 @@ export async function createPublisher(
     // E-mails are stored lower-cased and unique: the conflict clause answers a concurrent twin as well.
     const [created] = await tx
       .insert(users)
-      .values({ email, name: input.name, role: 'publisher', status: 'invited', passwordHash: null })
+      .values({ email, name: input.name, role: 'publisher', status: 'invited' })
       .onConflictDoNothing({ target: users.email })
       .returning({ id: users.id });
     if (!created) throw conflict(`email: ${email} is already the e-mail of an account.`);
@@ -139,10 +145,14 @@ export async function createPublisher(
       details: { email, name: input.name },
     });
     const row = await lockPublisher(tx, created.id);
-    const invitationUrl = await sendInvitation(tx, principal, { ...row, role: 'publisher' });
-    return { publisher: toResponse(row), invitationUrl };
+    return { publisher: toResponse(row), invitationUrl: await inviteOwner(tx, principal, row) };
   });
 }
+
+/** The invitation of a new account's first Owner, to the account's e-mail; returns its link. */
+const inviteOwner = async (tx: Tx, principal: Principal, row: PublisherRow) =>
+  (await sendInvitation(tx, principal, { account: { ...row, role: 'publisher' }, email: row.email, role: 'owner' }))
+    .url;
 
 /** Sends a new invitation to an account that has not accepted one yet; the earlier link stops working. */
 export async function resendInvitation(
@@ -156,13 +166,13 @@ export async function resendInvitation(
     if (row.status !== 'invited') {
       throw conflict(`The account is ${row.status}, not invited: only an invited account gets an invitation.`);
     }
-    const invitationUrl = await sendInvitation(tx, principal, { ...row, role: 'publisher' });
-    return { publisher: toResponse(row), invitationUrl };
+    return { publisher: toResponse(row), invitationUrl: await inviteOwner(tx, principal, row) };
   });
 }
 
 /**
- * Shuts an account out at once: status `deactivated`, every session deleted, every active API key revoked
+ * Shuts an account out at once: status `deactivated` (no member acts for it from their next request on; the
+ * sessions of members with no other active account are deleted), every active API key revoked
  * (revoked_at set, not only refused by status: the keys page then shows them revoked, and a reactivation
  * cannot bring a key back to life by accident). Sites, revenue and the log stay.
  */
@@ -173,7 +183,14 @@ export async function deactivatePublisher(principal: Principal, id: string): Pro
     const row = await lockPublisher(tx, id);
     if (row.status === 'deactivated') throw conflict('The account is already deactivated.');
     await tx.update(users).set({ status: 'deactivated' }).where(eq(users.id, row.id));
-    const ended = await tx.delete(sessions).where(eq(sessions.userId, row.id)).returning({ userId: sessions.userId });
+    const ended = await tx
+      .delete(sessions)
+      .where(
+        sql`${sessions.personId} in (select person_id from memberships where account_id = ${row.id})
+          and not exists (select 1 from memberships m join users u on u.id = m.account_id
+            where m.person_id = ${sessions.personId} and u.status = 'active')`,
+      )
+      .returning({ personId: sessions.personId });
     const revoked = await tx
       .update(apiKeys)
       .set({ revokedAt: new Date() })
@@ -190,8 +207,8 @@ export async function deactivatePublisher(principal: Principal, id: string): Pro
 }
 
 /**
- * Lets a deactivated account back in: `active`, or `invited` when it never set a password (it then needs a
- * new invitation). Keys revoked and sessions ended at deactivation stay so.
+ * Lets a deactivated account back in: `active`, or `invited` when nobody ever joined it (it then needs a new
+ * invitation). Keys revoked and sessions ended at deactivation stay so.
  */
 export async function reactivatePublisher(principal: Principal, id: string): Promise<PublisherResponse> {
   requireAdmin(principal, 'Reactivating accounts');
@@ -199,11 +216,11 @@ export async function reactivatePublisher(principal: Principal, id: string): Pro
   return db.transaction(async (tx) => {
     const row = await lockPublisher(tx, id);
     if (row.status !== 'deactivated') throw conflict(`The account is ${row.status}, not deactivated.`);
-    const [{ passwordHash }] = await tx
-      .select({ passwordHash: users.passwordHash })
-      .from(users)
-      .where(eq(users.id, row.id));
-    const status = passwordHash ? 'active' : 'invited';
+    const [{ members }] = await tx
+      .select({ members: count() })
+      .from(memberships)
+      .where(eq(memberships.accountId, row.id));
+    const status = members > 0 ? 'active' : 'invited';
     await tx.update(users).set({ status }).where(eq(users.id, row.id));
     await recordEvent(tx, actorOf(principal), {
       kind: 'account.reactivated',

@@ -1,22 +1,33 @@
 import { randomBytes } from 'node:crypto';
-import { hash, verify } from '@node-rs/argon2';
 import { and, eq, gt, lt } from 'drizzle-orm';
-import { getDb, type Tx } from '@/db/client';
+import { type Db, getDb, type Tx } from '@/db/client';
 import { actorOf, recordEvent } from '@/lib/audit';
 import { hidingParameters } from '@/lib/shared/sql-errors';
-import { sessions, users } from '@/db/schema';
+import { memberships, people, sessions, users } from '@/db/schema';
 import { sha256Hex } from '@/lib/shared/crypto';
-import { getRateLimitStore, secondsUntilReset } from '@/lib/ratelimit';
-import type { Principal } from './principal';
-import { SIGN_IN_LIMITS } from '@/lib/platform/limits';
+import type { MemberRole, Principal } from './principal';
+import { checkCredentials } from './credentials';
 
 export const SESSION_DAYS = 30;
 const DAY_MS = 86_400_000;
 
+/** An account a person may act for, as the account switcher lists it. */
+export interface Membership {
+  accountId: string;
+  accountName: string;
+  accountRole: 'publisher' | 'admin';
+  role: MemberRole;
+  /** A Viewer's sites; null for the whole account. */
+  siteIds: string[] | null;
+}
+
+/** The person of a session: the principal they act with, and every account they may switch to. */
 export interface SessionUser {
   principal: Principal;
+  personId: string;
   name: string;
   email: string;
+  memberships: Membership[];
 }
 
 export type SignInResult =
@@ -26,111 +37,165 @@ export type SignInResult =
 
 const hashToken = (token: string) => sha256Hex(token);
 
-// Verified against when the e-mail is unknown, so a wrong e-mail costs the same time as a wrong password
-// and response times do not tell which accounts exist.
-let decoyHash: Promise<string> | undefined;
-
-/** Whose sign-in an event is: a publisher's account, or no account for an admin (the person is the subject). */
-const accountOf = (user: { id: string; role: 'publisher' | 'admin' } | undefined) => ({
-  accountId: user?.role === 'publisher' ? user.id : null,
-  subjectId: user?.id ?? null,
-});
+/** The browser and address a session was opened from, for the list of where one is signed in. */
+export interface SessionOrigin {
+  clientAddress: string;
+  userAgent?: string | null;
+}
 
 /**
  * Checks an e-mail and password and opens a database session under a new token. Only the SHA-256 of the
  * token is stored; the token itself goes to the browser in an HttpOnly cookie. Attempts are throttled per
  * (client address, e-mail) and per client address; a successful sign-in clears its (address, e-mail) count.
+ * Only a person with an active account signs in; anyone else gets a wrong password's answer, after the same
+ * verification, so that the answer tells nothing about the person or their accounts.
  */
-export async function signIn(email: string, password: string, clientAddress: string): Promise<SignInResult> {
+export async function signIn(
+  email: string,
+  password: string,
+  clientAddress: string,
+  userAgent: string | null = null,
+): Promise<SignInResult> {
   const normalized = email.trim().toLowerCase();
-  const store = getRateLimitStore();
-  const { perAccountAndAddress, perAddress, windowMs } = SIGN_IN_LIMITS;
-  // Hashed: the counter's name holds no e-mail address, and no character a store could read as a pattern.
-  const pair = `signin:pair:${sha256Hex(`${clientAddress}\n${normalized}`)}`;
-  const checks = await Promise.all([
-    store.hit(pair, perAccountAndAddress, windowMs),
-    store.hit(`signin:addr:${clientAddress}`, perAddress, windowMs),
-  ]);
-  const blocked = checks.find((c) => !c.success);
-  if (blocked) {
-    return { ok: false, reason: 'throttled', retryAfterSeconds: secondsUntilReset(store, blocked) };
-  }
-
+  const checked = await checkCredentials(normalized, password, clientAddress);
+  if (!checked.ok && checked.reason === 'throttled') return checked;
   const db = await getDb();
-  const [user] = await db
-    .select({ id: users.id, role: users.role, status: users.status, passwordHash: users.passwordHash })
-    .from(users)
-    .where(eq(users.email, normalized))
-    .limit(1);
-  const stored = user?.passwordHash ?? (await (decoyHash ??= hash(randomBytes(16).toString('hex'))));
-  const valid = await verify(stored, password).catch(() => false);
-  // Only an active account signs in; an invited or deactivated one gets the same answer as a wrong password
-  // (after the same verification), so the answer tells nothing about the account's state.
-  if (!user || !user.passwordHash || !valid || user.status !== 'active') {
+  const personId = checked.ok ? checked.person.id : checked.personId;
+  const [home] = personId ? await membershipsOf(db, personId) : [];
+  if (!checked.ok || !home) {
+    // Logged on the account the person belongs to, even a deactivated one: its people see who tried.
+    const [theirs] = personId ? await membershipsOf(db, personId, { activeOnly: false }) : [];
     await db.transaction((tx) =>
       recordEvent(
         tx,
         { kind: 'user', id: null, label: normalized, clientAddress },
-        { kind: 'sign_in.failed', ...accountOf(user), details: { email: normalized } },
+        { kind: 'sign_in.failed', ...eventAccount(theirs, personId), details: { email: normalized } },
       ),
     );
     return { ok: false, reason: 'invalid' };
   }
 
-  await store.reset(pair, perAccountAndAddress, windowMs);
-  const principal: Principal = { userId: user.id, role: user.role, siteScope: null, via: 'session', clientAddress };
+  await checked.clearFailures();
+  const { id } = checked.person;
+  const principal = principalOf(id, home, clientAddress);
   const session = await db.transaction(async (tx) => {
-    const opened = await openSession(tx, user.id);
-    await recordEvent(tx, actorOf(principal, normalized), { kind: 'sign_in.succeeded', ...accountOf(user) });
+    const opened = await openSession(tx, id, { clientAddress, userAgent });
+    await recordEvent(tx, actorOf(principal, normalized), { kind: 'sign_in.succeeded', ...eventAccount(home, id) });
     return opened;
   });
   return { ok: true, ...session };
 }
 
+/** Whose sign-in an event is: the publisher account the person lands in (none for an admin), and the person. */
+const eventAccount = (home: Membership | undefined, personId: string | undefined) => ({
+  accountId: home?.accountRole === 'publisher' ? home.accountId : null,
+  subjectId: personId ?? null,
+});
+
 /**
- * Opens a session for an account that just proved who it is (a password, an invitation link), in the caller's
+ * Opens a session for a person who just proved who they are (a password, an invitation link), in the caller's
  * transaction, and records the sign-in's time. Returns the raw token, for the cookie only.
  */
-export async function openSession(tx: Tx, userId: string): Promise<{ token: string; expiresAt: Date }> {
+export async function openSession(
+  tx: Tx,
+  personId: string,
+  origin: SessionOrigin,
+): Promise<{ token: string; expiresAt: Date }> {
   const token = randomBytes(32).toString('base64url');
   const now = new Date();
   const expiresAt = new Date(now.getTime() + SESSION_DAYS * DAY_MS);
-  await hidingParameters(tx.insert(sessions).values({ tokenHash: hashToken(token), userId, expiresAt }));
-  await tx.update(users).set({ lastSignInAt: now }).where(eq(users.id, userId));
-  // Housekeeping on the sign-in path, which is rare: drop this user's expired sessions.
-  await tx.delete(sessions).where(and(eq(sessions.userId, userId), lt(sessions.expiresAt, now)));
+  await hidingParameters(
+    tx.insert(sessions).values({
+      tokenHash: hashToken(token),
+      personId,
+      expiresAt,
+      clientAddress: origin.clientAddress,
+      userAgent: origin.userAgent?.slice(0, USER_AGENT_MAX) ?? null,
+    }),
+  );
+  await tx.update(people).set({ lastSignInAt: now }).where(eq(people.id, personId));
+  // Housekeeping on the sign-in path, which is rare: drop this person's expired sessions.
+  await tx.delete(sessions).where(and(eq(sessions.personId, personId), lt(sessions.expiresAt, now)));
   return { token, expiresAt };
 }
 
+/** A browser's description is the client's to write: kept to a length a list can show. */
+const USER_AGENT_MAX = 400;
+
 /**
- * The signed-in user of a session token, or null when it is unknown or expired, or its account is not active
- * (deactivation deletes the sessions too; this holds even for one opened in the same instant).
+ * The accounts a person acts for, oldest membership first (the first is where they land): active ones only,
+ * unless `activeOnly` is false.
  */
-export async function userForSession(token: string): Promise<SessionUser | null> {
+export async function membershipsOf(db: Db | Tx, personId: string, { activeOnly = true } = {}): Promise<Membership[]> {
+  return db
+    .select({
+      accountId: memberships.accountId,
+      accountName: users.name,
+      accountRole: users.role,
+      role: memberships.role,
+      siteIds: memberships.siteIds,
+    })
+    .from(memberships)
+    .innerJoin(users, eq(users.id, memberships.accountId))
+    .where(and(eq(memberships.personId, personId), activeOnly ? eq(users.status, 'active') : undefined))
+    .orderBy(memberships.createdAt, memberships.accountId);
+}
+
+/** The principal of a person acting for one of their accounts, with their role there. */
+export const principalOf = (personId: string, membership: Membership, clientAddress?: string): Principal => ({
+  userId: membership.accountId,
+  role: membership.accountRole,
+  personId,
+  memberRole: membership.role,
+  // A Viewer limited to some sites reads them as a site-scoped key would; every other role reads the account.
+  siteScope: membership.role === 'viewer' ? membership.siteIds : null,
+  via: 'session',
+  ...(clientAddress === undefined ? {} : { clientAddress }),
+});
+
+/** A session's `lastSeenAt` is written at most this often: a page view is not worth a write each time. */
+const LAST_SEEN_EVERY_MS = 60_000;
+
+/**
+ * The person of a session token acting for `accountId` (or their first account when it is not given or not
+ * theirs), or null when the token is unknown or expired, or the person has no active account left (removed
+ * from it, or it was deactivated: this holds even for a session opened in the same instant).
+ */
+export async function userForSession(token: string, accountId?: string): Promise<SessionUser | null> {
   if (!token) return null;
   const db = await getDb();
   const [row] = await hidingParameters(
     db
-      .select({ id: users.id, role: users.role, name: users.name, email: users.email })
+      .select({ id: people.id, name: people.name, email: people.email, lastSeenAt: sessions.lastSeenAt })
       .from(sessions)
-      .innerJoin(users, eq(users.id, sessions.userId))
-      .where(
-        and(eq(sessions.tokenHash, hashToken(token)), gt(sessions.expiresAt, new Date()), eq(users.status, 'active')),
-      )
+      .innerJoin(people, eq(people.id, sessions.personId))
+      .where(and(eq(sessions.tokenHash, hashToken(token)), gt(sessions.expiresAt, new Date())))
       .limit(1),
   );
   if (!row) return null;
+  const joined = await membershipsOf(db, row.id);
+  const acting = joined.find((m) => m.accountId === accountId?.toLowerCase()) ?? joined[0];
+  if (!acting) return null;
+  if (Date.now() - row.lastSeenAt.getTime() > LAST_SEEN_EVERY_MS) {
+    await db
+      .update(sessions)
+      .set({ lastSeenAt: new Date() })
+      .where(eq(sessions.tokenHash, hashToken(token)));
+  }
   return {
-    principal: { userId: row.id, role: row.role, siteScope: null, via: 'session' },
+    principal: principalOf(row.id, acting),
+    personId: row.id,
     name: row.name,
     email: row.email,
+    memberships: joined,
   };
 }
 
-/** Ends every session of the signed-in user, on every device: each of their tokens stops working at once. */
+/** Ends every session of the signed-in person, on every device: each of their tokens stops working at once. */
 export async function signOutEverywhere(principal: Principal): Promise<void> {
+  if (!principal.personId) return;
   const db = await getDb();
-  await db.delete(sessions).where(eq(sessions.userId, principal.userId));
+  await db.delete(sessions).where(eq(sessions.personId, principal.personId));
 }
 
 /** Ends a session on the server: the token stops working at once, wherever it was copied. */

@@ -39,7 +39,7 @@ export async function readableSites(principal: Principal, requested: string[] | 
     const denied = requested.filter((id) => !allowedSet.has(id));
     if (denied.length > 0) {
       throw forbidden(
-        `siteIds: ${principal.siteScope ? 'this API key is' : 'you are'} not allowed to read ` +
+        `siteIds: ${principal.siteScope && principal.via === 'apiKey' ? 'this API key is' : 'you are'} not allowed to read ` +
           `${denied.length === 1 ? 'site' : 'sites'} ${denied.join(', ')}.`,
       );
     }
@@ -50,11 +50,17 @@ export async function readableSites(principal: Principal, requested: string[] | 
   return { siteIds, allSites: otherSiteIds.length === 0, otherSiteIds, defaultRangeDays: rows[0].defaultRangeDays };
 }
 
-/** Account-wide operations (the rows and their export, key management) are closed to site-scoped keys. */
+/**
+ * Account-wide operations (the rows and their export, key management) are closed to site-scoped keys, and
+ * likewise to a Viewer limited to some sites.
+ */
 export function requireAccountLevel(principal: Principal, operation: string): void {
-  if (principal.siteScope) {
-    throw forbidden(`${operation} needs an account-level API key; this key is restricted to specific sites.`);
-  }
+  if (!principal.siteScope) return;
+  throw forbidden(
+    principal.via === 'apiKey'
+      ? `${operation} needs an account-level API key; this key is restricted to specific sites.`
+      : `${operation} needs access to the whole account; you may read only some of its sites.`,
+  );
 }
 
 /** Writes (keys, imports) refuse a principal an admin only views a publisher's dashboard with. */

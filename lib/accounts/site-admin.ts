@@ -13,6 +13,7 @@ import { isUuid } from '@/lib/query';
 
 import type { Principal } from './principal';
 import type { ManagedSiteResponse } from './schemas';
+import { requireAbility } from './roles';
 import { requireAccountLevel, requireWritable } from './site-access';
 import {
   allowedTransitions,
@@ -46,8 +47,9 @@ function requireAdmin(principal: Principal, what: string): void {
   if (principal.role !== 'admin') throw forbidden(`${what} is for admins: it needs an admin's API key or session.`);
 }
 
-/** A site's own publisher writes with its session or an account-level key; an admin writes to any site. */
+/** A site's own account writes with an Owner's or Admin's session or an account-level key; an admin to any site. */
 function requireSiteWriter(principal: Principal, what: string): void {
+  requireAbility(principal, 'manageSites', what);
   requireAccountLevel(principal, what);
   requireWritable(principal);
 }

@@ -5,22 +5,22 @@ import { accountTokens } from '@/db/schema';
 import { sha256Hex } from '@/lib/shared/crypto';
 import { hidingParameters } from '@/lib/shared/sql-errors';
 
-/** How long each kind of e-mailed link stays valid. */
+/** How long each kind of e-mailed link stays valid (invitations: lib/accounts/invitations.ts). */
 export const TOKEN_LIFETIME_MS = { invitation: 72 * 3_600_000, password_reset: 60 * 60_000 } as const;
 export type TokenPurpose = keyof typeof TOKEN_LIFETIME_MS;
 
 /**
- * A new single-use link token for an account (256 random bits, base64url), in the caller's transaction. The
- * account's earlier tokens of the same purpose are void from now on: only the newest link works. Only the
+ * A new single-use link token for a person (256 random bits, base64url), in the caller's transaction. The
+ * person's earlier tokens of the same purpose are void from now on: only the newest link works. Only the
  * SHA-256 is stored; the raw token goes into the e-mail and nowhere else.
  */
-export async function issueToken(tx: Tx, userId: string, purpose: TokenPurpose): Promise<string> {
+export async function issueToken(tx: Tx, personId: string, purpose: TokenPurpose): Promise<string> {
   const token = randomBytes(32).toString('base64url');
-  await tx.delete(accountTokens).where(and(eq(accountTokens.userId, userId), eq(accountTokens.purpose, purpose)));
+  await tx.delete(accountTokens).where(and(eq(accountTokens.personId, personId), eq(accountTokens.purpose, purpose)));
   await hidingParameters(
     tx.insert(accountTokens).values({
       tokenHash: sha256Hex(token),
-      userId,
+      personId,
       purpose,
       expiresAt: new Date(Date.now() + TOKEN_LIFETIME_MS[purpose]),
     }),
@@ -29,7 +29,7 @@ export async function issueToken(tx: Tx, userId: string, purpose: TokenPurpose):
 }
 
 /**
- * The account a token opens, consuming it (deleted in the caller's transaction: a second use finds nothing),
+ * The person a token opens, consuming it (deleted in the caller's transaction: a second use finds nothing),
  * or null when it is unknown, expired, used or superseded, or of another purpose.
  */
 export async function consumeToken(tx: Tx, token: string, purpose: TokenPurpose): Promise<string | null> {
@@ -44,17 +44,17 @@ export async function consumeToken(tx: Tx, token: string, purpose: TokenPurpose)
           gt(accountTokens.expiresAt, new Date()),
         ),
       )
-      .returning({ userId: accountTokens.userId }),
+      .returning({ personId: accountTokens.personId }),
   );
-  return row?.userId ?? null;
+  return row?.personId ?? null;
 }
 
-/** The account a token would open, without consuming it: for showing the page the link leads to. */
+/** The person a token would open, without consuming it: for showing the page the link leads to. */
 export async function peekToken(tx: Tx, token: string, purpose: TokenPurpose): Promise<string | null> {
   if (!token) return null;
   const [row] = await hidingParameters(
     tx
-      .select({ userId: accountTokens.userId })
+      .select({ personId: accountTokens.personId })
       .from(accountTokens)
       .where(
         and(
@@ -64,5 +64,5 @@ export async function peekToken(tx: Tx, token: string, purpose: TokenPurpose): P
         ),
       ),
   );
-  return row?.userId ?? null;
+  return row?.personId ?? null;
 }

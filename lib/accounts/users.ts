@@ -70,7 +70,7 @@ export async function viewAsPublisher(
       role: 'publisher',
       siteScope: null,
       via: 'session',
-      viewedBy: principal.userId,
+      viewedBy: principal.personId ?? principal.userId,
       clientAddress: principal.clientAddress,
     },
   };

@@ -1,6 +1,6 @@
 import type { Tx } from '@/db/client';
 import { and, eq, gt } from 'drizzle-orm';
-import { apiKeys, auditEvents, users } from '@/db/schema';
+import { apiKeys, auditEvents, people } from '@/db/schema';
 
 /**
  * The kinds of event the activity log holds, each written once here. A kind names what happened, in the past
@@ -15,6 +15,16 @@ export const AUDIT_KINDS = [
   'account.created',
   'invitation.sent',
   'invitation.accepted',
+  'invitation.revoked',
+  'member.role_changed',
+  'member.removed',
+  'member.left',
+  'account.two_factor_required',
+  'two_factor.enabled',
+  'two_factor.disabled',
+  'two_factor.reset',
+  'two_factor.recovery_code_used',
+  'session.ended',
   'account.deactivated',
   'account.reactivated',
   'site.created',
@@ -54,6 +64,7 @@ export interface Actor {
 export interface Acting {
   userId: string;
   role: 'publisher' | 'admin';
+  personId?: string;
   siteScope?: string[] | null;
   via: 'apiKey' | 'session' | 'operator';
   keyId?: string;
@@ -61,13 +72,17 @@ export interface Acting {
   clientAddress?: string;
 }
 
-/** The actor of a principal: a key, an admin (also when viewing as a publisher), a publisher, the CLI. */
+/**
+ * The actor of a principal: a key, an admin (also when viewing as a publisher), a member of a publisher
+ * account, the CLI. A person is named by their person id (which a migrated account's first person shares).
+ */
 export function actorOf(principal: Acting, label: string | null = null): Actor {
   const clientAddress = principal.clientAddress ?? null;
   if (principal.via === 'operator') return { kind: 'system', id: null, label: 'command line', clientAddress };
   if (principal.via === 'apiKey') return { kind: 'key', id: principal.keyId ?? null, label, clientAddress };
   if (principal.viewedBy) return { kind: 'admin', id: principal.viewedBy, label, clientAddress };
-  return { kind: principal.role === 'admin' ? 'admin' : 'user', id: principal.userId, label, clientAddress };
+  const id = principal.personId ?? principal.userId;
+  return { kind: principal.role === 'admin' ? 'admin' : 'user', id, label, clientAddress };
 }
 
 /**
@@ -95,8 +110,8 @@ async function labelOf(tx: Tx, actor: Actor): Promise<string | null> {
     const [key] = await tx.select({ prefix: apiKeys.keyPrefix }).from(apiKeys).where(eq(apiKeys.id, actor.id));
     return key ? `${key.prefix}…` : null;
   }
-  const [user] = await tx.select({ email: users.email }).from(users).where(eq(users.id, actor.id));
-  return user?.email ?? null;
+  const [person] = await tx.select({ email: people.email }).from(people).where(eq(people.id, actor.id));
+  return person?.email ?? null;
 }
 
 /**

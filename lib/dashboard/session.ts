@@ -2,7 +2,7 @@ import { cookies, headers } from 'next/headers';
 import { redirect } from 'next/navigation';
 import { cache } from 'react';
 import { clientAddress, exactClientAddress } from '@/lib/http/client-address';
-import { userForSession, type SessionUser } from '@/lib/accounts';
+import { type SessionOrigin, userForSession, type SessionUser } from '@/lib/accounts';
 import { SESSION_COOKIE } from './session-cookie';
 
 /**
@@ -10,18 +10,21 @@ import { SESSION_COOKIE } from './session-cookie';
  * reads this cookie; it only accepts API keys.
  */
 
-/** The signed-in user, looked up once per request however many components ask. */
-export const currentUser = cache(async (): Promise<SessionUser | null> => {
+/**
+ * The signed-in person acting for `accountId` (their first account when not given or not theirs), looked up
+ * once per request however many components ask.
+ */
+export const currentUser = cache(async (accountId?: string): Promise<SessionUser | null> => {
   const token = (await cookies()).get(SESSION_COOKIE)?.value;
-  const user = token ? await userForSession(token) : null;
+  const user = token ? await userForSession(token, accountId) : null;
   // Where the request came from, for the activity log of what the user does.
   const request = new Request('http://portal.local/', { headers: new Headers(await headers()) });
   return user && { ...user, principal: { ...user.principal, clientAddress: exactClientAddress(request) } };
 });
 
-/** For pages and actions: the signed-in user, or a redirect to the sign-in page. */
-export async function requireUser(): Promise<SessionUser> {
-  const user = await currentUser();
+/** For pages and actions: the signed-in person (acting for `accountId`), or a redirect to the sign-in page. */
+export async function requireUser(accountId?: string): Promise<SessionUser> {
+  const user = await currentUser(accountId);
   if (!user) redirect('/login');
   return user;
 }
@@ -51,6 +54,11 @@ export async function takeSessionCookie(): Promise<string | undefined> {
 /** The caller's address in a server action, by the same rule as the API's per-address limit. */
 export async function actionClientAddress(): Promise<string> {
   return clientAddress(new Request('http://portal.local/', { headers: new Headers(await headers()) }));
+}
+
+/** Where a sign-in comes from, for the session it opens: the address bucket and the browser's description. */
+export async function actionOrigin(): Promise<SessionOrigin> {
+  return { clientAddress: await actionClientAddress(), userAgent: (await headers()).get('user-agent') };
 }
 
 const SELF = 'http://portal.invalid';

@@ -1,6 +1,13 @@
 import { cache } from 'react';
 import { AppError } from '@/lib/shared/errors';
-import { listPublishers, viewAsPublisher, type Principal, type SessionUser, type UserSummary } from '@/lib/accounts';
+import {
+  listPublishers,
+  principalOf,
+  viewAsPublisher,
+  type Principal,
+  type SessionUser,
+  type UserSummary,
+} from '@/lib/accounts';
 import { paramOf, VIEW_AS, type SearchParams } from './url';
 
 /** The publishers an admin may view, read once per request (the layout's switch and the page's chooser). */
@@ -26,6 +33,12 @@ export async function viewerOf(
   { ownIsEnough = false } = {},
 ): Promise<Viewer> {
   const publisherId = paramOf(params, VIEW_AS);
+  // One of the person's own accounts: they act there with their role in it.
+  const own = user.memberships.find((m) => m.accountId === publisherId?.toLowerCase());
+  if (own) {
+    const principal = { ...principalOf(user.personId, own), clientAddress: user.principal.clientAddress };
+    return { kind: 'ready', principal, viewingAs: null };
+  }
   if (publisherId) {
     try {
       const { principal, publisher } = await viewAsPublisher(user.principal, publisherId);

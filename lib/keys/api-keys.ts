@@ -6,7 +6,7 @@ import { apiKeys, sites, users, type ApiKeyRow } from '@/db/schema';
 import { generateApiKey } from '@/lib/keys/key-format';
 import { badRequest, conflict, forbidden, notFound } from '@/lib/shared/errors';
 import { isUuid } from '@/lib/query';
-import { requireAccountLevel, requireWritable, requirePublisher, type Principal } from '@/lib/accounts';
+import { requireAbility, requireAccountLevel, requireWritable, requirePublisher, type Principal } from '@/lib/accounts';
 import { actorOf, recordEvent } from '@/lib/audit';
 import type { ApiKeyResponse, CreateApiKeyResponse, RotateApiKeyResponse } from './schemas';
 
@@ -46,9 +46,15 @@ function toResponse(row: ApiKeyRow, now = new Date()): ApiKeyResponse {
   };
 }
 
+/** Keys are an account's to manage with an account-level key, or by its Owners and Admins. */
+function requireKeyManager(principal: Principal): void {
+  requireAbility(principal, 'manageKeys', 'Managing API keys');
+  requireAccountLevel(principal, 'Managing API keys');
+}
+
 /** Every key of the account, newest first, revoked and expired ones included; never raw keys or hashes. */
 export async function listApiKeys(principal: Principal): Promise<ApiKeyResponse[]> {
-  requireAccountLevel(principal, 'Managing API keys');
+  requireKeyManager(principal);
   const db = await getDb();
   const rows = await db
     .select()
@@ -114,7 +120,8 @@ async function insertKey(
           keyHash: key.hash,
           siteIds: siteIds.length > 0 ? siteIds : null,
           expiresAt,
-          createdBy: principal.userId,
+          // The person who made it; a key made with another key names nobody (the audit log names the key).
+          createdBy: principal.viewedBy ?? principal.personId ?? null,
         })
         .returning(),
     );
@@ -136,7 +143,7 @@ async function insertKey(
 }
 
 export async function createApiKey(principal: Principal, input: CreateApiKeyInput): Promise<CreateApiKeyResponse> {
-  requireAccountLevel(principal, 'Managing API keys');
+  requireKeyManager(principal);
   return insertKey(principal, principal.userId, input);
 }
 
@@ -146,7 +153,7 @@ export async function createApiKeyForUser(
   userId: string,
   input: CreateApiKeyInput,
 ): Promise<CreateApiKeyResponse> {
-  requireAccountLevel(principal, 'Managing API keys');
+  requireKeyManager(principal);
   if (principal.role !== 'admin') throw forbidden('Creating keys for another user needs an admin API key.');
   const target = await requirePublisher(userId);
   return insertKey(principal, target.id, input);
@@ -163,7 +170,7 @@ function ownKey(principal: Principal, keyId: string) {
 
 /** Revokes a key of the account; revoking again is harmless and keeps the first revocation time. */
 export async function revokeApiKey(principal: Principal, keyId: string): Promise<ApiKeyResponse> {
-  requireAccountLevel(principal, 'Managing API keys');
+  requireKeyManager(principal);
   requireWritable(principal);
   const where = ownKey(principal, keyId);
   const db = await getDb();
@@ -195,7 +202,7 @@ export async function revokeApiKey(principal: Principal, keyId: string): Promise
  * key keeps working, so that its users can switch over before it is revoked (a separate step).
  */
 export async function rotateApiKey(principal: Principal, keyId: string): Promise<RotateApiKeyResponse> {
-  requireAccountLevel(principal, 'Managing API keys');
+  requireKeyManager(principal);
   const where = ownKey(principal, keyId);
   const db = await getDb();
   const [old] = await db.select().from(apiKeys).where(where);

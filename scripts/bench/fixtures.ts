@@ -73,7 +73,7 @@ export async function openAccess(dataset: Dataset, keyCount: number): Promise<Ac
     const db = await getDb();
     await db.insert(sessions).values({
       tokenHash: sha256Hex(access.sessionToken),
-      userId: dataset.principal.userId,
+      personId: dataset.principal.userId, // the seeded account's Owner shares its id (db/seed.ts)
       expiresAt: new Date(Date.now() + 86_400_000),
     });
   } catch (err) {

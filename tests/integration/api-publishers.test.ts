@@ -1,7 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { and, desc, eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { accountTokens, apiKeys, auditEvents, mailOutbox, sessions, users } from '@/db/schema';
+import {
+  accountTokens,
+  apiKeys,
+  auditEvents,
+  invitations,
+  mailOutbox,
+  memberships,
+  people,
+  sessions,
+  users,
+} from '@/db/schema';
 import { DEMO_IDS } from '@/db/seed-data';
 import { signIn, userForSession } from '@/lib/accounts';
 import { revokeApiKey } from '@/lib/keys/api-keys';
@@ -53,16 +63,17 @@ describe('POST /api/v1/admin/publishers', () => {
     expect(res.text).not.toMatch(/invitation\//);
 
     const [row] = await t.db.select().from(users).where(eq(users.id, res.json.id));
-    expect(row).toMatchObject({ role: 'publisher', status: 'invited', passwordHash: null });
+    expect(row).toMatchObject({ role: 'publisher', status: 'invited' });
+    expect(await t.db.select().from(memberships).where(eq(memberships.accountId, row.id))).toEqual([]);
 
     const [mail] = await invitationMails(email.toLowerCase());
-    expect(mail.subject).toMatch(/account/i);
+    expect(mail.subject).toBe('Join Ada Lovelace on the Publisher Portal');
     expect(mail.secret).toBe(false);
     const token = tokenIn(mail.text);
     expect(mail.text).toContain(`http://localhost:3000/invitation/${token}`);
     expect(mail.html).toContain(`/invitation/${token}`);
-    const [stored] = await t.db.select().from(accountTokens).where(eq(accountTokens.userId, res.json.id));
-    expect(stored).toMatchObject({ tokenHash: sha256Hex(token), purpose: 'invitation' });
+    const [stored] = await t.db.select().from(invitations).where(eq(invitations.accountId, res.json.id));
+    expect(stored).toMatchObject({ tokenHash: sha256Hex(token), role: 'owner', email: email.toLowerCase() });
     const hours = (stored.expiresAt.getTime() - stored.createdAt.getTime()) / 3_600_000;
     expect(Math.round(hours)).toBe(72);
 
@@ -105,10 +116,12 @@ describe('POST /api/v1/admin/publishers', () => {
 describe('GET /api/v1/admin/publishers', () => {
   it('pages the publishers with status, sites and last sign-in, filtered and searched', async () => {
     const tag = randomUUID().slice(0, 8);
-    const active = await createPublisher(t.db, {
-      name: `Paged ${tag} A`,
-      lastSignInAt: new Date('2026-01-02T03:04:05Z'),
-    });
+    const active = await createPublisher(t.db, { name: `Paged ${tag} A` });
+    // The account's last sign-in is its members' latest.
+    await t.db
+      .update(people)
+      .set({ lastSignInAt: new Date('2026-01-02T03:04:05Z') })
+      .where(eq(people.id, active.id));
     await createSite(t.db, active.id);
     await createSite(t.db, active.id);
     const invited = await createPublisher(t.db, { name: `Paged ${tag} B`, status: 'invited' });
@@ -174,7 +187,7 @@ describe('deactivate and reactivate', () => {
     expect(res.json).toMatchObject({ id: publisher.id, status: 'deactivated', sites: 1 });
 
     expect(await userForSession(session.token)).toBeNull();
-    expect(await t.db.select().from(sessions).where(eq(sessions.userId, publisher.id))).toHaveLength(0);
+    expect(await t.db.select().from(sessions).where(eq(sessions.personId, publisher.id))).toHaveLength(0);
     const refused = await get('/api/v1/sites', { key: key.raw });
     const asRevoked = await get('/api/v1/sites', { key: revoked.raw });
     expectProblem(refused, 401, '/api/v1/sites');
@@ -253,7 +266,7 @@ describe('POST /api/v1/admin/publishers/{id}/invitation', () => {
     const mails = await invitationMails(email);
     expect(mails).toHaveLength(2);
     const second = tokenIn(mails[0].text) === first ? tokenIn(mails[1].text) : tokenIn(mails[0].text);
-    const stored = await t.db.select().from(accountTokens).where(eq(accountTokens.userId, created.json.id));
+    const stored = await t.db.select().from(invitations).where(eq(invitations.accountId, created.json.id));
     expect(stored.map((s) => s.tokenHash)).toEqual([sha256Hex(second)]);
     expect(await eventsOf(created.json.id)).toEqual(['account.created', 'invitation.sent', 'invitation.sent']);
   });

@@ -10,12 +10,12 @@ import { dollars, download, type ExportName } from '@/lib/dashboard/exports';
 import { getTotals, type ReportRange } from '@/lib/reports/reports';
 import type { SessionUser } from '@/lib/accounts/sessions';
 import { useTestDatabase } from '../support/db';
-import { sessionPrincipal } from '../support/keys';
+import { sessionUserOf } from '../support/keys';
 import { DEMO_SITE_IDS, micros, shiftDay, sqlRows, uuidArray } from './reports-helpers';
 import { sql } from 'drizzle-orm';
 
 const t = useTestDatabase();
-const demo: SessionUser = { principal: sessionPrincipal(DEMO_IDS.users.demo), name: 'Demo', email: 'demo@example.com' };
+const demo: SessionUser = sessionUserOf(DEMO_IDS.users.demo, { name: 'Demo', email: 'demo@example.com' });
 const defaultView = () =>
   readCountriesView(new URLSearchParams()) as Exclude<ReturnType<typeof readCountriesView>, Error>;
 

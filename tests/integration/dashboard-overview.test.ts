@@ -15,7 +15,7 @@ import { listSites } from '@/lib/accounts/sites';
 import { listPublishers } from '@/lib/accounts/users';
 import { useTestDatabase } from '../support/db';
 import { createPublisher, createRevenue, createSite } from '../support/factories';
-import { sessionPrincipal } from '../support/keys';
+import { sessionPrincipal, sessionUserOf } from '../support/keys';
 
 const t = useTestDatabase();
 const micros = (usd: number) => Math.round(usd * 1e6);
@@ -36,11 +36,7 @@ async function loadOverview(user: SessionUser, filters: ReportRange) {
   return { ...headline, ...trends, sites: bar.sites, previousTotals: headline.comparison!.previous };
 }
 
-const demoUser: SessionUser = {
-  principal: sessionPrincipal(DEMO_IDS.users.demo),
-  name: 'Demo Games Ltd',
-  email: 'demo@example.com',
-};
+const demoUser: SessionUser = sessionUserOf(DEMO_IDS.users.demo, { name: 'Demo Games Ltd', email: 'demo@example.com' });
 
 /** The range a dashboard URL shows, as the page resolves it: read, then resolved for the account. */
 async function rangeOf(params: SearchParams, user: SessionUser = demoUser): Promise<ReportRange> {
@@ -185,7 +181,7 @@ describe('loadOverview for an account of its own, exactly', () => {
       // The previous period (2025-06-07..09).
       { day: '2025-06-08', country: 'US', revenueMicros: 4_250_000, impressions: 1_000, adRequests: 1_000 },
     ]);
-    const session: SessionUser = { principal: sessionPrincipal(user.id), name: user.name, email: user.email };
+    const session: SessionUser = sessionUserOf(user.id, { name: user.name, email: user.email });
     const overview = await loadOverview(session, await rangeOf({ from: '2025-06-10', to: '2025-06-12' }, session));
 
     expect(overview.totals).toEqual({
@@ -221,7 +217,7 @@ describe('loadOverview for an account of its own, exactly', () => {
 describe("an account's default range", () => {
   it("is the range of a dashboard URL without dates, as it is the API's (resolved in one place, reportScope)", async () => {
     const user = await createPublisher(t.db, { defaultRangeDays: 7 });
-    const session: SessionUser = { principal: sessionPrincipal(user.id), name: user.name, email: user.email };
+    const session: SessionUser = sessionUserOf(user.id, { name: user.name, email: user.email });
     expect(await rangeOf({}, session)).toEqual({
       fromDate: addDays(t.today, -6),
       toDate: t.today,

@@ -1,8 +1,8 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DEMO_IDS, DEMO_PASSWORD, DEMO_USERS } from '@/db/seed-data';
-import { sessions, users } from '@/db/schema';
+import { people, sessions, users } from '@/db/schema';
 import { createMemoryStore } from '@/lib/ratelimit/memory';
 import { setRateLimitStore } from '@/lib/ratelimit';
 import { SESSION_DAYS, signIn, signOut, type SignInResult, userForSession } from '@/lib/accounts/sessions';
@@ -30,7 +30,7 @@ function tokenOf(result: SignInResult): string {
   return result.token;
 }
 
-const sessionRows = (userId: string) => t.db.select().from(sessions).where(eq(sessions.userId, userId));
+const sessionRows = (personId: string) => t.db.select().from(sessions).where(eq(sessions.personId, personId));
 
 describe('signIn', () => {
   it.each(DEMO_USERS.map((u) => [u.email, u] as const))(
@@ -46,11 +46,14 @@ describe('signIn', () => {
       expect(result.expiresAt.getTime()).toBeGreaterThanOrEqual(before + SESSION_DAYS * DAY_MS);
       expect(result.expiresAt.getTime()).toBeLessThanOrEqual(Date.now() + SESSION_DAYS * DAY_MS);
 
+      const id = DEMO_IDS.users[demo.key];
       const user = await userForSession(token);
       expect(user).toEqual({
-        principal: { userId: DEMO_IDS.users[demo.key], role: demo.role, siteScope: null, via: 'session' },
+        principal: { userId: id, role: demo.role, personId: id, memberRole: 'owner', siteScope: null, via: 'session' },
+        personId: id,
         name: demo.name,
         email: demo.email,
+        memberships: [{ accountId: id, accountName: demo.name, accountRole: demo.role, role: 'owner', siteIds: null }],
       });
     },
   );
@@ -77,7 +80,7 @@ describe('signIn', () => {
     const own = await createPublisher(t.db, { password: 'correct horse battery staple' });
     const ids = [...Object.values(DEMO_IDS.users), own.id];
     for (const id of ids) {
-      const [row] = await t.db.select({ passwordHash: users.passwordHash }).from(users).where(eq(users.id, id));
+      const [row] = await t.db.select({ passwordHash: people.passwordHash }).from(people).where(eq(people.id, id));
       // PHC string: $argon2id$v=19$m=…,t=…,p=…$salt$hash; the password itself appears nowhere.
       expect(row.passwordHash, id).toMatch(/^\$argon2id\$v=19\$m=\d+,t=\d+,p=\d+\$[A-Za-z0-9+/]+\$[A-Za-z0-9+/]+$/);
       expect(row.passwordHash).not.toContain(DEMO_PASSWORD);
@@ -99,10 +102,11 @@ describe('signIn', () => {
     expect(await sessionRows(own.id)).toEqual([]);
   });
 
-  it('does not let an account without a password hash sign in, whatever the password', async () => {
-    const own = await createPublisher(t.db);
-    const [row] = await t.db.select({ passwordHash: users.passwordHash }).from(users).where(eq(users.id, own.id));
-    expect(row.passwordHash).toBeNull();
+  it('does not let an account nobody has joined yet (an invited one, no person) sign in, whatever the password', async () => {
+    const [own] = await t.db
+      .insert(users)
+      .values({ email: `invited-${randomUUID()}@test.example`, name: 'Invited', status: 'invited' })
+      .returning();
     const address = nextAddress();
     for (const password of ['', 'x', 'null', 'undefined', DEMO_PASSWORD]) {
       expect(await signIn(own.email, password, address)).toEqual({ ok: false, reason: 'invalid' });
@@ -111,7 +115,8 @@ describe('signIn', () => {
   });
 
   it('does not accept a stored hash that is not a valid argon2 hash', async () => {
-    const own = await createPublisher(t.db, { passwordHash: 'plain-text-password' });
+    const own = await createPublisher(t.db);
+    await t.db.update(people).set({ passwordHash: 'plain-text-password' }).where(eq(people.id, own.id));
     expect(await signIn(own.email, 'plain-text-password', nextAddress())).toEqual({ ok: false, reason: 'invalid' });
   });
 
@@ -133,7 +138,7 @@ describe('signIn', () => {
     const stored = JSON.stringify(rows);
     for (const token of tokens) expect(stored).not.toContain(token);
     for (const row of rows) {
-      expect(row.userId).toBe(own.id);
+      expect(row.personId).toBe(own.id);
       expect(row.expiresAt.getTime()).toBeGreaterThan(Date.now() + (SESSION_DAYS - 1) * DAY_MS);
     }
     // Each token leads to its own session.
@@ -167,9 +172,20 @@ describe('userForSession', () => {
     const own = await createPublisher(t.db, { password: 'pw-principal', name: 'Ünïcode Games Ltd' });
     const token = tokenOf(await signIn(own.email, 'pw-principal', nextAddress()));
     expect(await userForSession(token)).toEqual({
-      principal: { userId: own.id, role: 'publisher', siteScope: null, via: 'session' },
+      principal: {
+        userId: own.id,
+        role: 'publisher',
+        personId: own.id,
+        memberRole: 'owner',
+        siteScope: null,
+        via: 'session',
+      },
+      personId: own.id,
       name: 'Ünïcode Games Ltd',
       email: own.email,
+      memberships: [
+        { accountId: own.id, accountName: 'Ünïcode Games Ltd', accountRole: 'publisher', role: 'owner', siteIds: null },
+      ],
     });
   });
 
@@ -202,10 +218,17 @@ describe('userForSession', () => {
     expect(await userForSession(token)).toBeNull();
   });
 
-  it('returns null once the account is deleted (its sessions go with it)', async () => {
+  it('returns null once the account is deleted (the person, left with no account, acts for none)', async () => {
     const own = await createPublisher(t.db, { password: 'pw-deleted' });
     const token = tokenOf(await signIn(own.email, 'pw-deleted', nextAddress()));
     await t.db.delete(users).where(eq(users.id, own.id));
+    expect(await userForSession(token)).toBeNull();
+  });
+
+  it('returns null once the person is deleted (their sessions go with them)', async () => {
+    const own = await createPublisher(t.db, { password: 'pw-person-deleted' });
+    const token = tokenOf(await signIn(own.email, 'pw-person-deleted', nextAddress()));
+    await t.db.delete(people).where(eq(people.id, own.id));
     expect(await userForSession(token)).toBeNull();
     expect(await sessionRows(own.id)).toEqual([]);
   });

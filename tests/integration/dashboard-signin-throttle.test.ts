@@ -54,7 +54,7 @@ describe('sign-in throttling', () => {
     // Same e-mail in another spelling: same counter.
     expectThrottled(await signIn(`  ${user.email.toUpperCase()} `, PASSWORD, guesser));
     // Nothing was opened while throttled.
-    expect(await t.db.select().from(sessions).where(eq(sessions.userId, user.id))).toEqual([]);
+    expect(await t.db.select().from(sessions).where(eq(sessions.personId, user.id))).toEqual([]);
 
     // The last millisecond of the window still says "retry after 1 second", never 0.
     clock = WINDOW_START + windowMs - 1;

@@ -12,16 +12,16 @@ import type { Principal } from '@/lib/accounts/principal';
 import { getTotals } from '@/lib/reports/reports';
 import type { SessionUser } from '@/lib/accounts/sessions';
 import { useTestDatabase } from '../support/db';
-import { demoKey, sessionPrincipal } from '../support/keys';
+import { demoKey, sessionUserOf } from '../support/keys';
 import { shiftDay } from './reports-helpers';
 
 const t = useTestDatabase();
-const admin: SessionUser = {
-  principal: sessionPrincipal(DEMO_IDS.users.admin, 'admin'),
+const admin: SessionUser = sessionUserOf(DEMO_IDS.users.admin, {
   name: 'Admin',
   email: 'admin@example.com',
-};
-const demo: SessionUser = { principal: sessionPrincipal(DEMO_IDS.users.demo), name: 'Demo', email: 'demo@example.com' };
+  role: 'admin',
+});
+const demo: SessionUser = sessionUserOf(DEMO_IDS.users.demo, { name: 'Demo', email: 'demo@example.com' });
 
 function ready(viewer: Viewer): Principal {
   if (viewer.kind !== 'ready') throw new Error(`expected a ready viewer, got ${viewer.kind}`);

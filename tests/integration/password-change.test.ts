@@ -50,7 +50,7 @@ describe('change password, signed in', () => {
     await changePassword(principal, { currentPassword: OLD, newPassword: NEW }, here);
     expect(await userForSession(here)).not.toBeNull();
     expect(await userForSession(elsewhere)).toBeNull();
-    expect(await t.db.select().from(sessions).where(eq(sessions.userId, user.id))).toHaveLength(1);
+    expect(await t.db.select().from(sessions).where(eq(sessions.personId, user.id))).toHaveLength(1);
     expect((await signIn(user.email, NEW, newAddress())).ok).toBe(true);
 
     const [notice] = await t.db.select().from(mailOutbox).where(eq(mailOutbox.recipient, user.email));

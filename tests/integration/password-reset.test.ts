@@ -78,7 +78,7 @@ describe('forgot password', () => {
     expect(mail.text).toContain('60 minutes');
     // Sent: the link is no longer in the database, and only its hash ever was.
     expect((await outboxTo(user.email))[0].text).toBe('');
-    const tokens = await t.db.select().from(accountTokens).where(eq(accountTokens.userId, user.id));
+    const tokens = await t.db.select().from(accountTokens).where(eq(accountTokens.personId, user.id));
     expect(tokens).toHaveLength(1);
     expect(tokens[0].tokenHash).not.toContain(tokenOf(mail.links[0]));
     expect(await resetLinkWorks(tokenOf(mail.links[0]))).toBe(true);
@@ -102,7 +102,7 @@ describe('forgot password', () => {
       expect(await requestPasswordReset(email, newAddress())).toEqual({ ok: true });
       expect(await outboxTo(email)).toEqual([]);
     }
-    expect(await t.db.select().from(accountTokens).where(eq(accountTokens.userId, deactivated.id))).toEqual([]);
+    expect(await t.db.select().from(accountTokens).where(eq(accountTokens.personId, deactivated.id))).toEqual([]);
     expect(await eventsOf(invited.id)).toEqual([]);
   });
 
@@ -178,7 +178,7 @@ describe('reset password', () => {
     await t.db
       .update(accountTokens)
       .set({ expiresAt: new Date(Date.now() - 1000) })
-      .where(and(eq(accountTokens.userId, user.id), eq(accountTokens.purpose, 'password_reset')));
+      .where(and(eq(accountTokens.personId, user.id), eq(accountTokens.purpose, 'password_reset')));
     expect(await resetLinkWorks(token)).toBe(false);
     await expectAppError(resetPassword(token, NEW, newAddress()), 'not_found');
     await expectAppError(resetPassword('not-a-token', NEW, newAddress()), 'not_found');

@@ -3,7 +3,7 @@ import { and, asc, between, eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Database, type Db, openPglite } from '@/db/client';
 import { migrate } from '@/db/migrate';
-import { revenueDaily, sites, users } from '@/db/schema';
+import { memberships, people, revenueDaily, sites, users } from '@/db/schema';
 import { DEMO_DAYS, DEMO_IDS, DEMO_PASSWORD, seedDemo } from '@/db/seed';
 import { DEMO_SITES, dayNumber, dayString, revenueFor } from '@/db/seed-data';
 import { COUNTRIES } from '@/lib/shared/countries';
@@ -44,10 +44,15 @@ describe('demo seed', () => {
       ['demo@example.com', 'publisher', DEMO_IDS.users.demo],
       ['rival@example.com', 'publisher', DEMO_IDS.users.rival],
     ]);
+    // Each account's Owner is a person of the same id and e-mail who signs in with the demo password.
     for (const user of rows) {
-      expect(user.passwordHash).toMatch(/^\$argon2id\$/);
-      expect(await verify(user.passwordHash!, DEMO_PASSWORD)).toBe(true);
-      expect(await verify(user.passwordHash!, 'wrong-password')).toBe(false);
+      const [person] = await t.db.select().from(people).where(eq(people.id, user.id));
+      expect(person.email).toBe(user.email);
+      expect(person.passwordHash).toMatch(/^\$argon2id\$/);
+      expect(await verify(person.passwordHash, DEMO_PASSWORD)).toBe(true);
+      expect(await verify(person.passwordHash, 'wrong-password')).toBe(false);
+      const [membership] = await t.db.select().from(memberships).where(eq(memberships.personId, user.id));
+      expect(membership).toMatchObject({ accountId: user.id, role: 'owner' });
     }
   });
 
@@ -188,7 +193,8 @@ describe('factories', () => {
     expect(a.email).toBe(`someone.${tag}@test.example`);
     expect(b.email).not.toBe(a.email);
     expect(a.role).toBe('publisher');
-    expect(await verify(b.passwordHash!, 'secret-1')).toBe(true);
+    const [owner] = await t.db.select().from(people).where(eq(people.id, b.id));
+    expect(await verify(owner.passwordHash, 'secret-1')).toBe(true);
 
     const site = await createSite(t.db, b.id, { status: 'pending' });
     expect(site).toMatchObject({ userId: b.id, status: 'pending', framework: 'phaser' });

@@ -1,10 +1,14 @@
 import { DEMO_IDS } from '@/db/seed';
 import { createApiKey, type CreateApiKeyInput } from '@/lib/keys/api-keys';
 import type { Principal } from '@/lib/accounts/principal';
+import type { SessionUser } from '@/lib/accounts/sessions';
 
-/** A dashboard-session principal for a user, the way the web side calls services. */
+/**
+ * A dashboard-session principal of an account's first Owner (the person who shares the account's id, as the
+ * seed and the factories make them), the way the web side calls services.
+ */
 export function sessionPrincipal(userId: string, role: Principal['role'] = 'publisher'): Principal {
-  return { userId, role, siteScope: null, via: 'session' };
+  return { userId, role, personId: userId, memberRole: 'owner', siteScope: null, via: 'session' };
 }
 
 /** Creates a key through the real service and returns the raw key and its record. */
@@ -19,3 +23,12 @@ export const adminKey = (input?: CreateApiKeyInput) => issueKey(DEMO_IDS.users.a
 
 /** The raw key with its last character changed: same shape, another key (a fixed letter could be the same). */
 export const otherLastChar = (raw: string) => `${raw.slice(0, -1)}${raw.endsWith('0') ? '1' : '0'}`;
+
+/** The signed-in Owner of an account as the dashboard sees them (see sessionPrincipal). */
+export function sessionUserOf(
+  userId: string,
+  { name, email, role = 'publisher' }: { name: string; email: string; role?: Principal['role'] },
+): SessionUser {
+  const membership = { accountId: userId, accountName: name, accountRole: role, role: 'owner' as const, siteIds: null };
+  return { principal: sessionPrincipal(userId, role), personId: userId, name, email, memberships: [membership] };
+}

@@ -3,7 +3,7 @@
 import { redirect } from 'next/navigation';
 import { z } from 'zod';
 import {
-  actionClientAddress,
+  actionOrigin,
   requireUser,
   safeNextPath,
   setSessionCookie,
@@ -25,7 +25,8 @@ export async function signInAction(_: SignInState, form: FormData): Promise<Sign
   const email = String(form.get('email') ?? '');
   const parsed = credentials.safeParse({ email, password: form.get('password') });
   if (!parsed.success) return { error: 'Enter your email and password.', email };
-  const result = await signIn(parsed.data.email, parsed.data.password, await actionClientAddress());
+  const { clientAddress, userAgent } = await actionOrigin();
+  const result = await signIn(parsed.data.email, parsed.data.password, clientAddress, userAgent);
   if (!result.ok) {
     if (result.reason === 'throttled') {
       const minutes = Math.ceil(result.retryAfterSeconds / 60);

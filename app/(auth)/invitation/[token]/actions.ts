@@ -3,7 +3,7 @@
 import { redirect } from 'next/navigation';
 import { z } from 'zod';
 import { acceptInvitation } from '@/lib/accounts';
-import { actionClientAddress, setSessionCookie } from '@/lib/dashboard/session';
+import { actionOrigin, setSessionCookie } from '@/lib/dashboard/session';
 import { AppError } from '@/lib/shared/errors';
 
 export interface AcceptState {
@@ -12,25 +12,36 @@ export interface AcceptState {
 
 const fields = z.object({
   token: z.string().min(1).max(200),
+  name: z.string().max(200).optional(),
   password: z.string().max(1024),
-  confirm: z.string().max(1024),
+  /** Absent when the invitee joins with the password they already have. */
+  confirm: z.string().max(1024).optional(),
 });
 
-/** Sets the first password from an invitation link and signs in: the service checks the link and the password. */
+/**
+ * Joins the account an invitation link opens, with a first password or the one the invitee already has, and
+ * signs in there: the service checks the link and the password.
+ */
 export async function acceptInvitationAction(_: AcceptState, form: FormData): Promise<AcceptState> {
   const sent = fields.safeParse(Object.fromEntries(form));
   if (!sent.success) return { errors: { form: 'The request was malformed; reload the page and try again.' } };
-  const { token, password, confirm } = sent.data;
-  if (password !== confirm) return { errors: { confirm: 'The two passwords differ: type the same one twice.' } };
+  const { token, name, password, confirm } = sent.data;
+  if (confirm !== undefined && password !== confirm) {
+    return { errors: { confirm: 'The two passwords differ: type the same one twice.' } };
+  }
   let session: Awaited<ReturnType<typeof acceptInvitation>>;
   try {
-    session = await acceptInvitation(token, password, await actionClientAddress());
+    session = await acceptInvitation(token, { password, name }, await actionOrigin());
   } catch (err) {
-    if (!(err instanceof AppError) || err.errors?.[0]?.parameter !== 'password') throw err;
-    return { errors: { password: `The password ${err.errors[0].detail}.` } };
+    if (!(err instanceof AppError)) throw err;
+    if (err.code === 'rate_limited') return { errors: { form: err.detail } };
+    const problem = err.errors?.[0];
+    if (problem?.parameter !== 'password') throw err;
+    // A rule's words follow "The password"; a wrong existing password is a sentence of its own.
+    return { errors: { password: confirm === undefined ? problem.detail : `The password ${problem.detail}.` } };
   }
-  // The link no longer opens an invited account (used meanwhile, expired, replaced): the page says so.
+  // The link no longer opens anything (used meanwhile, expired, replaced, revoked): the page says so.
   if (!session) redirect(`/invitation/${encodeURIComponent(token)}`);
   await setSessionCookie(session.token, session.expiresAt);
-  redirect('/');
+  redirect(`/?as=${session.accountId}`);
 }

@@ -2,13 +2,16 @@
 
 import { type RefObject, useActionState, useEffect, useRef } from 'react';
 import { Button } from '@/components/ui/button';
-import { inputClass } from '@/components/ui/field';
+import { Field, inputClass } from '@/components/ui/field';
 import { acceptInvitationAction, type AcceptState } from './actions';
 
 interface Props {
   token: string;
-  name: string;
+  accountName: string;
+  role: string;
   email: string;
+  /** The e-mail signs in here already: one field for that password instead of a new one twice. */
+  hasSignIn: boolean;
   minLength: number;
 }
 
@@ -16,12 +19,13 @@ interface Props {
 function PasswordField(props: {
   id: string;
   label: string;
+  autoComplete?: string;
   hint?: string;
   error?: string;
   autoFocus?: boolean;
   inputRef: RefObject<HTMLInputElement | null>;
 }) {
-  const { id, label, hint, error, autoFocus, inputRef } = props;
+  const { id, label, hint, error, autoFocus, inputRef, autoComplete = 'new-password' } = props;
   const described = [hint && `${id}-hint`, error && `${id}-error`].filter(Boolean).join(' ') || undefined;
   return (
     <div className="space-y-1.5">
@@ -33,7 +37,7 @@ function PasswordField(props: {
         id={id}
         name={id}
         type="password"
-        autoComplete="new-password"
+        autoComplete={autoComplete}
         required
         autoFocus={autoFocus}
         aria-invalid={error ? true : undefined}
@@ -54,7 +58,7 @@ function PasswordField(props: {
   );
 }
 
-export function InvitationForm({ token, name, email, minLength }: Props) {
+export function InvitationForm({ token, accountName, role, email, hasSignIn, minLength }: Props) {
   const [state, action, pending] = useActionState<AcceptState, FormData>(acceptInvitationAction, {});
   const { errors = {} } = state;
   const password = useRef<HTMLInputElement>(null);
@@ -68,26 +72,48 @@ export function InvitationForm({ token, name, email, minLength }: Props) {
     <form action={action} className="space-y-4" noValidate>
       <div className="text-sm">
         <p className="text-zinc-600 dark:text-zinc-400">Account</p>
-        <p className="font-medium text-zinc-900 dark:text-zinc-100">{name}</p>
-        <p className="text-zinc-700 dark:text-zinc-300">{email}</p>
+        <p className="font-medium text-zinc-900 dark:text-zinc-100">{accountName}</p>
+        <p className="text-zinc-700 dark:text-zinc-300">
+          {email} · {role}
+        </p>
       </div>
-      {/* For password managers: the account the new password belongs to. */}
+      {/* For password managers: the person the password belongs to. */}
       <input type="hidden" name="username" autoComplete="username" value={email} readOnly />
       <input type="hidden" name="token" value={token} />
-      <PasswordField
-        id="password"
-        label="New password"
-        hint={`At least ${minLength} characters; a passphrase of a few words is easy to remember.`}
-        error={errors.password}
-        autoFocus
-        inputRef={password}
-      />
-      <PasswordField id="confirm" label="Type it again" error={errors.confirm} inputRef={confirm} />
+      {hasSignIn ? (
+        <PasswordField
+          id="password"
+          label="Your password"
+          hint="You already sign in here with this e-mail: its password lets you join."
+          autoComplete="current-password"
+          error={errors.password}
+          autoFocus
+          inputRef={password}
+        />
+      ) : (
+        <>
+          <Field label="Your name" id="name" name="name" autoComplete="name" maxLength={200} />
+          <PasswordField
+            id="password"
+            label="New password"
+            hint={`At least ${minLength} characters; a passphrase of a few words is easy to remember.`}
+            error={errors.password}
+            inputRef={password}
+          />
+          <PasswordField id="confirm" label="Type it again" error={errors.confirm} inputRef={confirm} />
+        </>
+      )}
       <p role="alert" aria-live="polite" className="min-h-5 text-sm text-red-700 dark:text-red-400">
         {errors.form}
       </p>
       <Button type="submit" className="w-full" disabled={pending}>
-        {pending ? 'Setting your password…' : 'Set password and sign in'}
+        {hasSignIn
+          ? pending
+            ? 'Joining…'
+            : `Join ${accountName}`
+          : pending
+            ? 'Setting your password…'
+            : 'Set password and sign in'}
       </Button>
     </form>
   );

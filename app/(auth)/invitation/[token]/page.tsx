@@ -1,13 +1,13 @@
 import type { Metadata } from 'next';
 import { Card } from '@/components/ui/card';
-import { invitationFor, MIN_PASSWORD_LENGTH } from '@/lib/accounts';
+import { invitationFor, MIN_PASSWORD_LENGTH, ROLE_LABELS } from '@/lib/accounts';
 import { InvitationForm } from './invitation-form';
 import { LinkUnusable } from './link-unusable';
 
 // no-referrer: the token is in this page's URL (proxy.ts sends the same policy as a header).
-export const metadata: Metadata = { title: 'Set your password · Publisher Portal', referrer: 'no-referrer' };
+export const metadata: Metadata = { title: 'Your invitation · Publisher Portal', referrer: 'no-referrer' };
 
-/** The page an invitation e-mail links to: whose account it is, and the form that sets its first password. */
+/** The page an invitation e-mail links to: which account and role, and the form that joins it. */
 export default async function InvitationPage({ params }: { params: Promise<{ token: string }> }) {
   const { token } = await params;
   const invitation = await invitationFor(token);
@@ -19,15 +19,21 @@ export default async function InvitationPage({ params }: { params: Promise<{ tok
             Publisher Portal
           </p>
           <h1 className="mt-2 text-2xl font-semibold">
-            {invitation ? 'Welcome! Choose your password' : 'This invitation link no longer works'}
+            {!invitation
+              ? 'This invitation link no longer works'
+              : invitation.hasSignIn
+                ? `Join ${invitation.accountName}`
+                : 'Welcome! Choose your password'}
           </h1>
         </div>
         <Card className="p-6">
           {invitation ? (
             <InvitationForm
               token={token}
-              name={invitation.name}
+              accountName={invitation.accountName}
+              role={ROLE_LABELS[invitation.role]}
               email={invitation.email}
+              hasSignIn={invitation.hasSignIn}
               minLength={MIN_PASSWORD_LENGTH}
             />
           ) : (

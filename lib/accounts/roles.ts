@@ -1,0 +1,45 @@
+import { forbidden } from '@/lib/shared/errors';
+import type { MemberRole, Principal } from './principal';
+
+/**
+ * What each member role may do in its account, written once. Every role reads every report and download
+ * (a Viewer possibly only some sites); the rest is granted here. API keys are the account's own and keep the
+ * spec's behaviour: this table is about people.
+ */
+export const MEMBER_ROLES = ['owner', 'admin', 'finance', 'viewer'] as const satisfies readonly MemberRole[];
+
+const GRANTS = {
+  /** Create, rotate and revoke API keys. */
+  manageKeys: ['owner', 'admin'],
+  /** Add, edit and delete the account's sites. */
+  manageSites: ['owner', 'admin'],
+  /** Invite members and change or remove those who are not owners. */
+  manageMembers: ['owner', 'admin'],
+  /** Make, demote and remove owners; the account's own settings (two-factor for everyone). */
+  manageOwners: ['owner'],
+  /** Earnings statements and payments. */
+  readStatements: ['owner', 'admin', 'finance'],
+} as const satisfies Record<string, readonly MemberRole[]>;
+export type Ability = keyof typeof GRANTS;
+
+/** The role's words, for the pages and the refusals. */
+export const ROLE_LABELS: Record<MemberRole, string> = {
+  owner: 'Owner',
+  admin: 'Admin',
+  finance: 'Finance',
+  viewer: 'Viewer',
+};
+
+const grants = (role: MemberRole, ability: Ability) => (GRANTS[ability] as readonly MemberRole[]).includes(role);
+
+/** Whether the principal may do it: a person by their role; an API key or the operator acts as the account. */
+export const can = (principal: Principal, ability: Ability): boolean =>
+  !principal.memberRole || grants(principal.memberRole, ability);
+
+/** Refuses (403) a member whose role does not grant `ability`, naming the roles that do. */
+export function requireAbility(principal: Principal, ability: Ability, operation: string): void {
+  const role = principal.memberRole;
+  if (!role || grants(role, ability)) return;
+  const roles = GRANTS[ability].map((r) => ROLE_LABELS[r]).join(' or ');
+  throw forbidden(`${operation} needs the ${roles} role; you are ${ROLE_LABELS[role]}.`);
+}
