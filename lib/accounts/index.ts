@@ -12,6 +12,16 @@ export { readableSites, requireAccountLevel, requireWritable } from './site-acce
 export { listSites } from './sites';
 export { createAdmin } from './admins';
 export { acceptInvitation, invitationFor } from './invitations';
+export {
+  changeMemberRole,
+  inviteMember,
+  leaveAccount,
+  listMembers,
+  removeMember,
+  resendMemberInvitation,
+  revokeInvitation,
+} from './members';
+export type { InviteMemberInput, Member, PendingInvitation } from './members';
 export type { InvitationView } from './invitations';
 export {
   createPublisher,

@@ -5,7 +5,7 @@
  */
 import { and, asc, count, desc, eq, isNull, sql } from 'drizzle-orm';
 import { getDb, type Tx } from '@/db/client';
-import { apiKeys, memberships, sessions, users, type User } from '@/db/schema';
+import { apiKeys, memberships, users, type User } from '@/db/schema';
 import { actorOf, recordEvent } from '@/lib/audit';
 import {
   filterToSql,
@@ -20,6 +20,7 @@ import {
 } from '@/lib/query';
 import { conflict, forbidden, notFound } from '@/lib/shared/errors';
 import { sendInvitation } from './invitations';
+import { endSessionsWithoutAccount } from './sessions';
 import type { Principal } from './principal';
 import { requireAccountLevel, requireWritable } from './site-access';
 import type { CreatePublisherInput, PublisherResponse } from './schemas';
@@ -183,14 +184,10 @@ export async function deactivatePublisher(principal: Principal, id: string): Pro
     const row = await lockPublisher(tx, id);
     if (row.status === 'deactivated') throw conflict('The account is already deactivated.');
     await tx.update(users).set({ status: 'deactivated' }).where(eq(users.id, row.id));
-    const ended = await tx
-      .delete(sessions)
-      .where(
-        sql`${sessions.personId} in (select person_id from memberships where account_id = ${row.id})
-          and not exists (select 1 from memberships m join users u on u.id = m.account_id
-            where m.person_id = ${sessions.personId} and u.status = 'active')`,
-      )
-      .returning({ personId: sessions.personId });
+    const ended = await endSessionsWithoutAccount(
+      tx,
+      sql`select person_id from memberships where account_id = ${row.id}`,
+    );
     const revoked = await tx
       .update(apiKeys)
       .set({ revokedAt: new Date() })
@@ -200,7 +197,7 @@ export async function deactivatePublisher(principal: Principal, id: string): Pro
       kind: 'account.deactivated',
       accountId: row.id,
       subjectId: row.id,
-      details: { previousStatus: row.status, sessionsEnded: ended.length, keysRevoked: revoked.length },
+      details: { previousStatus: row.status, sessionsEnded: ended, keysRevoked: revoked.length },
     });
     return toResponse({ ...row, status: 'deactivated' });
   });

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { and, eq, gt, lt } from 'drizzle-orm';
+import { and, eq, gt, lt, type SQL, sql } from 'drizzle-orm';
 import { type Db, getDb, type Tx } from '@/db/client';
 import { actorOf, recordEvent } from '@/lib/audit';
 import { hidingParameters } from '@/lib/shared/sql-errors';
@@ -189,6 +189,21 @@ export async function userForSession(token: string, accountId?: string): Promise
     email: row.email,
     memberships: joined,
   };
+}
+
+/**
+ * Ends the sessions of those of `personIds` (a subquery or one id) who have no active account left: a person
+ * removed from their last account, or all of whose accounts are deactivated. Returns how many ended.
+ */
+export async function endSessionsWithoutAccount(tx: Tx, personIds: SQL): Promise<number> {
+  const ended = await tx
+    .delete(sessions)
+    .where(
+      sql`${sessions.personId} in (${personIds}) and not exists (select 1 from memberships m
+        join users u on u.id = m.account_id where m.person_id = ${sessions.personId} and u.status = 'active')`,
+    )
+    .returning({ personId: sessions.personId });
+  return ended.length;
 }
 
 /** Ends every session of the signed-in person, on every device: each of their tokens stops working at once. */

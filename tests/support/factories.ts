@@ -2,7 +2,17 @@ import { randomUUID } from 'node:crypto';
 import { hash } from '@node-rs/argon2';
 import { eq } from 'drizzle-orm';
 import type { Db } from '@/db/client';
-import { memberships, people, type Site, type User, revenueDaily, sites, users } from '@/db/schema';
+import {
+  type MemberRole,
+  memberships,
+  people,
+  type Person,
+  type Site,
+  type User,
+  revenueDaily,
+  sites,
+  users,
+} from '@/db/schema';
 
 /**
  * Rows of a test's own, for tests that must not depend on shared state: on PostgreSQL all test files share
@@ -40,6 +50,22 @@ export async function createPublisher(db: Db, overrides: Partial<NewUser> & { pa
   await db.insert(people).values({ id: user.id, email: user.email, name: user.name, passwordHash });
   await db.insert(memberships).values({ accountId: user.id, personId: user.id, role: 'owner' });
   return user;
+}
+
+/** Someone new made a member of `accountId` with `role` (and a Viewer's sites); signs in with `password`. */
+export async function addMember(
+  db: Db,
+  accountId: string,
+  { role, password, siteIds = null }: { role: MemberRole; password?: string; siteIds?: string[] | null },
+): Promise<Person> {
+  const tag = unique();
+  const passwordHash = password === undefined ? await (unusableHash ??= hash(randomUUID())) : await hash(password);
+  const [person] = await db
+    .insert(people)
+    .values({ email: `member-${tag}-${Date.now()}@test.example`, name: `Member ${tag}`, passwordHash })
+    .returning();
+  await db.insert(memberships).values({ accountId, personId: person.id, role, siteIds });
+  return person;
 }
 
 /** A live site of `userId`. */

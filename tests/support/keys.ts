@@ -1,6 +1,6 @@
 import { DEMO_IDS } from '@/db/seed';
 import { createApiKey, type CreateApiKeyInput } from '@/lib/keys/api-keys';
-import type { Principal } from '@/lib/accounts/principal';
+import type { MemberRole, Principal } from '@/lib/accounts/principal';
 import type { SessionUser } from '@/lib/accounts/sessions';
 
 /**
@@ -31,4 +31,14 @@ export function sessionUserOf(
 ): SessionUser {
   const membership = { accountId: userId, accountName: name, accountRole: role, role: 'owner' as const, siteIds: null };
   return { principal: sessionPrincipal(userId, role), personId: userId, name, email, memberships: [membership] };
+}
+
+/** A member's session principal in an account, with their role (and a Viewer's sites). */
+export function memberPrincipal(
+  accountId: string,
+  personId: string,
+  memberRole: MemberRole,
+  siteScope: string[] | null = null,
+): Principal {
+  return { userId: accountId, role: 'publisher', personId, memberRole, siteScope, via: 'session' };
 }
