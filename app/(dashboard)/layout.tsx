@@ -1,6 +1,7 @@
 import { LogOut } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { signOutAction, signOutEverywhereAction } from '@/app/(auth)/login/actions';
+import { AccountSwitcher } from '@/components/layout/account-switcher';
 import { Nav } from '@/components/layout/nav';
 import { ViewingAs } from '@/components/layout/viewing-as';
 import { Button } from '@/components/ui/button';
@@ -12,6 +13,7 @@ export default async function DashboardLayout({ children }: { children: ReactNod
   const user = await requireUser();
   // Admins look at publishers' dashboards (?as=): the strip that says whose, with a switch.
   const publishers = user.principal.role === 'admin' ? await publishersFor(user.principal) : null;
+  const accounts = user.memberships.map((m) => ({ id: m.accountId, name: m.accountName, role: m.role }));
   return (
     <div className="min-h-dvh md:grid md:grid-cols-[14rem_1fr]">
       <a
@@ -23,10 +25,11 @@ export default async function DashboardLayout({ children }: { children: ReactNod
       <aside className="border-b border-zinc-200 bg-white px-3 py-3 md:min-h-dvh md:border-r md:border-b-0 md:py-5 dark:border-zinc-800 dark:bg-zinc-900">
         <p className="mb-3 px-3 text-sm font-semibold text-accent-700 md:mb-6 dark:text-accent-300">Publisher Portal</p>
         {/* Not in a Suspense boundary: it would stream in after the first paint and push the page down. */}
-        <Nav isAdmin={user.principal.role === 'admin'} />
+        <Nav isAdmin={user.principal.role === 'admin'} accounts={accounts} />
       </aside>
       <div className="min-w-0">
         <header className="flex items-center justify-end gap-3 border-b border-zinc-200 px-4 py-3 md:px-8 dark:border-zinc-800">
+          <AccountSwitcher accounts={accounts} />
           <span className="truncate text-sm text-zinc-700 dark:text-zinc-300">
             <span className="font-medium text-zinc-900 dark:text-zinc-100">{user.name}</span>
             <span className="hidden sm:inline"> · {user.email}</span>

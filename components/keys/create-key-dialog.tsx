@@ -9,6 +9,7 @@ import { Field, inputClass } from '@/components/ui/field';
 import { addDays } from '@/lib/query/dates';
 import { NewKeyReveal } from './new-key-reveal';
 import { keepingFields } from '@/components/ui/submit';
+import { useAccount } from '@/components/layout/use-account';
 
 /** How long a new key works: the last day it works is that many days from today (UTC), or a chosen day. */
 const EXPIRY_CHOICES = [
@@ -39,6 +40,7 @@ export function CreateKeyDialog({
   publishers?: Option[];
   today: string;
 }) {
+  const account = useAccount();
   const [open, setOpen] = useState(false);
   const [expiry, setExpiry] = useState<ExpiryChoice>('never');
   const [result, setResult] = useState<CreateKeyResult | null>(null);
@@ -49,7 +51,7 @@ export function CreateKeyDialog({
   const submit = (form: FormData) =>
     startTransition(async () => {
       setResult(
-        await createKeyAction({
+        await createKeyAction(account, {
           label: String(form.get('label') ?? ''),
           siteIds: form.getAll('siteIds').map(String),
           expiresOn: String(form.get('expiresOn') ?? ''),

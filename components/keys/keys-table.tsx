@@ -2,7 +2,7 @@ import { RevokeKeyButton } from '@/components/keys/revoke-key-button';
 import { RotateKeyButton } from '@/components/keys/key-actions';
 import { Badge } from '@/components/ui/badge';
 import { formatDay } from '@/lib/shared/format';
-import type { ApiKeyResponse } from '@/lib/keys';
+import type { ApiKeyResponse, KeyAuthor } from '@/lib/keys';
 
 function status(key: ApiKeyResponse) {
   if (key.revokedAt) return <Badge tone="red">Revoked</Badge>;
@@ -36,8 +36,10 @@ export function KeysTable(props: {
   siteName: Map<string, string>;
   caption: string;
   readOnly?: boolean;
+  /** Who made each key, by id: shown under its date, with a note when they have left the account. */
+  authors?: Record<string, KeyAuthor>;
 }) {
-  const { keys, siteName, caption, readOnly = false } = props;
+  const { keys, siteName, caption, readOnly = false, authors = {} } = props;
   const scope = (key: ApiKeyResponse) =>
     key.siteIds ? key.siteIds.map((id) => siteName.get(id) ?? id).join(', ') : 'All sites';
   return (
@@ -71,6 +73,12 @@ export function KeysTable(props: {
             </td>
             <td data-label="Created" className="px-4 py-3 whitespace-nowrap">
               {day(key.createdAt, '—')}
+              {authors[key.id] && (
+                <span className="block text-xs text-zinc-600 dark:text-zinc-400" title={authors[key.id].email}>
+                  by {authors[key.id].name}
+                  {!authors[key.id].member && ' (no longer a member)'}
+                </span>
+              )}
             </td>
             <td data-label="Last used" className="px-4 py-3 whitespace-nowrap">
               {day(key.lastUsedAt, 'Never')}

@@ -5,6 +5,7 @@ import { useContext, useState, useTransition } from 'react';
 import { revokeKeyAction } from '@/app/(dashboard)/keys/actions';
 import { Button, buttonClass } from '@/components/ui/button';
 import { AnnounceContext } from './key-actions';
+import { useAccount } from '@/components/layout/use-account';
 
 /** Revoke with a confirmation that names the key; the result is announced to screen readers. */
 export function RevokeKeyButton({
@@ -16,6 +17,7 @@ export function RevokeKeyButton({
   label: string | null;
   prefix: string | null;
 }) {
+  const account = useAccount();
   const [pending, startTransition] = useTransition();
   const [message, setMessage] = useState('');
   // The table's status line outlives this row; this one is for a row that stays.
@@ -43,7 +45,7 @@ export function RevokeKeyButton({
                 className={buttonClass('danger')}
                 onClick={() =>
                   startTransition(async () => {
-                    announce((await revokeKeyAction(keyId)).message);
+                    announce((await revokeKeyAction(account, keyId)).message);
                   })
                 }
               >

@@ -6,6 +6,7 @@ import { Button } from '@/components/ui/button';
 import { DialogClose, DialogContent } from '@/components/ui/dialog';
 import type { ApiKeyResponse } from '@/lib/keys';
 import { NewKeyReveal } from './new-key-reveal';
+import { useAccount } from '@/components/layout/use-account';
 
 export interface RotateTarget {
   key: ApiKeyResponse;
@@ -40,11 +41,12 @@ const Failure = ({ message }: { message: string }) => (
  * the old key now or keep both while scripts switch over.
  */
 export function RotateKeyDialog({ target, onCloseAutoFocus }: { target: RotateTarget; onCloseAutoFocus: CloseFocus }) {
+  const account = useAccount();
   const { key: old, scope } = target;
   const [result, setResult] = useState<RotateKeyResult | null>(null);
   const [pending, startTransition] = useTransition();
   if (result?.ok) return <Replacement old={old} created={result} onCloseAutoFocus={onCloseAutoFocus} />;
-  const rotate = () => startTransition(async () => setResult(await rotateKeyAction(old.id)));
+  const rotate = () => startTransition(async () => setResult(await rotateKeyAction(account, old.id)));
   return (
     <DialogContent
       title={`Rotate ${old.label ? `“${old.label}”` : `${old.keyPrefix}…`}?`}
@@ -80,9 +82,10 @@ function Replacement({
   created: Created;
   onCloseAutoFocus: CloseFocus;
 }) {
+  const account = useAccount();
   const [revoked, setRevoked] = useState<{ ok: boolean; message: string } | null>(null);
   const [pending, startTransition] = useTransition();
-  const revokeOld = () => startTransition(async () => setRevoked(await revokeKeyAction(old.id)));
+  const revokeOld = () => startTransition(async () => setRevoked(await revokeKeyAction(account, old.id)));
   return (
     <DialogContent
       title="Your new API key"

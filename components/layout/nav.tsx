@@ -15,13 +15,15 @@ import {
 import Link, { useLinkStatus } from 'next/link';
 import { usePathname, useSearchParams } from 'next/navigation';
 import { cn } from '@/components/ui/cn';
-import { clearedViewHref, viewHref } from '@/lib/dashboard/url';
+import { type Ability, grants, type MemberRole } from '@/lib/accounts/browser';
+import { clearedViewHref, paramOf, VIEW_AS, viewHref } from '@/lib/dashboard/url';
 
-const ITEMS = [
+/** The pages; `needs`: what a member's role must grant for the page to be theirs (lib/accounts/roles.ts). */
+const ITEMS: { href: string; label: string; icon: typeof Globe2; keepsFilters: boolean; needs?: Ability }[] = [
   { href: '/', label: 'Overview', icon: LayoutDashboard, keepsFilters: true },
   { href: '/countries', label: 'Countries', icon: Globe2, keepsFilters: true },
   { href: '/sites', label: 'Sites', icon: BarChart3, keepsFilters: true },
-  { href: '/keys', label: 'API keys', icon: KeyRound, keepsFilters: false },
+  { href: '/keys', label: 'API keys', icon: KeyRound, keepsFilters: false, needs: 'manageKeys' },
   { href: '/docs', label: 'API docs', icon: BookOpen, keepsFilters: false },
   { href: '/settings', label: 'Settings', icon: Settings, keepsFilters: false },
 ];
@@ -49,16 +51,31 @@ function PendingSpinner() {
   );
 }
 
+/** An account the signed-in person belongs to, and their role there. */
+export interface AccountChoice {
+  id: string;
+  name: string;
+  role: MemberRole;
+}
+
+/** The signed-in person's role in the account the URL names (`?as=`), or in their first; none when viewing as admin. */
+export function useRole(accounts: AccountChoice[]): MemberRole | null {
+  const named = paramOf(useSearchParams(), VIEW_AS)?.toLowerCase();
+  return (named ? accounts.find((a) => a.id === named) : accounts[0])?.role ?? null;
+}
+
 /**
  * The main navigation; the report pages share the filter bar, so links between them keep it, and every link
- * keeps whose dashboard an admin is looking at.
+ * keeps whose dashboard it is. A page the member's role does not grant is left out.
  */
-export function Nav({ isAdmin = false }: { isAdmin?: boolean }) {
+export function Nav({ isAdmin = false, accounts }: { isAdmin?: boolean; accounts: AccountChoice[] }) {
   const pathname = usePathname();
   const searchParams = useSearchParams();
+  const role = useRole(accounts);
+  const shown = ITEMS.filter(({ needs }) => !needs || !role || grants(role, needs));
   return (
     <nav aria-label="Main" className="flex flex-wrap gap-1 md:flex-col md:flex-nowrap">
-      {[...ITEMS, ...(isAdmin ? ADMIN_ITEMS : [])].map(({ href, label, icon: Icon, keepsFilters }) => {
+      {[...shown, ...(isAdmin ? ADMIN_ITEMS : [])].map(({ href, label, icon: Icon, keepsFilters }) => {
         const active = href === '/' ? pathname === '/' : pathname.startsWith(href);
         return (
           <Link

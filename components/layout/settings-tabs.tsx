@@ -1,17 +1,20 @@
 'use client';
 
 import Link from 'next/link';
-import { usePathname } from 'next/navigation';
+import { usePathname, useSearchParams } from 'next/navigation';
+import { clearedViewHref } from '@/lib/dashboard/url';
 import { cn } from '@/components/ui/cn';
 
 const TABS = [
   { href: '/settings/security', label: 'Security' },
+  { href: '/settings/members', label: 'Members' },
   { href: '/settings/activity', label: 'Activity' },
 ];
 
-/** The Settings pages' tabs: links, one per page, the current one marked for screen readers too. */
+/** The Settings pages' tabs: links that keep which account it is (`?as=`), the current one marked for screen readers. */
 export function SettingsTabs() {
   const pathname = usePathname();
+  const searchParams = useSearchParams();
   return (
     <nav aria-label="Settings" className="mb-6 flex gap-1 border-b border-zinc-200 dark:border-zinc-800">
       {TABS.map(({ href, label }) => {
@@ -19,7 +22,7 @@ export function SettingsTabs() {
         return (
           <Link
             key={href}
-            href={href}
+            href={clearedViewHref(href, searchParams)}
             aria-current={active ? 'page' : undefined}
             className={cn(
               '-mb-px border-b-2 px-3 py-2 text-sm font-medium',

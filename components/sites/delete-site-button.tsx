@@ -5,9 +5,11 @@ import { useState, useTransition } from 'react';
 import { deleteSiteAction } from '@/app/(dashboard)/(reports)/sites/actions';
 import { Button, buttonClass } from '@/components/ui/button';
 import { useAnnounce } from './announcer';
+import { useAccount } from '@/components/layout/use-account';
 
 /** Delete with a confirmation that names the site; the result (or why not) is announced. */
 export function DeleteSiteButton({ siteId, name }: { siteId: string; name: string }) {
+  const account = useAccount();
   const [pending, startTransition] = useTransition();
   const [message, setMessage] = useState('');
   const announce = useAnnounce(setMessage);
@@ -33,7 +35,7 @@ export function DeleteSiteButton({ siteId, name }: { siteId: string; name: strin
                 className={buttonClass('danger')}
                 onClick={() =>
                   startTransition(async () => {
-                    const result = await deleteSiteAction(siteId, name);
+                    const result = await deleteSiteAction(account, siteId, name);
                     announce(result.ok ? result.message : Object.values(result.errors)[0]);
                   })
                 }

@@ -9,6 +9,7 @@ import { inputClass } from '@/components/ui/field';
 import { useAnnounce } from './announcer';
 import { SiteFields, siteValuesOf, type SiteValues } from './site-fields';
 import { keepingFields } from '@/components/ui/submit';
+import { useAccount } from '@/components/layout/use-account';
 
 interface Publisher {
   id: string;
@@ -28,6 +29,7 @@ export function SiteDialog({
   publishers?: Publisher[];
   site?: SiteValues & { siteId: string };
 }) {
+  const account = useAccount();
   const [open, setOpen] = useState(false);
   const [result, setResult] = useState<SiteActionResult | null>(null);
   const [announced, setAnnounced] = useState('');
@@ -40,8 +42,8 @@ export function SiteDialog({
     startTransition(async () => {
       const values = siteValuesOf(form);
       const answer = site
-        ? await editSiteAction(site.siteId, values)
-        : await addSiteAction({
+        ? await editSiteAction(account, site.siteId, values)
+        : await addSiteAction(account, {
             ...values,
             publisherId: publishers ? String(form.get('publisherId') ?? '') : undefined,
           });

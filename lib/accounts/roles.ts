@@ -17,6 +17,8 @@ const GRANTS = {
   manageMembers: ['owner', 'admin'],
   /** Make, demote and remove owners; the account's own settings (two-factor for everyone). */
   manageOwners: ['owner'],
+  /** The account's activity log (who signed in from where, what changed). */
+  readActivity: ['owner', 'admin'],
   /** Earnings statements and payments. */
   readStatements: ['owner', 'admin', 'finance'],
 } as const satisfies Record<string, readonly MemberRole[]>;
@@ -30,7 +32,8 @@ export const ROLE_LABELS: Record<MemberRole, string> = {
   viewer: 'Viewer',
 };
 
-const grants = (role: MemberRole, ability: Ability) => (GRANTS[ability] as readonly MemberRole[]).includes(role);
+/** Whether a member role grants the ability (for pages that show or hide what a role may do). */
+export const grants = (role: MemberRole, ability: Ability) => (GRANTS[ability] as readonly MemberRole[]).includes(role);
 
 /** Whether the principal may do it: a person by their role; an API key or the operator acts as the account. */
 export const can = (principal: Principal, ability: Ability): boolean =>

@@ -2,7 +2,9 @@ import { cookies, headers } from 'next/headers';
 import { redirect } from 'next/navigation';
 import { cache } from 'react';
 import { clientAddress, exactClientAddress } from '@/lib/http/client-address';
-import { type SessionOrigin, userForSession, type SessionUser } from '@/lib/accounts';
+import { type Principal, type SessionOrigin, userForSession, type SessionUser } from '@/lib/accounts';
+import { VIEW_AS } from './url';
+import { viewerOf } from './viewer';
 import { SESSION_COOKIE } from './session-cookie';
 
 /**
@@ -21,6 +23,20 @@ export const currentUser = cache(async (accountId?: string): Promise<SessionUser
   const request = new Request('http://portal.local/', { headers: new Headers(await headers()) });
   return user && { ...user, principal: { ...user.principal, clientAddress: exactClientAddress(request) } };
 });
+
+/**
+ * For a server action: the principal of the signed-in person in the account the page's URL names (`?as=`,
+ * which the form sends along): their role there; an admin's read-only view of a publisher (every write refuses
+ * it); or their first account when none is named. An account that is neither theirs nor viewable is refused.
+ */
+export async function actingPrincipal(account: unknown): Promise<Principal> {
+  const user = await requireUser();
+  const named = typeof account === 'string' && account ? { [VIEW_AS]: account } : {};
+  const viewer = await viewerOf(user, named, { ownIsEnough: true });
+  if (viewer.kind === 'refused') throw viewer.error;
+  if (viewer.kind !== 'ready') throw new Error('an own principal is always ready');
+  return viewer.principal;
+}
 
 /** For pages and actions: the signed-in person (acting for `accountId`), or a redirect to the sign-in page. */
 export async function requireUser(accountId?: string): Promise<SessionUser> {

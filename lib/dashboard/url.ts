@@ -111,6 +111,12 @@ export function viewHref(
   return carried.size > 0 ? `${path}?${carried}` : path;
 }
 
+const NO_FILTERS = { from: null, to: null, sites: null, country: null, compare: null } as const;
+
 /** A link to a view with its filters cleared (a reset, a page without filters), on the same publisher's dashboard. */
 export const clearedViewHref = (path: string, current: SearchParams | URLSearchParams) =>
-  viewHref(path, current, { from: null, to: null, sites: null, country: null, compare: null });
+  viewHref(path, current, NO_FILTERS);
+
+/** The same page of another account (`?as=`), its filters cleared: the sites differ from account to account. */
+export const otherAccountHref = (path: string, current: SearchParams | URLSearchParams, accountId: string) =>
+  viewHref(path, current, { ...NO_FILTERS, as: accountId });

@@ -2,7 +2,7 @@ import { hidingParameters } from '@/lib/shared/sql-errors';
 import { and, count, desc, eq, gt, inArray, isNull, or, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { getDb } from '@/db/client';
-import { apiKeys, sites, users, type ApiKeyRow } from '@/db/schema';
+import { apiKeys, people, sites, users, type ApiKeyRow } from '@/db/schema';
 import { generateApiKey } from '@/lib/keys/key-format';
 import { badRequest, conflict, forbidden, notFound } from '@/lib/shared/errors';
 import { isUuid } from '@/lib/query';
@@ -50,6 +50,31 @@ function toResponse(row: ApiKeyRow, now = new Date()): ApiKeyResponse {
 function requireKeyManager(principal: Principal): void {
   requireAbility(principal, 'manageKeys', 'Managing API keys');
   requireAccountLevel(principal, 'Managing API keys');
+}
+
+/** Who made a key, as the keys page names them; `member`: whether they still belong to the account. */
+export interface KeyAuthor {
+  name: string;
+  email: string;
+  member: boolean;
+}
+
+/** The person who made each of the account's keys, by key id (keys made with another key have none). */
+export async function keyAuthors(principal: Principal): Promise<Record<string, KeyAuthor>> {
+  requireKeyManager(principal);
+  const db = await getDb();
+  const rows = await db
+    .select({
+      keyId: apiKeys.id,
+      name: people.name,
+      email: people.email,
+      member: sql<boolean>`exists (select 1 from memberships m
+        where m.account_id = ${principal.userId} and m.person_id = ${people.id})`,
+    })
+    .from(apiKeys)
+    .innerJoin(people, eq(people.id, apiKeys.createdBy))
+    .where(eq(apiKeys.userId, principal.userId));
+  return Object.fromEntries(rows.map(({ keyId, ...author }) => [keyId, author]));
 }
 
 /** Every key of the account, newest first, revoked and expired ones included; never raw keys or hashes. */

@@ -4,9 +4,11 @@ export {
   createApiKey,
   createApiKeyForUser,
   createApiKeyInput,
+  keyAuthors,
   listApiKeys,
   revokeApiKey,
   rotateApiKey,
 } from './api-keys';
+export type { KeyAuthor } from './api-keys';
 export { ApiKeyResponse, CreateApiKeyResponse } from './schemas';
 export { authenticateApiKey, touchApiKey } from './authenticate';

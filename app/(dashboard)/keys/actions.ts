@@ -3,7 +3,7 @@
 import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
 import { fieldErrorsOf, topField } from '@/lib/shared/zod-issues';
-import { requireUser } from '@/lib/dashboard/session';
+import { actingPrincipal } from '@/lib/dashboard/session';
 import { addDays, isDay } from '@/lib/query';
 import { AppError } from '@/lib/shared/errors';
 import {
@@ -33,8 +33,7 @@ export type CreateKeyFields = z.infer<typeof createKeyFields>;
 const MALFORMED = 'The request was malformed; reload the page and try again.';
 
 /** Validation and authorization come from the same schema and services as POST /api/v1/api-keys. */
-export async function createKeyAction(payload: CreateKeyFields): Promise<CreateKeyResult> {
-  const { principal } = await requireUser();
+export async function createKeyAction(account: string | null, payload: CreateKeyFields): Promise<CreateKeyResult> {
   const sent = createKeyFields.safeParse(payload);
   if (!sent.success) return { ok: false, errors: { form: MALFORMED } };
   const fields = sent.data;
@@ -51,6 +50,7 @@ export async function createKeyAction(payload: CreateKeyFields): Promise<CreateK
     return { ok: false, errors };
   }
   try {
+    const principal = await actingPrincipal(account);
     const created = fields.forUserId
       ? await createApiKeyForUser(principal, fields.forUserId, parsed.data)
       : await createApiKey(principal, parsed.data);
@@ -73,10 +73,13 @@ function failed(err: unknown): { ok: false; message: string } {
   throw err;
 }
 
-export async function revokeKeyAction(keyId: string): Promise<{ ok: boolean; message: string }> {
-  const { principal } = await requireUser();
+export async function revokeKeyAction(
+  account: string | null,
+  keyId: string,
+): Promise<{ ok: boolean; message: string }> {
   if (typeof keyId !== 'string') return { ok: false, message: MALFORMED };
   try {
+    const principal = await actingPrincipal(account);
     const key = await revokeApiKey(principal, keyId);
     revalidatePath('/keys');
     return { ok: true, message: `Key ${key.label ?? key.keyPrefix} was revoked.` };
@@ -88,11 +91,11 @@ export async function revokeKeyAction(keyId: string): Promise<{ ok: boolean; mes
 export type RotateKeyResult = { ok: true; apiKey: string; key: ApiKeyResponse } | { ok: false; message: string };
 
 /** "Rotate": a replacement key, its raw key in this one response; the old key stays until revoked. */
-export async function rotateKeyAction(keyId: string): Promise<RotateKeyResult> {
-  const { principal } = await requireUser();
+export async function rotateKeyAction(account: string | null, keyId: string): Promise<RotateKeyResult> {
   const sent = z.string().safeParse(keyId);
   if (!sent.success) return { ok: false, message: MALFORMED };
   try {
+    const principal = await actingPrincipal(account);
     const rotated = await rotateApiKey(principal, sent.data);
     revalidatePath('/keys');
     return { ok: true, apiKey: rotated.apiKey, key: rotated.key };

@@ -9,8 +9,8 @@ import { requireUser } from '@/lib/dashboard/session';
 import type { SearchParams } from '@/lib/dashboard/url';
 import { viewerOf } from '@/lib/dashboard/viewer';
 import { todayUtc } from '@/lib/query';
-import { listApiKeys } from '@/lib/keys';
-import { listSites, listPublishers } from '@/lib/accounts';
+import { keyAuthors, listApiKeys } from '@/lib/keys';
+import { can, listSites, listPublishers } from '@/lib/accounts';
 
 export const metadata: Metadata = { title: 'API keys · Publisher Portal' };
 
@@ -21,8 +21,19 @@ export default async function KeysPage({ searchParams }: { searchParams: Promise
   const viewer = await viewerOf(await requireUser(), params, { ownIsEnough: true });
   if (viewer.kind !== 'ready') return <ViewerFallback viewer={viewer} title="API keys" path="/keys" params={params} />;
   const { principal, viewingAs } = viewer;
-  const [keys, sites, publishers] = await Promise.all([
+  if (!can(principal, 'manageKeys')) {
+    return (
+      <>
+        <PageHeader title="API keys" />
+        <Card className="p-6 text-sm text-zinc-700 dark:text-zinc-300">
+          The account’s Owners and Admins create and revoke its API keys; ask one of them for a key.
+        </Card>
+      </>
+    );
+  }
+  const [keys, authors, sites, publishers] = await Promise.all([
     listApiKeys(principal),
+    keyAuthors(principal),
     listSites(principal),
     principal.role === 'admin' ? listPublishers(principal) : Promise.resolve(null),
   ]);
@@ -66,7 +77,13 @@ export default async function KeysPage({ searchParams }: { searchParams: Promise
                   : 'No API keys yet. Create one to use the API.'}
             </p>
           ) : (
-            <KeysTable keys={usable} siteName={siteName} caption="API keys of the account" readOnly={!!viewingAs} />
+            <KeysTable
+              keys={usable}
+              siteName={siteName}
+              authors={authors}
+              caption="API keys of the account"
+              readOnly={!!viewingAs}
+            />
           )}
         </Card>
         {revoked.length > 0 && (
@@ -75,7 +92,13 @@ export default async function KeysPage({ searchParams }: { searchParams: Promise
               Revoked keys ({revoked.length})
             </summary>
             <Card className="relative mt-3 md:overflow-x-auto" tabIndex={0} role="region" aria-label="Revoked API keys">
-              <KeysTable keys={revoked} siteName={siteName} caption="Revoked API keys" readOnly={!!viewingAs} />
+              <KeysTable
+                keys={revoked}
+                siteName={siteName}
+                authors={authors}
+                caption="Revoked API keys"
+                readOnly={!!viewingAs}
+              />
             </Card>
           </details>
         )}

@@ -13,7 +13,7 @@ import {
   updateSiteInput,
   type Principal,
 } from '@/lib/accounts';
-import { actionClientAddress, requireUser } from '@/lib/dashboard/session';
+import { actingPrincipal, actionClientAddress } from '@/lib/dashboard/session';
 import { AppError } from '@/lib/shared/errors';
 import { fieldErrorsOf, topField } from '@/lib/shared/zod-issues';
 
@@ -23,9 +23,9 @@ export type SiteActionResult = { ok: true; message: string } | { ok: false; erro
 const MALFORMED = 'The request was malformed; reload the page and try again.';
 
 /** The signed-in user's principal, with the client address for the activity log. */
-async function acting(): Promise<Principal> {
-  const { principal } = await requireUser();
-  return { ...principal, clientAddress: await actionClientAddress() };
+/** The principal in the account the page names (`account`, its `?as=`); for the review queue, the admin's own. */
+async function acting(account?: unknown): Promise<Principal> {
+  return { ...(await actingPrincipal(account)), clientAddress: await actionClientAddress() };
 }
 
 /** The fields the forms show an error beside; any other error is the form's own. */
@@ -64,11 +64,14 @@ const siteFields = z.object({ name: z.string(), url: z.string(), framework: z.st
 export type SiteFields = z.infer<typeof siteFields>;
 
 /** "Add site": a publisher's new site, pending; an admin's (with `publisherId`) for that publisher. */
-export async function addSiteAction(fields: SiteFields & { publisherId?: string }): Promise<SiteActionResult> {
-  const principal = await acting();
+export async function addSiteAction(
+  account: string | null,
+  fields: SiteFields & { publisherId?: string },
+): Promise<SiteActionResult> {
   const sent = siteFields.safeParse(fields);
   if (!sent.success) return { ok: false, errors: { form: MALFORMED } };
   try {
+    const principal = await acting(account);
     if (principal.role === 'admin') {
       const input = parsed(createSiteInput, { ...sent.data, publisherId: fields.publisherId });
       if (!('data' in input)) return input;
@@ -85,13 +88,17 @@ export async function addSiteAction(fields: SiteFields & { publisherId?: string 
 }
 
 /** "Edit": an admin's edit of any site, a publisher's of its own pending one. */
-export async function editSiteAction(siteId: string, fields: SiteFields): Promise<SiteActionResult> {
-  const principal = await acting();
+export async function editSiteAction(
+  account: string | null,
+  siteId: string,
+  fields: SiteFields,
+): Promise<SiteActionResult> {
   const sent = siteFields.safeParse(fields);
   if (typeof siteId !== 'string' || !sent.success) return { ok: false, errors: { form: MALFORMED } };
   const input = parsed(addSiteInput, sent.data);
   if (!('data' in input)) return input;
   try {
+    const principal = await acting(account);
     const site =
       principal.role === 'admin'
         ? await updateSite(principal, siteId, input.data)
@@ -106,12 +113,12 @@ const review = z.object({ status: z.string(), statusReason: z.string().optional(
 
 /** The review queue's buttons: approve, go live, back to approved, send back with a reason. */
 export async function reviewSiteAction(siteId: string, change: z.infer<typeof review>): Promise<SiteActionResult> {
-  const principal = await acting();
   const sent = review.safeParse(change);
   if (typeof siteId !== 'string' || !sent.success) return { ok: false, errors: { form: MALFORMED } };
   const input = parsed(updateSiteInput, sent.data);
   if (!('data' in input)) return input;
   try {
+    const principal = await acting();
     const site = await updateSite(principal, siteId, input.data);
     return done(`${site.name} is now ${site.status}.`);
   } catch (err) {
@@ -119,10 +126,14 @@ export async function reviewSiteAction(siteId: string, change: z.infer<typeof re
   }
 }
 
-export async function deleteSiteAction(siteId: string, name: string): Promise<SiteActionResult> {
-  const principal = await acting();
+export async function deleteSiteAction(
+  account: string | null,
+  siteId: string,
+  name: string,
+): Promise<SiteActionResult> {
   if (typeof siteId !== 'string') return { ok: false, errors: { form: MALFORMED } };
   try {
+    const principal = await acting(account);
     await deleteSite(principal, siteId);
     return done(`${typeof name === 'string' ? name : 'The site'} was deleted.`);
   } catch (err) {

@@ -8,7 +8,7 @@ import { Card } from '@/components/ui/card';
 import { OwnSites } from '@/components/sites/own-sites';
 import { SiteAnnouncer } from '@/components/sites/announcer';
 import { SiteDialog } from '@/components/sites/site-dialog';
-import { FRAMEWORK_SUGGESTIONS, listOwnSites, siteHistories } from '@/lib/accounts';
+import { can, FRAMEWORK_SUGGESTIONS, listOwnSites, siteHistories } from '@/lib/accounts';
 import { orFilterProblem } from '@/lib/dashboard/filters';
 import { readReportPage } from '@/lib/dashboard/report-page';
 import { loadSiteBreakdown, SITE_SORTS } from '@/lib/dashboard/sites';
@@ -35,7 +35,8 @@ export default async function SitesPage({ searchParams }: { searchParams: Promis
   const sortBy = SITE_SORTS.find((s) => s === paramOf(params, 'sortBy')) ?? 'revenue';
   const descending = (paramOf(params, 'sortDirection') ?? (sortBy === 'name' ? 'asc' : 'desc')) !== 'asc';
   const rows = breakdown.rows.map((site) => ({ ...site, href: viewHref('/', params, { sites: site.siteId }) }));
-  const readOnly = !!principal.viewedBy;
+  // An admin's view of a publisher, or a member whose role does not manage sites: the list without its buttons.
+  const readOnly = !!principal.viewedBy || !can(principal, 'manageSites');
   const ownSites = await listOwnSites(principal);
   const histories = await siteHistories(
     principal,

@@ -1,14 +1,32 @@
 import type { Metadata } from 'next';
 import { redirect } from 'next/navigation';
 import { ActivityPage } from '@/components/activity/activity-page';
+import { ViewerFallback } from '@/components/layout/viewer-fallback';
+import { Card } from '@/components/ui/card';
+import { can } from '@/lib/accounts';
 import { requireUser } from '@/lib/dashboard/session';
+import { viewerOf } from '@/lib/dashboard/viewer';
 import type { SearchParams } from '@/lib/dashboard/url';
 
 export const metadata: Metadata = { title: 'Activity · Publisher Portal' };
 
-/** Settings → Activity: the account's own log. An admin's log is every account's, on its own page. */
+/**
+ * Settings → Activity: the log of the account the URL names, for its Owners and Admins. An admin's log is every
+ * account's, on its own page.
+ */
 export default async function SettingsActivityPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
-  const { principal } = await requireUser();
+  const params = await searchParams;
+  const viewer = await viewerOf(await requireUser(), params, { ownIsEnough: true });
+  if (viewer.kind !== 'ready')
+    return <ViewerFallback viewer={viewer} title="Activity" path="/settings/activity" params={params} />;
+  const { principal } = viewer;
   if (principal.role === 'admin') redirect('/admin/activity');
-  return <ActivityPage principal={principal} params={await searchParams} embedded />;
+  if (!can(principal, 'readActivity')) {
+    return (
+      <Card className="p-6 text-sm text-zinc-700 dark:text-zinc-300">
+        The account’s activity is shown to its Owners and Admins.
+      </Card>
+    );
+  }
+  return <ActivityPage principal={principal} params={params} embedded />;
 }
