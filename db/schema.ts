@@ -265,10 +265,14 @@ export const sessions = pgTable(
   'sessions',
   {
     tokenHash: text('token_hash').primaryKey(),
+    /** What the list of sessions names a session by (the token's hash never leaves the server). */
+    id: uuid('id').notNull().unique().defaultRandom(),
     personId: uuid('person_id')
       .notNull()
       .references(() => people.id, { onDelete: 'cascade' }),
     expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+    /** The password was right, the second factor is still to be given: the session opens nothing yet. */
+    secondFactorDue: boolean('second_factor_due').notNull().default(false),
     userAgent: text('user_agent'),
     clientAddress: text('client_address'),
     lastSeenAt: timestamp('last_seen_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),

@@ -58,7 +58,8 @@ test.describe('an admin', () => {
     await publisher.getByLabel('New password').fill(PASSWORD);
     await publisher.getByLabel('Type it again').fill(PASSWORD);
     await publisher.getByRole('button', { name: 'Set password and sign in' }).click();
-    await expect(publisher).toHaveURL(/\/$/);
+    // The overview of the account the invitation was for: the URL says which.
+    await expect(publisher).toHaveURL(/\/\?as=[0-9a-f-]{36}$/);
     await expect(publisher.getByRole('heading', { name: 'Overview', level: 1 })).toBeVisible();
 
     // The link was single use.

@@ -68,7 +68,9 @@ export async function listSitesForReview(
 
 /** The account's own sites with their review status and reason (also for an admin viewing as the publisher). */
 export async function listOwnSites(principal: Principal): Promise<ReviewedSite[]> {
-  return selectSites(and(eq(sites.userId, principal.userId)));
+  // A site-scoped key or a Viewer limited to some sites sees those alone.
+  const scope = principal.siteScope ? inArray(sites.id, principal.siteScope) : undefined;
+  return selectSites(and(eq(sites.userId, principal.userId), scope));
 }
 
 export interface SiteHistoryEntry {
