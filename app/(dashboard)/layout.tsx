@@ -10,7 +10,7 @@ import { publishersFor } from '@/lib/dashboard/viewer';
 
 /** The signed-in shell: sidebar navigation (a top bar on narrow screens) and the account in the header. */
 export default async function DashboardLayout({ children }: { children: ReactNode }) {
-  const user = await requireUser();
+  const user = await requireUser(undefined, { duringTwoFactorSetup: true });
   // Admins look at publishers' dashboards (?as=): the strip that says whose, with a switch.
   const publishers = user.principal.role === 'admin' ? await publishersFor(user.principal) : null;
   const accounts = user.memberships.map((m) => ({ id: m.accountId, name: m.accountName, role: m.role }));

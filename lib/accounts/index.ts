@@ -6,7 +6,19 @@ export { requestPasswordReset, resetLinkWorks, resetPassword, sendPasswordResetA
 export { OPERATOR } from './principal';
 export type { MemberRole, Principal } from './principal';
 export { type Ability, can, MEMBER_ROLES, requireAbility, ROLE_LABELS } from './roles';
-export { principalOf, signIn, signOut, signOutEverywhere, userForSession } from './sessions';
+export { mustSetUpTwoFactor, principalOf, signOut, signOutEverywhere, userForSession } from './sessions';
+export { completeSignIn, pendingSignIn, signIn } from './sign-in';
+export type { SignInResult } from './sign-in';
+export {
+  confirmTwoFactor,
+  disableTwoFactor,
+  RECOVERY_CODE_COUNT,
+  recoveryCodesLeft,
+  resetTwoFactorAsAdmin,
+  setTwoFactorRequired,
+  startTwoFactorSetup,
+} from './two-factor';
+export type { TwoFactorSetup } from './two-factor';
 export type { Membership, SessionOrigin, SessionUser } from './sessions';
 export { readableSites, requireAccountLevel, requireWritable } from './site-access';
 export { listSites } from './sites';

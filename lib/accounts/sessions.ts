@@ -9,6 +9,8 @@ import type { MemberRole, Principal } from './principal';
 import { checkCredentials } from './credentials';
 
 export const SESSION_DAYS = 30;
+/** How long the second step of a sign-in (the code) may take. */
+export const SECOND_FACTOR_MINUTES = 10;
 const DAY_MS = 86_400_000;
 
 /** An account a person may act for, as the account switcher lists it. */
@@ -19,6 +21,8 @@ export interface Membership {
   role: MemberRole;
   /** A Viewer's sites; null for the whole account. */
   siteIds: string[] | null;
+  /** The account requires two-factor sign-in of its members. */
+  requiresTwoFactor: boolean;
 }
 
 /** The person of a session: the principal they act with, and every account they may switch to. */
@@ -27,70 +31,19 @@ export interface SessionUser {
   personId: string;
   name: string;
   email: string;
+  /** Two-factor sign-in is on for this person. */
+  twoFactor: boolean;
   memberships: Membership[];
 }
 
-export type SignInResult =
-  | { ok: true; token: string; expiresAt: Date }
-  | { ok: false; reason: 'invalid' }
-  | { ok: false; reason: 'throttled'; retryAfterSeconds: number };
-
-const hashToken = (token: string) => sha256Hex(token);
+/** Only the SHA-256 of a session token is stored. */
+export const hashToken = (token: string) => sha256Hex(token);
 
 /** The browser and address a session was opened from, for the list of where one is signed in. */
 export interface SessionOrigin {
   clientAddress: string;
   userAgent?: string | null;
 }
-
-/**
- * Checks an e-mail and password and opens a database session under a new token. Only the SHA-256 of the
- * token is stored; the token itself goes to the browser in an HttpOnly cookie. Attempts are throttled per
- * (client address, e-mail) and per client address; a successful sign-in clears its (address, e-mail) count.
- * Only a person with an active account signs in; anyone else gets a wrong password's answer, after the same
- * verification, so that the answer tells nothing about the person or their accounts.
- */
-export async function signIn(
-  email: string,
-  password: string,
-  clientAddress: string,
-  userAgent: string | null = null,
-): Promise<SignInResult> {
-  const normalized = email.trim().toLowerCase();
-  const checked = await checkCredentials(normalized, password, clientAddress);
-  if (!checked.ok && checked.reason === 'throttled') return checked;
-  const db = await getDb();
-  const personId = checked.ok ? checked.person.id : checked.personId;
-  const [home] = personId ? await membershipsOf(db, personId) : [];
-  if (!checked.ok || !home) {
-    // Logged on the account the person belongs to, even a deactivated one: its people see who tried.
-    const [theirs] = personId ? await membershipsOf(db, personId, { activeOnly: false }) : [];
-    await db.transaction((tx) =>
-      recordEvent(
-        tx,
-        { kind: 'user', id: null, label: normalized, clientAddress },
-        { kind: 'sign_in.failed', ...eventAccount(theirs, personId), details: { email: normalized } },
-      ),
-    );
-    return { ok: false, reason: 'invalid' };
-  }
-
-  await checked.clearFailures();
-  const { id } = checked.person;
-  const principal = principalOf(id, home, clientAddress);
-  const session = await db.transaction(async (tx) => {
-    const opened = await openSession(tx, id, { clientAddress, userAgent });
-    await recordEvent(tx, actorOf(principal, normalized), { kind: 'sign_in.succeeded', ...eventAccount(home, id) });
-    return opened;
-  });
-  return { ok: true, ...session };
-}
-
-/** Whose sign-in an event is: the publisher account the person lands in (none for an admin), and the person. */
-const eventAccount = (home: Membership | undefined, personId: string | undefined) => ({
-  accountId: home?.accountRole === 'publisher' ? home.accountId : null,
-  subjectId: personId ?? null,
-});
 
 /**
  * Opens a session for a person who just proved who they are (a password, an invitation link), in the caller's
@@ -100,20 +53,25 @@ export async function openSession(
   tx: Tx,
   personId: string,
   origin: SessionOrigin,
+  { secondFactorDue = false } = {},
 ): Promise<{ token: string; expiresAt: Date }> {
   const token = randomBytes(32).toString('base64url');
   const now = new Date();
-  const expiresAt = new Date(now.getTime() + SESSION_DAYS * DAY_MS);
+  // A session waiting for its second factor lasts minutes, and opens nothing until then (userForSession).
+  const expiresAt = new Date(
+    now.getTime() + (secondFactorDue ? SECOND_FACTOR_MINUTES * 60_000 : SESSION_DAYS * DAY_MS),
+  );
   await hidingParameters(
     tx.insert(sessions).values({
       tokenHash: hashToken(token),
       personId,
       expiresAt,
+      secondFactorDue,
       clientAddress: origin.clientAddress,
       userAgent: origin.userAgent?.slice(0, USER_AGENT_MAX) ?? null,
     }),
   );
-  await tx.update(people).set({ lastSignInAt: now }).where(eq(people.id, personId));
+  if (!secondFactorDue) await tx.update(people).set({ lastSignInAt: now }).where(eq(people.id, personId));
   // Housekeeping on the sign-in path, which is rare: drop this person's expired sessions.
   await tx.delete(sessions).where(and(eq(sessions.personId, personId), lt(sessions.expiresAt, now)));
   return { token, expiresAt };
@@ -134,6 +92,7 @@ export async function membershipsOf(db: Db | Tx, personId: string, { activeOnly 
       accountRole: users.role,
       role: memberships.role,
       siteIds: memberships.siteIds,
+      requiresTwoFactor: users.requireTwoFactor,
     })
     .from(memberships)
     .innerJoin(users, eq(users.id, memberships.accountId))
@@ -166,10 +125,22 @@ export async function userForSession(token: string, accountId?: string): Promise
   const db = await getDb();
   const [row] = await hidingParameters(
     db
-      .select({ id: people.id, name: people.name, email: people.email, lastSeenAt: sessions.lastSeenAt })
+      .select({
+        id: people.id,
+        name: people.name,
+        email: people.email,
+        totpEnabledAt: people.totpEnabledAt,
+        lastSeenAt: sessions.lastSeenAt,
+      })
       .from(sessions)
       .innerJoin(people, eq(people.id, sessions.personId))
-      .where(and(eq(sessions.tokenHash, hashToken(token)), gt(sessions.expiresAt, new Date())))
+      .where(
+        and(
+          eq(sessions.tokenHash, hashToken(token)),
+          gt(sessions.expiresAt, new Date()),
+          eq(sessions.secondFactorDue, false),
+        ),
+      )
       .limit(1),
   );
   if (!row) return null;
@@ -187,6 +158,7 @@ export async function userForSession(token: string, accountId?: string): Promise
     personId: row.id,
     name: row.name,
     email: row.email,
+    twoFactor: row.totpEnabledAt !== null,
     memberships: joined,
   };
 }
@@ -219,3 +191,7 @@ export async function signOut(token: string): Promise<void> {
   const db = await getDb();
   await hidingParameters(db.delete(sessions).where(eq(sessions.tokenHash, hashToken(token))));
 }
+
+/** An account of theirs requires two-factor sign-in and the person has not set it up yet. */
+export const mustSetUpTwoFactor = (user: Pick<SessionUser, 'twoFactor' | 'memberships'>): boolean =>
+  !user.twoFactor && user.memberships.some((m) => m.requiresTwoFactor);

@@ -2,7 +2,13 @@ import { cookies, headers } from 'next/headers';
 import { redirect } from 'next/navigation';
 import { cache } from 'react';
 import { clientAddress, exactClientAddress } from '@/lib/http/client-address';
-import { type Principal, type SessionOrigin, userForSession, type SessionUser } from '@/lib/accounts';
+import {
+  mustSetUpTwoFactor,
+  type Principal,
+  type SessionOrigin,
+  userForSession,
+  type SessionUser,
+} from '@/lib/accounts';
 import { VIEW_AS } from './url';
 import { viewerOf } from './viewer';
 import { SESSION_COOKIE } from './session-cookie';
@@ -38,10 +44,21 @@ export async function actingPrincipal(account: unknown): Promise<Principal> {
   return viewer.principal;
 }
 
-/** For pages and actions: the signed-in person (acting for `accountId`), or a redirect to the sign-in page. */
-export async function requireUser(accountId?: string): Promise<SessionUser> {
+/** Where a person is led when an account of theirs requires two-factor sign-in and they have none yet. */
+export const TWO_FACTOR_SETUP_PATH = '/settings/security?setup=two-factor';
+
+/**
+ * For pages and actions: the signed-in person (acting for `accountId`), or a redirect to the sign-in page.
+ * Someone who must still set up two-factor sign-in is led to do so first; only the shell, the Security page
+ * and signing out (`duringTwoFactorSetup`) serve them meanwhile.
+ */
+export async function requireUser(
+  accountId?: string,
+  { duringTwoFactorSetup = false } = {},
+): Promise<SessionUser> {
   const user = await currentUser(accountId);
   if (!user) redirect('/login');
+  if (!duringTwoFactorSetup && mustSetUpTwoFactor(user)) redirect(TWO_FACTOR_SETUP_PATH);
   return user;
 }
 

@@ -5,7 +5,8 @@ import { DEMO_IDS, DEMO_PASSWORD, DEMO_USERS } from '@/db/seed-data';
 import { people, sessions, users } from '@/db/schema';
 import { createMemoryStore } from '@/lib/ratelimit/memory';
 import { setRateLimitStore } from '@/lib/ratelimit';
-import { SESSION_DAYS, signIn, signOut, type SignInResult, userForSession } from '@/lib/accounts/sessions';
+import { SESSION_DAYS, signOut, userForSession } from '@/lib/accounts/sessions';
+import { signIn, type SignInResult } from '@/lib/accounts/sign-in';
 import { useTestDatabase } from '../support/db';
 import { createPublisher } from '../support/factories';
 
@@ -41,7 +42,8 @@ describe('signIn', () => {
       const token = tokenOf(result);
       demoTokens.push(token);
       if (!result.ok) return;
-      expect(Object.keys(result).sort()).toEqual(['expiresAt', 'ok', 'token']);
+      expect(Object.keys(result).sort()).toEqual(['expiresAt', 'ok', 'secondFactor', 'token']);
+      expect(result.secondFactor).toBe(false);
       // Sessions last SESSION_DAYS days from sign-in.
       expect(result.expiresAt.getTime()).toBeGreaterThanOrEqual(before + SESSION_DAYS * DAY_MS);
       expect(result.expiresAt.getTime()).toBeLessThanOrEqual(Date.now() + SESSION_DAYS * DAY_MS);
@@ -53,7 +55,17 @@ describe('signIn', () => {
         personId: id,
         name: demo.name,
         email: demo.email,
-        memberships: [{ accountId: id, accountName: demo.name, accountRole: demo.role, role: 'owner', siteIds: null }],
+        twoFactor: false,
+        memberships: [
+          {
+            accountId: id,
+            accountName: demo.name,
+            accountRole: demo.role,
+            role: 'owner',
+            siteIds: null,
+            requiresTwoFactor: false,
+          },
+        ],
       });
     },
   );
@@ -183,8 +195,16 @@ describe('userForSession', () => {
       personId: own.id,
       name: 'Ünïcode Games Ltd',
       email: own.email,
+      twoFactor: false,
       memberships: [
-        { accountId: own.id, accountName: 'Ünïcode Games Ltd', accountRole: 'publisher', role: 'owner', siteIds: null },
+        {
+          accountId: own.id,
+          accountName: 'Ünïcode Games Ltd',
+          accountRole: 'publisher',
+          role: 'owner',
+          siteIds: null,
+          requiresTwoFactor: false,
+        },
       ],
     });
   });

@@ -6,7 +6,8 @@ import { DEMO_PASSWORD } from '@/db/seed-data';
 import { demoRefusal } from '@/lib/accounts/demo-gate';
 import { readEnv, setEnv } from '@/lib/platform/env';
 import { accountsWithDemoPassword, passwordProblem, setPassword } from '@/lib/accounts/passwords';
-import { signIn, userForSession } from '@/lib/accounts/sessions';
+import { userForSession } from '@/lib/accounts/sessions';
+import { signIn } from '@/lib/accounts/sign-in';
 import { useTestDatabase } from '../support/db';
 import { createPublisher } from '../support/factories';
 

@@ -4,7 +4,8 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { accountTokens, auditEvents, mailOutbox, users } from '@/db/schema';
 import { requestPasswordReset, resetLinkWorks, resetPassword, sendPasswordResetAsAdmin } from '@/lib/accounts';
 import { RESET_REQUEST_LIMITS } from '@/lib/accounts/password-reset';
-import { signIn, userForSession } from '@/lib/accounts/sessions';
+import { userForSession } from '@/lib/accounts/sessions';
+import { signIn } from '@/lib/accounts/sign-in';
 import { sendDueMail } from '@/lib/mail';
 import { readEnv, setEnv } from '@/lib/platform/env';
 import { setRateLimitStore } from '@/lib/ratelimit';

@@ -29,8 +29,22 @@ export function sessionUserOf(
   userId: string,
   { name, email, role = 'publisher' }: { name: string; email: string; role?: Principal['role'] },
 ): SessionUser {
-  const membership = { accountId: userId, accountName: name, accountRole: role, role: 'owner' as const, siteIds: null };
-  return { principal: sessionPrincipal(userId, role), personId: userId, name, email, memberships: [membership] };
+  const membership = {
+    accountId: userId,
+    accountName: name,
+    accountRole: role,
+    role: 'owner' as const,
+    siteIds: null,
+    requiresTwoFactor: false,
+  };
+  return {
+    principal: sessionPrincipal(userId, role),
+    personId: userId,
+    name,
+    email,
+    twoFactor: false,
+    memberships: [membership],
+  };
 }
 
 /** A member's session principal in an account, with their role (and a Viewer's sites). */

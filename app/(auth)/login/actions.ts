@@ -4,12 +4,14 @@ import { redirect } from 'next/navigation';
 import { z } from 'zod';
 import {
   actionOrigin,
+  currentSessionToken,
   requireUser,
   safeNextPath,
   setSessionCookie,
   takeSessionCookie,
 } from '@/lib/dashboard/session';
-import { signIn, signOut, signOutEverywhere } from '@/lib/accounts';
+import { completeSignIn, signIn, signOut, signOutEverywhere } from '@/lib/accounts';
+import { AppError } from '@/lib/shared/errors';
 
 export interface SignInState {
   error?: string;
@@ -36,6 +38,29 @@ export async function signInAction(_: SignInState, form: FormData): Promise<Sign
     return { error: 'Invalid email or password', email };
   }
   await setSessionCookie(result.token, result.expiresAt);
+  const next = safeNextPath(form.get('next'));
+  redirect(result.secondFactor ? `/login/two-factor?next=${encodeURIComponent(next)}` : next);
+}
+
+export interface SecondFactorState {
+  error?: string;
+}
+
+/** The sign-in's second step: a code from the app, or a recovery code; a new session replaces the waiting one. */
+export async function secondFactorAction(_: SecondFactorState, form: FormData): Promise<SecondFactorState> {
+  const code = z.string().max(64).safeParse(form.get('code'));
+  if (!code.success || !code.data.trim()) return { error: 'Type the 6-digit code from your app, or a recovery code.' };
+  let result: Awaited<ReturnType<typeof completeSignIn>>;
+  try {
+    result = await completeSignIn(await currentSessionToken(), code.data, await actionOrigin());
+  } catch (err) {
+    if (err instanceof AppError && err.code === 'rate_limited') return { error: err.detail };
+    throw err;
+  }
+  // The waiting session expired or was used: start again with the password.
+  if (!result) redirect('/login?expired=second-factor');
+  if (!result.ok) return { error: 'This code is not right. Type the code your app shows now, or a recovery code.' };
+  await setSessionCookie(result.token, result.expiresAt);
   redirect(safeNextPath(form.get('next')));
 }
 
@@ -47,7 +72,7 @@ export async function signOutAction() {
 
 /** Ends every session of the user, this one included: for a lost laptop or a shared computer. */
 export async function signOutEverywhereAction() {
-  const { principal } = await requireUser();
+  const { principal } = await requireUser(undefined, { duringTwoFactorSetup: true });
   await signOutEverywhere(principal);
   await takeSessionCookie();
   redirect('/login');

@@ -1,7 +1,14 @@
 'use server';
 
 import { z } from 'zod';
-import { changePassword } from '@/lib/accounts';
+import { revalidatePath } from 'next/cache';
+import {
+  changePassword,
+  confirmTwoFactor,
+  disableTwoFactor,
+  startTwoFactorSetup,
+  type TwoFactorSetup,
+} from '@/lib/accounts';
 import { actionClientAddress, currentSessionToken, requireUser } from '@/lib/dashboard/session';
 import { runAfterResponse } from '@/lib/http/background';
 import { kickSender } from '@/lib/mail';
@@ -23,7 +30,7 @@ const fields = z.object({
 
 /** Changes the signed-in person's password (never a viewed publisher's): lib/accounts/password-change.ts. */
 export async function changePasswordAction(_: ChangePasswordState, form: FormData): Promise<ChangePasswordState> {
-  const { principal } = await requireUser();
+  const { principal } = await requireUser(undefined, { duringTwoFactorSetup: true });
   const parsed = fields.safeParse(
     Object.fromEntries(['currentPassword', 'newPassword', 'confirm'].map((k) => [k, form.get(k)])),
   );
@@ -45,4 +52,52 @@ export async function changePasswordAction(_: ChangePasswordState, form: FormDat
   }
   runAfterResponse(kickSender);
   return { done: 'Your password was changed. Every other session of your account was signed out; this one stays.' };
+}
+
+export type TwoFactorResult =
+  { ok: true; setup?: TwoFactorSetup; recoveryCodes?: string[]; message?: string } | { ok: false; message: string };
+
+/** The signed-in person, even one who is being led to set up two-factor sign-in. */
+const person = async () => (await requireUser(undefined, { duringTwoFactorSetup: true })).principal;
+
+function refusedTwoFactor(err: unknown): TwoFactorResult {
+  if (err instanceof AppError) return { ok: false, message: err.errors?.[0]?.detail ?? err.detail };
+  throw err;
+}
+
+const code = z.string().max(64);
+
+/** "Turn on": a new secret, as a QR code and as text; it works once a code from it is confirmed. */
+export async function startTwoFactorAction(): Promise<TwoFactorResult> {
+  try {
+    return { ok: true, setup: await startTwoFactorSetup(await person()) };
+  } catch (err) {
+    return refusedTwoFactor(err);
+  }
+}
+
+/** "Confirm": the first code from the app; the recovery codes come back this once. */
+export async function confirmTwoFactorAction(sent: unknown): Promise<TwoFactorResult> {
+  const parsed = code.safeParse(sent);
+  if (!parsed.success) return { ok: false, message: 'Type the 6 digits your app shows.' };
+  try {
+    const { recoveryCodes } = await confirmTwoFactor(await person(), parsed.data);
+    revalidatePath('/settings/security');
+    return { ok: true, recoveryCodes };
+  } catch (err) {
+    return refusedTwoFactor(err);
+  }
+}
+
+/** "Turn off", with a current code. */
+export async function disableTwoFactorAction(sent: unknown): Promise<TwoFactorResult> {
+  const parsed = code.safeParse(sent);
+  if (!parsed.success) return { ok: false, message: 'Type the 6 digits your app shows.' };
+  try {
+    await disableTwoFactor(await person(), parsed.data);
+    revalidatePath('/settings/security');
+    return { ok: true, message: 'Two-factor sign-in is off.' };
+  } catch (err) {
+    return refusedTwoFactor(err);
+  }
 }
