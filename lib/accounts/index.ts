@@ -8,6 +8,8 @@ export type { MemberRole, Principal } from './principal';
 export { type Ability, can, MEMBER_ROLES, requireAbility, ROLE_LABELS } from './roles';
 export { mustSetUpTwoFactor, principalOf, signOut, signOutEverywhere, userForSession } from './sessions';
 export { completeSignIn, pendingSignIn, signIn } from './sign-in';
+export { deviceOf, endSession, listSessions } from './session-list';
+export type { SessionEntry } from './session-list';
 export type { SignInResult } from './sign-in';
 export {
   confirmTwoFactor,

@@ -10,6 +10,7 @@ import {
   removeMember,
   resendMemberInvitation,
   revokeInvitation,
+  setTwoFactorRequired,
 } from '@/lib/accounts';
 import { actingPrincipal } from '@/lib/dashboard/session';
 import { runAfterResponse } from '@/lib/http/background';
@@ -97,6 +98,23 @@ export async function leaveAccountAction(account: string | null): Promise<Member
   try {
     await leaveAccount(await actingPrincipal(account));
     return { ok: true, message: 'You left the account.' };
+  } catch (err) {
+    return refused(err);
+  }
+}
+
+/** An Owner's switch: every member must sign in with two factors (those without are led to set it up). */
+export async function requireTwoFactorAction(account: string | null, required: unknown): Promise<MemberActionResult> {
+  if (typeof required !== 'boolean') return { ok: false, message: MALFORMED };
+  try {
+    await setTwoFactorRequired(await actingPrincipal(account), required);
+    revalidatePath(PAGE);
+    return {
+      ok: true,
+      message: required
+        ? 'Two-factor sign-in is now required: members without it set it up at their next page.'
+        : 'Two-factor sign-in is no longer required.',
+    };
   } catch (err) {
     return refused(err);
   }

@@ -1,6 +1,7 @@
 import type { Metadata } from 'next';
 import { LeaveAccountButton } from '@/components/members/leave-account-button';
 import { MembersPanel } from '@/components/members/members-panel';
+import { RequireTwoFactor } from '@/components/members/require-two-factor';
 import { Card } from '@/components/ui/card';
 import { can, listMembers, listSites } from '@/lib/accounts';
 import { requireUser } from '@/lib/dashboard/session';
@@ -44,6 +45,11 @@ export default async function MembersPage({ searchParams }: { searchParams: Prom
         myRole={principal.memberRole}
         myId={principal.personId ?? ''}
       />
+      {can(principal, 'manageOwners') && (
+        <RequireTwoFactor
+          required={user.memberships.some((m) => m.accountId === principal.userId && m.requiresTwoFactor)}
+        />
+      )}
       <div className="flex justify-end">{leave}</div>
     </div>
   );

@@ -6,6 +6,7 @@ import {
   changePassword,
   confirmTwoFactor,
   disableTwoFactor,
+  endSession,
   startTwoFactorSetup,
   type TwoFactorSetup,
 } from '@/lib/accounts';
@@ -99,5 +100,19 @@ export async function disableTwoFactorAction(sent: unknown): Promise<TwoFactorRe
     return { ok: true, message: 'Two-factor sign-in is off.' };
   } catch (err) {
     return refusedTwoFactor(err);
+  }
+}
+
+/** "End" on one of the person's sessions: that browser is signed out at its next request. */
+export async function endSessionAction(sessionId: unknown): Promise<{ ok: boolean; message: string }> {
+  if (typeof sessionId !== 'string' || sessionId.length > 100)
+    return { ok: false, message: 'The request was malformed.' };
+  try {
+    await endSession(await person(), sessionId);
+    revalidatePath('/settings/security');
+    return { ok: true, message: 'The session was ended: that browser is signed out.' };
+  } catch (err) {
+    if (err instanceof AppError) return { ok: false, message: err.detail };
+    throw err;
   }
 }

@@ -1,8 +1,9 @@
 import type { Metadata } from 'next';
 import { Card } from '@/components/ui/card';
-import { MIN_PASSWORD_LENGTH, mustSetUpTwoFactor, recoveryCodesLeft } from '@/lib/accounts';
-import { requireUser } from '@/lib/dashboard/session';
+import { listSessions, MIN_PASSWORD_LENGTH, mustSetUpTwoFactor, recoveryCodesLeft } from '@/lib/accounts';
+import { currentSessionToken, requireUser } from '@/lib/dashboard/session';
 import { ChangePasswordForm } from './change-password-form';
+import { SessionsList } from './sessions-list';
 import { TwoFactorPanel } from './two-factor-panel';
 
 export const metadata: Metadata = { title: 'Security · Settings · Publisher Portal' };
@@ -22,6 +23,19 @@ export default async function SecurityPage({ searchParams }: { searchParams: Pro
           An account of yours requires two-factor sign-in. Turn it on below to go on.
         </p>
       )}
+      <Card className="p-6">
+        <h2 className="text-lg font-semibold">Where you’re signed in</h2>
+        <p className="mt-1 mb-3 text-sm text-zinc-600 dark:text-zinc-400">
+          End a session you do not recognise; “Sign out everywhere” at the top ends them all.
+        </p>
+        <SessionsList
+          sessions={(await listSessions(user.principal, await currentSessionToken())).map((s) => ({
+            ...s,
+            signedInAt: s.signedInAt.toISOString(),
+            lastSeenAt: s.lastSeenAt.toISOString(),
+          }))}
+        />
+      </Card>
       <Card className="p-6">
         <h2 className="text-lg font-semibold">Two-factor sign-in</h2>
         <p className="mt-1 mb-5 text-sm text-zinc-600 dark:text-zinc-400">
