@@ -2,6 +2,7 @@
 
 import {
   BarChart3,
+  Building2,
   BookOpen,
   ClipboardCheck,
   Globe2,
@@ -29,7 +30,8 @@ const ITEMS: { href: string; label: string; icon: typeof Globe2; keepsFilters: b
 ];
 /** Pages only admins have. */
 const ADMIN_ITEMS = [
-  { href: '/admin/publishers', label: 'Publishers', icon: Users, keepsFilters: false },
+  { href: '/admin/publishers', label: 'Publishers', icon: Building2, keepsFilters: false },
+  { href: '/admin/people', label: 'People', icon: Users, keepsFilters: false },
   { href: '/admin/sites', label: 'Site review', icon: ClipboardCheck, keepsFilters: false },
   { href: '/admin/activity', label: 'Activity', icon: ScrollText, keepsFilters: false },
 ];

@@ -9,6 +9,8 @@ export { type Ability, can, MEMBER_ROLES, requireAbility, ROLE_LABELS } from './
 export { mustSetUpTwoFactor, principalOf, signOut, signOutEverywhere, userForSession } from './sessions';
 export { completeSignIn, pendingSignIn, signIn } from './sign-in';
 export { deviceOf, endSession, listSessions } from './session-list';
+export { listPeople, PEOPLE_PAGE_SIZE } from './people-admin';
+export type { PersonSummary } from './people-admin';
 export type { SessionEntry } from './session-list';
 export type { SignInResult } from './sign-in';
 export {

@@ -6,6 +6,7 @@ import {
   completeSignIn,
   confirmTwoFactor,
   disableTwoFactor,
+  listPeople,
   mustSetUpTwoFactor,
   pendingSignIn,
   resetTwoFactorAsAdmin,
@@ -137,6 +138,11 @@ describe('turning it off and resetting it', () => {
 
     const again = await withTwoFactor();
     const admin = sessionPrincipal(DEMO_IDS.users.admin, 'admin');
+    // The People page finds them, with their account and role, two-factor on; a publisher may not list people.
+    const found = await listPeople(admin, { search: again.account.email.toUpperCase() });
+    expect(found).toMatchObject({ total: 1, people: [{ id: again.account.id, twoFactor: true }] });
+    expect(found.people[0].accounts).toEqual([{ id: again.account.id, name: again.account.name, role: 'owner' }]);
+    expect((await failure(listPeople(again.principal))).code).toBe('forbidden');
     expect((await failure(resetTwoFactorAsAdmin(again.principal, again.account.id))).code).toBe('forbidden');
     expect(await resetTwoFactorAsAdmin(admin, again.account.id)).toEqual({ email: again.account.email });
     const [event] = await t.db.select().from(auditEvents).where(eq(auditEvents.subjectId, again.account.id));
