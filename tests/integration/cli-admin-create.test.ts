@@ -2,10 +2,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { type Database, openPglite, openPostgres, setDatabase } from '@/db/client';
-import { auditEvents, mailOutbox, users } from '@/db/schema';
+import { auditEvents, invitations, mailOutbox, memberships, users } from '@/db/schema';
 import { setEnv } from '@/lib/platform/env';
 import { cli } from '../support/cli';
 
@@ -48,7 +48,11 @@ describe('npm run admin:create', () => {
     expect(result.stdout).toMatch(/invit/);
     await read(async ({ db }) => {
       const [admin] = await db.select().from(users).where(eq(users.email, email));
-      expect(admin).toMatchObject({ role: 'admin', status: 'invited', passwordHash: null, name: 'Root Admin' });
+      expect(admin).toMatchObject({ role: 'admin', status: 'invited', name: 'Root Admin' });
+      // Nobody signs in for it yet: its Owner is invited.
+      expect(await db.select().from(memberships).where(eq(memberships.accountId, admin.id))).toEqual([]);
+      const [invitation] = await db.select().from(invitations).where(eq(invitations.accountId, admin.id));
+      expect(invitation).toMatchObject({ email, role: 'owner', acceptedAt: null });
       const mails = await db
         .select()
         .from(mailOutbox)
@@ -57,7 +61,11 @@ describe('npm run admin:create', () => {
       expect(mails[0].text).toMatch(/\/invitation\/[A-Za-z0-9_-]{40,}/);
       // The link goes only into the e-mail, never onto the operator's screen or into a log.
       expect(result.stdout).not.toContain('/invitation/');
-      const events = await db.select().from(auditEvents).where(eq(auditEvents.subjectId, admin.id));
+      const events = await db
+        .select()
+        .from(auditEvents)
+        .where(inArray(auditEvents.subjectId, [admin.id, invitation.id]))
+        .orderBy(auditEvents.id);
       expect(events.map((e) => [e.kind, e.actorKind])).toEqual([
         ['account.created', 'system'],
         ['invitation.sent', 'system'],
