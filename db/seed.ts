@@ -84,7 +84,10 @@ export async function insertAccountsWithOwners(
   db: Db,
   accounts: (typeof users.$inferInsert & { id: string; passwordHash: string })[],
 ): Promise<void> {
-  await db.insert(users).values(accounts.map(({ passwordHash: _, ...account }) => account));
+  // The password is the person's: an account has none.
+  await db
+    .insert(users)
+    .values(accounts.map(({ id, email, name, role, createdAt }) => ({ id, email, name, role, createdAt })));
   await db
     .insert(people)
     .values(

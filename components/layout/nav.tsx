@@ -61,7 +61,7 @@ export interface AccountChoice {
 }
 
 /** The signed-in person's role in the account the URL names (`?as=`), or in their first; none when viewing as admin. */
-export function useRole(accounts: AccountChoice[]): MemberRole | null {
+function useRole(accounts: AccountChoice[]): MemberRole | null {
   const named = paramOf(useSearchParams(), VIEW_AS)?.toLowerCase();
   return (named ? accounts.find((a) => a.id === named) : accounts[0])?.role ?? null;
 }

@@ -13,7 +13,7 @@ import { grants, MEMBER_ROLES, type MemberRole, ROLE_LABELS } from '@/lib/accoun
 import { formatDay } from '@/lib/shared/format';
 import { RolePicker } from './role-picker';
 
-export interface MemberRow {
+interface MemberRow {
   personId: string;
   name: string;
   email: string;
@@ -24,7 +24,7 @@ export interface MemberRow {
   twoFactor: boolean;
 }
 
-export interface InvitationRow {
+interface InvitationRow {
   id: string;
   email: string;
   role: MemberRole;

@@ -4,26 +4,22 @@ export { MIN_PASSWORD_LENGTH, passwordProblem, setPassword } from './passwords';
 export { changePassword } from './password-change';
 export { requestPasswordReset, resetLinkWorks, resetPassword, sendPasswordResetAsAdmin } from './password-reset';
 export { OPERATOR } from './principal';
-export type { MemberRole, Principal } from './principal';
-export { type Ability, can, MEMBER_ROLES, requireAbility, ROLE_LABELS } from './roles';
+export type { Principal } from './principal';
+export { can, MEMBER_ROLES, requireAbility, ROLE_LABELS } from './roles';
 export { mustSetUpTwoFactor, principalOf, signOut, signOutEverywhere, userForSession } from './sessions';
 export { completeSignIn, pendingSignIn, signIn } from './sign-in';
 export { deviceOf, endSession, listSessions } from './session-list';
-export { listPeople, PEOPLE_PAGE_SIZE } from './people-admin';
-export type { PersonSummary } from './people-admin';
-export type { SessionEntry } from './session-list';
-export type { SignInResult } from './sign-in';
+export { listPeople } from './people-admin';
 export {
   confirmTwoFactor,
   disableTwoFactor,
-  RECOVERY_CODE_COUNT,
   recoveryCodesLeft,
   resetTwoFactorAsAdmin,
   setTwoFactorRequired,
   startTwoFactorSetup,
 } from './two-factor';
 export type { TwoFactorSetup } from './two-factor';
-export type { Membership, SessionOrigin, SessionUser } from './sessions';
+export type { SessionOrigin, SessionUser } from './sessions';
 export { readableSites, requireAccountLevel, requireWritable } from './site-access';
 export { listSites } from './sites';
 export { createAdmin } from './admins';
@@ -37,8 +33,6 @@ export {
   resendMemberInvitation,
   revokeInvitation,
 } from './members';
-export type { InviteMemberInput, Member, PendingInvitation } from './members';
-export type { InvitationView } from './invitations';
 export {
   createPublisher,
   deactivatePublisher,

@@ -17,7 +17,7 @@ export interface PersonSummary {
   accounts: { id: string; name: string; role: MemberRole }[];
 }
 
-export const PEOPLE_PAGE_SIZE = 50;
+const PEOPLE_PAGE_SIZE = 50;
 
 /** People, by e-mail, optionally those whose name or e-mail contains `search`; a page of PEOPLE_PAGE_SIZE. */
 export async function listPeople(

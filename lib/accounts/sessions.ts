@@ -1,16 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { and, eq, gt, lt, type SQL, sql } from 'drizzle-orm';
 import { type Db, getDb, type Tx } from '@/db/client';
-import { actorOf, recordEvent } from '@/lib/audit';
 import { hidingParameters } from '@/lib/shared/sql-errors';
 import { memberships, people, sessions, users } from '@/db/schema';
 import { sha256Hex } from '@/lib/shared/crypto';
 import type { MemberRole, Principal } from './principal';
-import { checkCredentials } from './credentials';
 
 export const SESSION_DAYS = 30;
 /** How long the second step of a sign-in (the code) may take. */
-export const SECOND_FACTOR_MINUTES = 10;
+const SECOND_FACTOR_MINUTES = 10;
 const DAY_MS = 86_400_000;
 
 /** An account a person may act for, as the account switcher lists it. */

@@ -19,7 +19,7 @@ import { requireAbility } from './roles';
 
 const ISSUER = 'Publisher Portal';
 const PERIOD_S = 30;
-export const RECOVERY_CODE_COUNT = 10;
+const RECOVERY_CODE_COUNT = 10;
 
 const totpOf = (secret: string, email: string) =>
   new TOTP({

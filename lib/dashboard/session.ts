@@ -45,17 +45,14 @@ export async function actingPrincipal(account: unknown): Promise<Principal> {
 }
 
 /** Where a person is led when an account of theirs requires two-factor sign-in and they have none yet. */
-export const TWO_FACTOR_SETUP_PATH = '/settings/security?setup=two-factor';
+const TWO_FACTOR_SETUP_PATH = '/settings/security?setup=two-factor';
 
 /**
  * For pages and actions: the signed-in person (acting for `accountId`), or a redirect to the sign-in page.
  * Someone who must still set up two-factor sign-in is led to do so first; only the shell, the Security page
  * and signing out (`duringTwoFactorSetup`) serve them meanwhile.
  */
-export async function requireUser(
-  accountId?: string,
-  { duringTwoFactorSetup = false } = {},
-): Promise<SessionUser> {
+export async function requireUser(accountId?: string, { duringTwoFactorSetup = false } = {}): Promise<SessionUser> {
   const user = await currentUser(accountId);
   if (!user) redirect('/login');
   if (!duringTwoFactorSetup && mustSetUpTwoFactor(user)) redirect(TWO_FACTOR_SETUP_PATH);

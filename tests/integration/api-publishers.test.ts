@@ -1,17 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { and, desc, eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import {
-  accountTokens,
-  apiKeys,
-  auditEvents,
-  invitations,
-  mailOutbox,
-  memberships,
-  people,
-  sessions,
-  users,
-} from '@/db/schema';
+import { apiKeys, auditEvents, invitations, mailOutbox, memberships, people, sessions, users } from '@/db/schema';
 import { DEMO_IDS } from '@/db/seed-data';
 import { signIn, userForSession } from '@/lib/accounts';
 import { revokeApiKey } from '@/lib/keys/api-keys';

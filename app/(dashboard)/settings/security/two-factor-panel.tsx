@@ -32,7 +32,8 @@ export function TwoFactorPanel({
     return (
       <div className="space-y-4">
         <p className="flex items-center gap-2 text-sm">
-          <Badge tone="green">On</Badge> Sign-in asks for a code from your app. {codesLeft} of 10 recovery codes left.
+          <Badge tone="green">On</Badge> Sign-in asks for a code from your app. {codesLeft} recovery{' '}
+          {codesLeft === 1 ? 'code' : 'codes'} left.
         </p>
         {required ? (
           <p className="text-sm text-zinc-700 dark:text-zinc-300">An account of yours requires it, so it stays on.</p>
