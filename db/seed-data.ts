@@ -150,9 +150,23 @@ const SITE_SPECS = [
 
 type SiteKey = (typeof SITE_SPECS)[number]['key'];
 
+/**
+ * The demo publisher's team beyond its Owner, to try the roles with: Finance, and a Viewer of one site. They
+ * sign in with the demo password too (the demo gate checks them as well).
+ */
+export const DEMO_MEMBERS = [
+  { key: 'finance', email: 'finance@example.com', name: 'Fiona Finance', role: 'finance', sites: null },
+  { key: 'viewer', email: 'viewer@example.com', name: 'Victor Viewer', role: 'viewer', sites: ['skyHopper'] },
+] as const;
+type MemberKey = (typeof DEMO_MEMBERS)[number]['key'];
+
 export const DEMO_IDS = {
   users: Object.fromEntries(DEMO_USERS.map((u) => [u.key, demoUuid(`user:${u.key}`)])) as Record<UserKey, string>,
   sites: Object.fromEntries(SITE_SPECS.map((s) => [s.key, demoUuid(`site:${s.key}`)])) as Record<SiteKey, string>,
+  people: Object.fromEntries(DEMO_MEMBERS.map((m) => [m.key, demoUuid(`person:${m.key}`)])) as Record<
+    MemberKey,
+    string
+  >,
 };
 
 export interface DemoSite extends SiteSpec {

@@ -8,6 +8,7 @@ import {
   DEMO_IDS,
   DEMO_PASSWORD,
   DEMO_SITES,
+  DEMO_MEMBERS,
   DEMO_USERS,
   type DemoSite,
   dayNumber,
@@ -16,7 +17,7 @@ import {
   todayUtc,
 } from './seed-data';
 
-export { DEMO_IDS, DEMO_PASSWORD, DEMO_USERS } from './seed-data';
+export { DEMO_IDS, DEMO_MEMBERS, DEMO_PASSWORD, DEMO_USERS } from './seed-data';
 
 /** Days of revenue per site, ending `today` inclusive. */
 export const DEMO_DAYS = 365;
@@ -139,6 +140,7 @@ export async function seedDemo(db: Db, options: { today?: string; days?: number 
   const firstDay = lastDay - (options.days ?? DEMO_DAYS) + 1;
   // Hashing runs on libuv's pool; do it before the transaction so no lock is held meanwhile.
   const passwordHashes = await Promise.all(DEMO_USERS.map(() => hash(DEMO_PASSWORD)));
+  const memberHashes = await Promise.all(DEMO_MEMBERS.map(() => hash(DEMO_PASSWORD)));
   const at = (day: number) => new Date(day * 86_400_000 + 9.5 * 3_600_000); // added mid-morning UTC
 
   let revenueRows = 0;
@@ -156,6 +158,24 @@ export async function seedDemo(db: Db, options: { today?: string; days?: number 
       })),
     );
     await insertSites(tx as unknown as Db, DEMO_SITES, firstDay, at);
+    await tx.insert(people).values(
+      DEMO_MEMBERS.map((m, i) => ({
+        id: DEMO_IDS.people[m.key],
+        email: m.email,
+        name: m.name,
+        passwordHash: memberHashes[i],
+        createdAt: at(firstDay - 600),
+      })),
+    );
+    await tx.insert(memberships).values(
+      DEMO_MEMBERS.map((m) => ({
+        accountId: DEMO_IDS.users.demo,
+        personId: DEMO_IDS.people[m.key],
+        role: m.role,
+        siteIds: m.sites && m.sites.map((key) => DEMO_IDS.sites[key]),
+        createdAt: at(firstDay - 600),
+      })),
+    );
     // The TRUNCATE already keeps readers out until commit, so the indexes can be rebuilt once, not row by row.
     revenueRows = await withoutSecondaryIndexes(catalogQuery(tx as unknown as Db), 'revenue_daily', () =>
       insertRevenue(tx as unknown as Db, DEMO_SITES, firstDay, lastDay),

@@ -13,22 +13,28 @@ import {
 } from './support/dashboard';
 
 /**
- * Issue 9, point 8, for the dashboard: {signed out, publisher, other publisher, admin} × every page, the
+ * Issue 9, point 8, and issue 22, point 7, for the dashboard: {signed out, publisher (the account's Owner),
+ * other publisher, admin, Finance member, Viewer of one site} × every page, the
  * route handler and every server action, with the answer each must get. "Other publisher" is the rival
  * account acting on the demo account's sites and keys: by the URL, or by a server action whose payload is
  * rewritten on its way (a server action is a public endpoint). The sign-in, sign-out and "sign out
  * everywhere" actions act only on the caller's own session: e2e/dashboard-auth.spec.ts and e2e/signin.spec.ts.
  * The API's matrix is tests/integration/authorization-api.test.ts.
  */
-type Visitor = 'signedOut' | 'publisher' | 'otherPublisher' | 'admin';
+type Visitor = 'signedOut' | 'publisher' | 'otherPublisher' | 'admin' | 'finance' | 'viewer';
 const ACCOUNT: Record<Visitor, DemoUser | null> = {
   signedOut: null,
   publisher: 'demo',
   otherPublisher: 'rival',
   admin: 'admin',
+  // Issue 22: members of the demo publisher's account by role; the Viewer reads Sky Hopper only.
+  finance: 'finance',
+  viewer: 'viewer',
 };
 const VISITORS = Object.keys(ACCOUNT) as Visitor[];
 const DEMO_SITE = DEMO_IDS.sites.skyHopper;
+/** A demo site the Viewer may not read. */
+const OTHER_DEMO_SITE = DEMO_IDS.sites.mergeKingdom;
 const AS_DEMO = `as=${DEMO_IDS.users.demo}`;
 
 /**
@@ -36,7 +42,16 @@ const AS_DEMO = `as=${DEMO_IDS.users.demo}`;
  * filters, the refusal of `?as=` (only admins view another publisher's dashboard), or an admin's choice of
  * publisher (admins have no sites of their own).
  */
-type Outcome = { heading: string } | 'sign in' | 'not allowed' | 'not yours' | 'choose' | 'not found';
+type Outcome =
+  | { heading: string }
+  | 'sign in'
+  | 'not allowed'
+  | 'not yours'
+  | 'choose'
+  | 'not found'
+  /** The page, with its refusal in place of what the member's role does not grant. */
+  | { heading: string; refusal: string };
+const KEYS_REFUSED = { heading: 'API keys', refusal: 'Owners and Admins create and revoke its API keys' };
 const DASHBOARD_PAGES = [
   ['/', 'Overview'],
   ['/countries', 'Countries'],
@@ -51,6 +66,20 @@ const PAGES: { path: string; expected: Record<Visitor, Outcome> }[] = [
       publisher: { heading },
       otherPublisher: { heading },
       admin: path === '/keys' ? { heading } : 'choose',
+      finance: path === '/keys' ? KEYS_REFUSED : { heading },
+      viewer: path === '/keys' ? KEYS_REFUSED : { heading },
+    } as const,
+  })),
+  // A demo site the Viewer may not read: every other member reads it.
+  ...['/', '/countries'].map((path) => ({
+    path: `${path}?sites=${OTHER_DEMO_SITE}`,
+    expected: {
+      signedOut: 'sign in',
+      publisher: { heading: path === '/' ? 'Overview' : 'Countries' },
+      otherPublisher: 'not allowed',
+      admin: 'choose',
+      finance: { heading: path === '/' ? 'Overview' : 'Countries' },
+      viewer: 'not allowed',
     } as const,
   })),
   // Another account's site in the URL: refused, without saying whether it exists.
@@ -61,26 +90,55 @@ const PAGES: { path: string; expected: Record<Visitor, Outcome> }[] = [
       publisher: { heading: path === '/' ? 'Overview' : 'Countries' },
       otherPublisher: 'not allowed',
       admin: 'choose',
+      finance: { heading: path === '/' ? 'Overview' : 'Countries' },
+      viewer: { heading: path === '/' ? 'Overview' : 'Countries' },
     } as const,
   })),
-  // The demo publisher's dashboard by `?as=`: an admin's read-only view, refused to every publisher.
+  // The demo publisher's account named by `?as=`: its own members act there with their roles, an admin views
+  // it read-only, another publisher is refused.
   ...DASHBOARD_PAGES.map(([path, heading]) => ({
     path: `${path}?${AS_DEMO}&sites=${DEMO_SITE}`,
     expected: {
       signedOut: 'sign in',
-      publisher: 'not yours',
+      publisher: { heading },
       otherPublisher: 'not yours',
       admin: { heading },
+      finance: path === '/keys' ? KEYS_REFUSED : { heading },
+      viewer: path === '/keys' ? KEYS_REFUSED : { heading },
+    } as const,
+  })),
+  // Settings: Members and Activity are the Owners' and Admins'; a Finance member or Viewer is told so.
+  ...(
+    [
+      ['/settings/members', 'Members are managed by', 'ask one of them for a change'],
+      ['/settings/activity', 'Activity', 'The account’s activity is shown to its Owners and Admins'],
+    ] as const
+  ).map(([path, , refusal]) => ({
+    path,
+    expected: {
+      signedOut: 'sign in',
+      publisher: { heading: 'Settings' },
+      otherPublisher: { heading: 'Settings' },
+      admin: path === '/settings/members' ? { heading: 'Settings' } : { heading: 'Activity' },
+      finance: { heading: 'Settings', refusal },
+      viewer: { heading: 'Settings', refusal },
     } as const,
   })),
   // Admins only: to a publisher the pages do not exist.
-  ...['Publishers', 'Site review', 'Activity'].map((heading) => ({
-    path: { Publishers: '/admin/publishers', 'Site review': '/admin/sites', Activity: '/admin/activity' }[heading]!,
+  ...['Publishers', 'People', 'Site review', 'Activity'].map((heading) => ({
+    path: {
+      Publishers: '/admin/publishers',
+      People: '/admin/people',
+      'Site review': '/admin/sites',
+      Activity: '/admin/activity',
+    }[heading]!,
     expected: {
       signedOut: 'sign in' as const,
       publisher: 'not found' as const,
       otherPublisher: 'not found' as const,
       admin: { heading },
+      finance: 'not found' as const,
+      viewer: 'not found' as const,
     },
   })),
   // An invitation link is for whoever holds it, signed in or not; an unknown one opens nothing.
@@ -91,6 +149,8 @@ const PAGES: { path: string; expected: Record<Visitor, Outcome> }[] = [
       publisher: { heading: 'This invitation link no longer works' },
       otherPublisher: { heading: 'This invitation link no longer works' },
       admin: { heading: 'This invitation link no longer works' },
+      finance: { heading: 'This invitation link no longer works' },
+      viewer: { heading: 'This invitation link no longer works' },
     },
   },
   {
@@ -100,6 +160,8 @@ const PAGES: { path: string; expected: Record<Visitor, Outcome> }[] = [
       publisher: { heading: 'API docs' },
       otherPublisher: { heading: 'API docs' },
       admin: { heading: 'API docs' },
+      finance: { heading: 'API docs' },
+      viewer: { heading: 'API docs' },
     },
   },
 ];
@@ -131,6 +193,7 @@ test.describe('every page × every visitor', () => {
         } else {
           expect(response!.status(), visitor).toBe(200);
           await expect(page.getByRole('heading', { level: 1, name: outcome.heading }), visitor).toBeVisible();
+          if ('refusal' in outcome) await expect(page.getByText(outcome.refusal), visitor).toBeVisible();
         }
       }
     });
@@ -144,6 +207,9 @@ test('the CSV export (route handler) × every visitor, for its own sites and ano
     otherPublisher: [200, 403, 403],
     // An admin downloads a publisher's reports from their dashboard (?as=), and has none of their own.
     admin: [400, 400, 200],
+    // Members of the demo account: their own account is the demo one, Sky Hopper is the Viewer's site.
+    finance: [200, 200, 200],
+    viewer: [200, 200, 200],
   };
   for (const visitor of VISITORS) {
     const { request } = (await openAs(ACCOUNT[visitor])).context();
@@ -194,7 +260,8 @@ async function rivalTargetsDemoKey(
   const rival = await openAs('rival');
   const own = await createKeyInUi(rival);
   await waitForHydration(rival);
-  const sent = await rewriteNextAction(rival, () => [demoKey.id]);
+  // The action's first argument names the account (the page's `?as=`): left as sent, the rival's own.
+  const sent = await rewriteNextAction(rival, ([account]) => [account, demoKey.id]);
   await keyRow(rival, own.label)
     .getByRole('button', { name: `${button} ${own.label}` })
     .click();
@@ -252,7 +319,7 @@ test.describe('server actions', () => {
     expect(sent).toHaveLength(1);
 
     // The same call, replayed without a session, is sent to sign in.
-    expect(await replaySignedOut(signedOut, sent[0], [demoKey.id])).toBe(307);
+    expect(await replaySignedOut(signedOut, sent[0], [null, demoKey.id])).toBe(307);
 
     // The demo key still works.
     const still = await apiGet(signedOut, demoKey.key, '/api/v1/sites');
@@ -269,7 +336,7 @@ test.describe('server actions', () => {
     await expect(dialog.getByRole('alert')).toHaveText(`No API key with id ${demoKey.id}.`);
     await expect(rival.getByTestId('new-api-key')).toHaveCount(0);
     expect(sent).toHaveLength(1);
-    expect(await replaySignedOut(signedOut, sent[0], [demoKey.id])).toBe(307);
+    expect(await replaySignedOut(signedOut, sent[0], [null, demoKey.id])).toBe(307);
 
     // No replacement on either account; the demo key still works.
     const keys = await apiGet<{ label: string }[]>(signedOut, demoKey.key, '/api/v1/api-keys');
@@ -285,7 +352,8 @@ test.describe('server actions', () => {
     const demo = await openAs('demo');
     await demo.goto('/keys');
     await waitForHydration(demo);
-    const sent = await rewriteNextAction(demo, ([fields]) => [
+    const sent = await rewriteNextAction(demo, ([account, fields]) => [
+      account,
       { ...(fields as object), forUserId: DEMO_IDS.users.rival },
     ]);
     const label = uniqueLabel('for rival');
@@ -315,7 +383,7 @@ test.describe('server actions', () => {
     await dialog.getByLabel('Framework').fill('unity');
     await dialog.getByRole('button', { name: 'Add site' }).click();
     await expect(dialog).toBeHidden();
-    const sent = await rewriteNextAction(rival, () => [DEMO_SITE, 'Sky Hopper'], '/sites');
+    const sent = await rewriteNextAction(rival, ([account]) => [account, DEMO_SITE, 'Sky Hopper'], '/sites');
     await rival.getByRole('button', { name: `Delete ${name}` }).click();
     await rival.getByRole('alertdialog').getByRole('button', { name: 'Delete site' }).click();
     await expect(rival.getByRole('status').filter({ hasText: `No site with id ${DEMO_SITE}.` })).toBeAttached();
@@ -323,7 +391,7 @@ test.describe('server actions', () => {
     const signedOut = (await openAs(null)).context().request;
     const replay = await signedOut.post('/sites', {
       headers: { 'Next-Action': sent[0].headers()['next-action'], 'Content-Type': 'text/plain;charset=UTF-8' },
-      data: JSON.stringify([DEMO_SITE, 'Sky Hopper']),
+      data: JSON.stringify([null, DEMO_SITE, 'Sky Hopper']),
       maxRedirects: 0,
     });
     expect(replay.status()).toBe(307);
@@ -337,5 +405,45 @@ test.describe('server actions', () => {
     await rival.getByRole('button', { name: `Delete ${name}` }).click();
     await rival.getByRole('alertdialog').getByRole('button', { name: 'Delete site' }).click();
     await expect(rival.getByRole('button', { name: `Delete ${name}` })).toHaveCount(0);
+  });
+
+  test('roles: Finance and a Viewer cannot create keys, and naming another account in an action is refused', async ({
+    browser,
+    openAs,
+  }) => {
+    // The Owner's "Create key", to learn the action's id and its arguments as the browser sends them.
+    const owner = await openAs('demo');
+    await owner.goto('/keys');
+    await waitForHydration(owner);
+    const sent = owner.waitForRequest((r) => r.method() === 'POST' && !!r.headers()['next-action']);
+    await owner.getByRole('button', { name: 'Create key', exact: true }).click();
+    const dialog = owner.getByRole('dialog', { name: 'Create an API key' });
+    await dialog.getByLabel('Label').fill(uniqueLabel('owner'));
+    await dialog.getByRole('button', { name: 'Create key' }).click();
+    const request = await sent;
+    const [, fields] = JSON.parse(request.postData() ?? '[]') as [unknown, object];
+
+    const label = uniqueLabel('not allowed');
+    const replay = async (visitor: DemoUser, account: string | null) => {
+      const { request: caller } = (await openAs(visitor)).context();
+      const answer = await caller.post('/keys', {
+        headers: { 'Next-Action': request.headers()['next-action'], 'Content-Type': 'text/plain;charset=UTF-8' },
+        data: JSON.stringify([account, { ...fields, label }]),
+        maxRedirects: 0,
+      });
+      expect(answer.status(), visitor).toBe(200);
+      return answer.text();
+    };
+    for (const visitor of ['finance', 'viewer'] as const) {
+      expect(await replay(visitor, null), visitor).toContain('needs the Owner or Admin role');
+      expect(await replay(visitor, DEMO_IDS.users.demo), visitor).toContain('needs the Owner or Admin role');
+    }
+    // The rival names the demo account: not theirs, and only admins view others' accounts.
+    expect(await replay('rival', DEMO_IDS.users.demo)).toContain('Only admins can view');
+
+    const { key } = await createKeyAs(browser, 'demo');
+    const signedOut = (await openAs(null)).context().request;
+    const keys = await apiGet<{ label: string }[]>(signedOut, key, '/api/v1/api-keys');
+    expect(keys.body.filter((k) => k.label === label)).toEqual([]);
   });
 });

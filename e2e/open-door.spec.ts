@@ -14,7 +14,14 @@ import { childEnv, e2ePort, makeTempDir, ROOT, type StartServerOptions, startSer
 test.describe.configure({ mode: 'serial' });
 
 const PORT = e2ePort(9);
-const DEMO = ['admin@example.com', 'demo@example.com', 'rival@example.com'];
+// The demo accounts' people and the demo publisher's team members (db/seed-data.ts), sorted.
+const DEMO = [
+  'admin@example.com',
+  'demo@example.com',
+  'finance@example.com',
+  'rival@example.com',
+  'viewer@example.com',
+];
 const NEW_PASSWORD = 'not-the-demo-password-any-more';
 let workDir: string;
 let database: { PGLITE_DIR: string };
@@ -84,7 +91,7 @@ test('npm start listens on 127.0.0.1 by default, even where HOSTNAME names the m
 });
 
 const REFUSAL =
-  /^Refusing to start: the server is set to listen on 0\.0\.0\.0 \(HOST\), beyond this machine, and admin@example\.com, demo@example\.com, rival@example\.com still have the published demo password\. Change them \(npm run password -- --email admin@example\.com\), listen on 127\.0\.0\.1 only \(unset HOST\), or set ALLOW_DEMO=1 to serve the demo on purpose\.$/m;
+  /^Refusing to start: the server is set to listen on 0\.0\.0\.0 \(HOST\), beyond this machine, and admin@example\.com, demo@example\.com, finance@example\.com, rival@example\.com, viewer@example\.com still have the published demo password\. Change them \(npm run password -- --email admin@example\.com\), listen on 127\.0\.0\.1 only \(unset HOST\), or set ALLOW_DEMO=1 to serve the demo on purpose\.$/m;
 
 test('HOST=0.0.0.0 on the demo data: it refuses to start, in one line that says what to do', async () => {
   test.setTimeout(120_000);
@@ -105,7 +112,7 @@ test('next start on the demo data refuses too: it does not say where it listens'
   );
   expect(refused).toMatch(/exited \(1\) before it was ready:/);
   expect(refused).toMatch(
-    /^Refusing to start: this server was not started by npm start, so it may listen on every interface, and admin@example\.com, demo@example\.com, rival@example\.com still have the published demo password\. .*ALLOW_DEMO=1.*$/m,
+    /^Refusing to start: this server was not started by npm start, so it may listen on every interface, and admin@example\.com, demo@example\.com, finance@example\.com, rival@example\.com, viewer@example\.com still have the published demo password\. .*ALLOW_DEMO=1.*$/m,
   );
 });
 

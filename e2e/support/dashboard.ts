@@ -27,6 +27,9 @@ export const USERS = {
   demo: { email: 'demo@example.com', name: 'Demo Games Ltd' },
   rival: { email: 'rival@example.com', name: 'Rival Interactive' },
   admin: { email: 'admin@example.com', name: 'Portal Admin' },
+  // Members of the demo publisher's account (db/seed-data.ts DEMO_MEMBERS): Finance, and a Viewer of Sky Hopper.
+  finance: { email: 'finance@example.com', name: 'Fiona Finance' },
+  viewer: { email: 'viewer@example.com', name: 'Victor Viewer' },
 } as const;
 export type DemoUser = keyof typeof USERS;
 

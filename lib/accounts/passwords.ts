@@ -3,12 +3,12 @@ import { dictionary } from '@zxcvbn-ts/language-common';
 import { eq, inArray } from 'drizzle-orm';
 import { getDb } from '@/db/client';
 import { people, sessions } from '@/db/schema';
-import { DEMO_PASSWORD, DEMO_USERS } from '@/db/seed-data';
+import { DEMO_MEMBERS, DEMO_PASSWORD, DEMO_USERS } from '@/db/seed-data';
 import { LARGE } from '@/db/seed-large';
 import { hidingParameters } from '@/lib/shared/sql-errors';
 
 /** Every account the demo seeds create with the published password (db/seed.ts, db/seed-large.ts). */
-const DEMO_EMAILS: readonly string[] = [...DEMO_USERS.map((u) => u.email), LARGE.email];
+const DEMO_EMAILS: readonly string[] = [...[...DEMO_USERS, ...DEMO_MEMBERS].map((u) => u.email), LARGE.email];
 
 /** Shorter than this is refused; the demo password is refused whatever its length. */
 export const MIN_PASSWORD_LENGTH = 12;

@@ -1,5 +1,5 @@
 import { dayNumber } from '@/db/seed-data';
-import { DEMO_DAYS, DEMO_PASSWORD, DEMO_USERS, seedDemo } from '@/db/seed';
+import { DEMO_DAYS, DEMO_MEMBERS, DEMO_PASSWORD, DEMO_USERS, seedDemo } from '@/db/seed';
 import { LARGE, seedLarge } from '@/db/seed-large';
 import { type Command, CommandError, UsageError, parseCommandArgs } from '../cli-kit';
 import { configuredDatabaseTarget, isLocalDatabaseUrl, withDatabase } from '../open-database';
@@ -10,7 +10,8 @@ export const seedCommand: Command = {
   help: `Usage: tsx scripts/cli.ts seed [--scale demo|large] [--today YYYY-MM-DD] [--force]   (npm run db:seed)
 
 Deletes all users, sites, API keys, sessions and revenue, then loads the demo publishers
-(${DEMO_USERS.map((u) => u.email).join(', ')}; password "${DEMO_PASSWORD}") and ${DEMO_DAYS} days
+(${DEMO_USERS.map((u) => u.email).join(', ')}; team members ${DEMO_MEMBERS.map((m) => m.email).join(', ')};
+password "${DEMO_PASSWORD}") and ${DEMO_DAYS} days
 of revenue per site and country. Acts on DATABASE_URL, or on the embedded database in PGLITE_DIR
 when DATABASE_URL is unset (stop a running server first: it holds the embedded database).
 

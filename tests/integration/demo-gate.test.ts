@@ -15,7 +15,14 @@ import { createPublisher } from '../support/factories';
 // The test database holds the demo seed; tests that change passwords make accounts of their own, since on
 // PostgreSQL every later file shares the demo data.
 const t = useTestDatabase();
-const DEMO = ['admin@example.com', 'demo@example.com', 'rival@example.com'];
+// The demo accounts' people and the demo publisher's team members (db/seed-data.ts), sorted.
+const DEMO = [
+  'admin@example.com',
+  'demo@example.com',
+  'finance@example.com',
+  'rival@example.com',
+  'viewer@example.com',
+];
 const everywhere = { listenHost: '0.0.0.0', vercel: false, allowDemo: false };
 
 describe('the demo gate on the demo data', () => {
