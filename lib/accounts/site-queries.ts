@@ -110,7 +110,9 @@ export async function siteHistories(principal: Principal, siteIds: string[]): Pr
         admin ? undefined : eq(auditEvents.accountId, principal.userId),
       ),
     )
-    .orderBy(asc(auditEvents.at), asc(auditEvents.id));
+    // By id, the order events were appended in: `at` is when each transaction began, and one that waited for
+    // another's lock on the site began earlier than the change it records.
+    .orderBy(asc(auditEvents.id));
   for (const e of rows) {
     histories.get(e.subjectId!)?.push({
       at: e.at.toISOString(),
