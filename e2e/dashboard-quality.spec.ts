@@ -94,6 +94,8 @@ for (const [width, scheme] of [
       });
 
       test('every dashboard page fits, with the navigation and Sign out in reach', async ({ page }) => {
+        // Every page rendered, measured, photographed and checked by axe: more than one page's 30 s.
+        test.setTimeout(90_000);
         for (const { name, path, heading } of PAGES) {
           await page.goto(path);
           await expect(page.getByRole('heading', { name: heading, level: 1 })).toBeVisible();
