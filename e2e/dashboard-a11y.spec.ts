@@ -1,5 +1,14 @@
 import { expectNoViolations } from './support/axe';
-import { authFile, createKeyInUi, expect, renderCharts, test, waitForHydration } from './support/dashboard';
+import {
+  authFile,
+  createKeyInUi,
+  DEMO_SITES,
+  expect,
+  renderCharts,
+  test,
+  USERS,
+  waitForHydration,
+} from './support/dashboard';
 
 /**
  * axe (WCAG 2.0/2.1 A and AA rules) finds nothing on any page, in the light and the dark colour scheme,
@@ -74,6 +83,17 @@ for (const scheme of ['light', 'dark'] as const) {
       });
     });
 
+    test.describe('an admin, among people', () => {
+      test.use({ storageState: authFile('admin') });
+
+      test('/admin/people', async ({ page }) => {
+        await page.goto('/admin/people');
+        await waitForHydration(page);
+        await expect(page.getByTestId('person-row').first()).toBeVisible();
+        await expectNoViolations(page, '/admin/people');
+      });
+    });
+
     test.describe('signed in', () => {
       test.use({ storageState: authFile('demo') });
 
@@ -95,13 +115,46 @@ for (const scheme of ['light', 'dark'] as const) {
         await expectNoViolations(page, '/sites with the Download menu open');
       });
 
-      for (const path of ['/countries', '/sites', '/docs', '/no-such-page']) {
+      for (const path of ['/countries', '/sites', '/settings/activity', '/docs', '/no-such-page']) {
         test(path, async ({ page }) => {
           await page.goto(path);
           await waitForHydration(page);
           await expectNoViolations(page, path);
         });
       }
+
+      test('/settings/members, with an invitation link shown and the remove confirmation open', async ({ page }) => {
+        await page.goto('/settings/members');
+        await waitForHydration(page);
+        await expectNoViolations(page, '/settings/members');
+        const email = `a11y-member-${scheme}-${Date.now().toString(36)}@example.com`;
+        await page.getByLabel('E-mail').fill(email);
+        await page.getByLabel('Role of the new member').selectOption('viewer');
+        await page.getByRole('checkbox', { name: DEMO_SITES[0] }).check();
+        await page.getByRole('button', { name: 'Send invitation' }).click();
+        await expect(page.getByRole('status').filter({ hasText: `e-mailed to ${email}` })).toBeVisible();
+        await expectNoViolations(page, '/settings/members with the invitation link shown');
+        await page.getByRole('button', { name: `Remove ${USERS.finance.name}` }).click();
+        await expect(page.getByRole('alertdialog')).toBeVisible();
+        await expectNoViolations(page, '/settings/members with the remove confirmation open');
+        await page.getByRole('alertdialog').getByRole('button', { name: 'Cancel' }).click();
+        // The demo account is shared by the suite: the invitation goes again.
+        await page.getByRole('button', { name: `Revoke the invitation of ${email}` }).click();
+        await page.getByRole('alertdialog').getByRole('button', { name: 'Revoke invitation' }).click();
+        await expect(page.getByTestId('invitation-row').filter({ hasText: email })).toHaveCount(0);
+      });
+
+      test('/settings/security, with the two-factor setup and a refused code', async ({ page }) => {
+        await page.goto('/settings/security');
+        await waitForHydration(page);
+        await expectNoViolations(page, '/settings/security');
+        await page.getByRole('button', { name: 'Turn on two-factor sign-in' }).click();
+        await expect(page.getByRole('img', { name: 'QR code of the two-factor secret' })).toBeVisible();
+        await page.getByLabel('Code from your app').fill('000000');
+        await page.getByRole('button', { name: 'Confirm' }).click();
+        await expect(page.getByText('This code is not right')).toBeVisible();
+        await expectNoViolations(page, '/settings/security with the two-factor setup and a refused code');
+      });
 
       test('/countries sorted, filtered to nothing and with a filter error', async ({ page }) => {
         await page.goto('/countries?sortBy=cpm&sortDirection=desc&page=2');

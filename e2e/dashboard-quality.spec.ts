@@ -1,6 +1,15 @@
 import type { Page } from '@playwright/test';
 import { expectNoViolations } from './support/axe';
-import { authFile, createKeyAs, expect, renderCharts, test, uniqueLabel, waitForHydration } from './support/dashboard';
+import {
+  authFile,
+  createKeyAs,
+  expect,
+  renderCharts,
+  test,
+  uniqueLabel,
+  USERS,
+  waitForHydration,
+} from './support/dashboard';
 
 /**
  * The surface's quality (issue 4, point 6; issue 10, points 10 and 11): every page at 375 px and 1440 px, in
@@ -135,13 +144,25 @@ for (const [width, scheme] of [
     test.describe('signed in, settings', () => {
       test.use({ storageState: authFile('demo') });
 
-      test('Settings → Security fits', async ({ page }) => {
+      test('Settings → Security fits, with where one is signed in', async ({ page }) => {
         await page.goto('/settings/security');
         await expect(page.getByLabel('Current password')).toBeVisible();
+        await expect(page.getByTestId('session-row').filter({ hasText: 'This browser' })).toHaveCount(1);
         await noSidewaysScroll(page);
         await noScrollBoxes(page);
         await keep(page, `${width}-${scheme}-settings-security`);
         await expectNoViolations(page, `/settings/security at ${width} px, ${scheme}`);
+      });
+
+      test('Settings → Members fits, its table stacking on a phone', async ({ page }) => {
+        await page.goto('/settings/members');
+        const finance = page.getByTestId('member-row').filter({ hasText: USERS.finance.email });
+        await expect(finance).toBeVisible();
+        await noSidewaysScroll(page);
+        await noScrollBoxes(page);
+        if (width === 375) await expect(finance.locator('td').nth(2)).toHaveAttribute('data-label', 'Two-factor');
+        await keep(page, `${width}-${scheme}-settings-members`);
+        await expectNoViolations(page, `/settings/members at ${width} px, ${scheme}`);
       });
     });
 
@@ -174,6 +195,7 @@ for (const [width, scheme] of [
         ['/admin/sites', 'Site review'],
         ['/admin/publishers', 'Publishers'],
         ['/admin/activity', 'Activity'],
+        ['/admin/people', 'People'],
       ]) {
         test(`${path} fits, with its navigation entry`, async ({ page }) => {
           await page.goto(path);

@@ -1,6 +1,7 @@
 import { type Browser, expect, type Page, test } from '@playwright/test';
 import { Secret, TOTP } from 'otpauth';
 import { startSmtpSink, type SmtpSink } from '../tests/support/smtp-sink';
+import { expectNoViolations } from './support/axe';
 import { signIn, USERS } from './support/dashboard';
 import { freePort, makeTempDir, startServer, type ServerProcess } from './support/servers';
 
@@ -50,6 +51,23 @@ async function code(page: Page, value: string) {
   await page.getByRole('button', { name: 'Verify and sign in' }).click();
 }
 
+/** Settings → Security: turn two-factor sign-in on (a wrong code first), as from an authenticator app. */
+async function turnOnTwoFactor(page: Page) {
+  await page.getByRole('button', { name: 'Turn on two-factor sign-in' }).click();
+  await expect(page.getByRole('img', { name: 'QR code of the two-factor secret' })).toBeVisible();
+  const secret = (await page.getByTestId('totp-secret').textContent()) ?? '';
+  const totp = new TOTP({ secret: Secret.fromBase32(secret) });
+  await page.getByLabel('Code from your app').fill('000000');
+  await page.getByRole('button', { name: 'Confirm' }).click();
+  await expect(page.getByText('This code is not right')).toBeVisible();
+  await page.getByLabel('Code from your app').fill(totp.generate());
+  await page.getByRole('button', { name: 'Confirm' }).click();
+  const listed = page.getByTestId('recovery-codes').getByRole('listitem');
+  await expect(listed).toHaveCount(10);
+  const codes = (await listed.allTextContents()).map((c) => c.trim());
+  return { totp, codes };
+}
+
 test('invite by e-mail → join → two-factor on → sign in with a code and with a recovery code → removed', async ({
   browser,
 }) => {
@@ -87,25 +105,21 @@ test('invite by e-mail → join → two-factor on → sign in with a code and wi
 
   // Two-factor sign-in on, with the secret shown as text, as an authenticator app would read it.
   await member.page.goto(`${server.url}/settings/security`);
-  await member.page.getByRole('button', { name: 'Turn on two-factor sign-in' }).click();
-  await expect(member.page.getByRole('img', { name: 'QR code of the two-factor secret' })).toBeVisible();
-  const secret = (await member.page.getByTestId('totp-secret').textContent()) ?? '';
-  const totp = new TOTP({ secret: Secret.fromBase32(secret) });
-  await member.page.getByLabel('Code from your app').fill('000000');
-  await member.page.getByRole('button', { name: 'Confirm' }).click();
-  await expect(member.page.getByText('This code is not right')).toBeVisible();
-  await member.page.getByLabel('Code from your app').fill(totp.generate());
-  await member.page.getByRole('button', { name: 'Confirm' }).click();
-  const listed = member.page.getByTestId('recovery-codes').getByRole('listitem');
-  await expect(listed).toHaveCount(10);
-  const codes = (await listed.allTextContents()).map((c) => c.trim());
-  expect(codes).toHaveLength(10);
+  const { totp, codes } = await turnOnTwoFactor(member.page);
 
   // A new sign-in asks for the code; the next step's code lets them in (the one just used never works twice).
   await member.context.clearCookies();
   await password(member.page, email);
   await code(member.page, totp.generate({ timestamp: Date.now() + 30_000 }));
   await expect(member.page.getByRole('heading', { name: 'Overview', level: 1 })).toBeVisible();
+
+  // The code page is accessible, also with a refused code (axe).
+  await member.context.clearCookies();
+  await password(member.page, email);
+  await expectNoViolations(member.page, '/login/two-factor');
+  await code(member.page, '123456');
+  await expect(member.page.getByRole('main').getByRole('alert')).not.toBeEmpty();
+  await expectNoViolations(member.page, '/login/two-factor with a refused code');
 
   // And once more with a recovery code, which is then used up (the owner sees it in the activity log).
   await member.context.clearCookies();
@@ -131,4 +145,48 @@ test('invite by e-mail → join → two-factor on → sign in with a code and wi
   for (const kind of ['Two-factor sign-in turned on', 'Recovery code used', 'Member removed']) {
     await expect(owner.page.getByRole('table').getByText(kind).first()).toBeVisible();
   }
+});
+
+test('an Owner requires two-factor sign-in: a member without it is led to set it up before anything else', async ({
+  browser,
+}) => {
+  test.setTimeout(180_000);
+  const email = `e2e-required-${Date.now().toString(36)}@example.com`;
+  const owner = await newPage(browser);
+  await owner.page.goto(`${server.url}/login`);
+  await signIn(owner.page, OWNER);
+  await expect(owner.page.getByRole('heading', { name: 'Overview', level: 1 })).toBeVisible();
+  await owner.page.goto(`${server.url}/settings/members`);
+  await owner.page.getByLabel('E-mail').fill(email);
+  await owner.page.getByLabel('Role of the new member').selectOption('finance');
+  await owner.page.getByRole('button', { name: 'Send invitation' }).click();
+  const link = (await owner.page.locator('code').filter({ hasText: '/invitation/' }).textContent()) ?? '';
+
+  const member = await newPage(browser);
+  await member.page.goto(link);
+  await member.page.getByLabel('New password').fill(PASSWORD);
+  await member.page.getByLabel('Type it again').fill(PASSWORD);
+  await member.page.getByRole('button', { name: 'Set password and sign in' }).click();
+  await expect(member.page.getByRole('heading', { name: 'Overview', level: 1 })).toBeVisible();
+
+  await owner.page.getByText('Require two-factor sign-in for every member').click();
+  await expect(owner.page.getByRole('status').filter({ hasText: 'is now required' })).toBeVisible();
+
+  // The member's next page, whichever, is the setup; the reports wait until it is done.
+  for (const path of ['/', '/countries', '/settings/members']) {
+    await member.page.goto(`${server.url}${path}`);
+    await expect(member.page).toHaveURL(/\/settings\/security\?setup=two-factor$/);
+  }
+  await expect(member.page.getByRole('status').filter({ hasText: 'requires two-factor sign-in' })).toBeVisible();
+  await turnOnTwoFactor(member.page);
+  await member.page.goto(`${server.url}/countries`);
+  await expect(member.page.getByRole('heading', { name: 'Countries', level: 1 })).toBeVisible();
+  // Now required, it cannot be turned off.
+  await member.page.goto(`${server.url}/settings/security`);
+  await expect(member.page.getByText('An account of yours requires it, so it stays on.')).toBeVisible();
+  await expect(member.page.getByRole('button', { name: 'Turn off' })).toHaveCount(0);
+
+  // The Owner, who has no second factor either, is led the same way.
+  await owner.page.goto(`${server.url}/`);
+  await expect(owner.page).toHaveURL(/\/settings\/security\?setup=two-factor$/);
 });

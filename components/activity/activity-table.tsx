@@ -2,6 +2,7 @@ import { Badge, type BadgeTone } from '@/components/ui/badge';
 import type { AuditEventResponse } from '@/lib/audit';
 import { KIND_LABELS } from '@/lib/dashboard/activity';
 import type { AuditKind } from '@/lib/audit';
+import { PlainTableHead } from '@/components/ui/plain-table-head';
 
 const ACTOR_TONES: Record<string, BadgeTone> = { user: 'blue', key: 'gray', admin: 'amber', system: 'gray' };
 const ACTOR_WORDS: Record<string, string> = { user: 'Person', key: 'API key', admin: 'Admin', system: 'Command line' };
@@ -30,15 +31,7 @@ export function ActivityTable({
   return (
     <table className="stack-table w-full text-sm md:min-w-[56rem]">
       <caption className="sr-only">Activity, newest first</caption>
-      <thead className="bg-zinc-50 text-left text-xs text-zinc-600 max-md:sr-only dark:bg-zinc-900 dark:text-zinc-400">
-        <tr>
-          {headers.map((h) => (
-            <th key={h} scope="col" className="px-4 py-3 font-medium">
-              {h}
-            </th>
-          ))}
-        </tr>
-      </thead>
+      <PlainTableHead columns={headers} />
       <tbody className="divide-y divide-zinc-100 dark:divide-zinc-800">
         {events.map((e) => (
           <tr key={e.id} data-testid="activity-row">

@@ -3,6 +3,7 @@ import { RotateKeyButton } from '@/components/keys/key-actions';
 import { Badge } from '@/components/ui/badge';
 import { formatDay } from '@/lib/shared/format';
 import type { ApiKeyResponse, KeyAuthor } from '@/lib/keys';
+import { PlainTableHead } from '@/components/ui/plain-table-head';
 
 function status(key: ApiKeyResponse) {
   if (key.revokedAt) return <Badge tone="red">Revoked</Badge>;
@@ -45,20 +46,10 @@ export function KeysTable(props: {
   return (
     <table className="stack-table w-full text-sm md:min-w-[56rem]">
       <caption className="sr-only">{caption}</caption>
-      <thead className="bg-zinc-50 text-left text-xs text-zinc-600 max-md:sr-only dark:bg-zinc-900 dark:text-zinc-400">
-        <tr>
-          {['Label', 'Key', 'Scope', 'Created', 'Last used', 'Expires', 'Status'].map((h) => (
-            <th key={h} scope="col" className="px-4 py-3 font-medium">
-              {h}
-            </th>
-          ))}
-          {!readOnly && (
-            <th scope="col" className="px-4 py-3">
-              <span className="sr-only">Actions</span>
-            </th>
-          )}
-        </tr>
-      </thead>
+      <PlainTableHead
+        columns={['Label', 'Key', 'Scope', 'Created', 'Last used', 'Expires', 'Status']}
+        actions={!readOnly}
+      />
       <tbody className="divide-y divide-zinc-100 dark:divide-zinc-800">
         {keys.map((key) => (
           <tr key={key.id} data-testid="api-key-row">

@@ -12,6 +12,7 @@ import { keepingFields } from '@/components/ui/submit';
 import { grants, MEMBER_ROLES, type MemberRole, ROLE_LABELS } from '@/lib/accounts/browser';
 import { formatDay } from '@/lib/shared/format';
 import { RolePicker } from './role-picker';
+import { PlainTableHead } from '@/components/ui/plain-table-head';
 
 interface MemberRow {
   personId: string;
@@ -77,15 +78,7 @@ export function MembersPanel({ members, invitations, sites, myRole, myId }: Prop
       <Card className="relative md:overflow-x-auto" tabIndex={0} role="region" aria-label="Members">
         <table className="stack-table w-full text-sm md:min-w-[48rem]">
           <caption className="sr-only">Members of the account</caption>
-          <thead className="bg-zinc-50 text-left text-xs text-zinc-600 max-md:sr-only dark:bg-zinc-900 dark:text-zinc-400">
-            <tr>
-              {['Member', 'Role', 'Two-factor', 'Last sign-in', 'Joined', ''].map((h) => (
-                <th key={h} scope="col" className="px-4 py-3 font-medium">
-                  {h || <span className="sr-only">Actions</span>}
-                </th>
-              ))}
-            </tr>
-          </thead>
+          <PlainTableHead columns={['Member', 'Role', 'Two-factor', 'Last sign-in', 'Joined']} actions />
           <tbody className="divide-y divide-zinc-200 dark:divide-zinc-800">
             {members.map((m) => {
               const mine = m.personId === myId;
@@ -98,7 +91,7 @@ export function MembersPanel({ members, invitations, sites, myRole, myId }: Prop
                     <br />
                     <span className="text-zinc-700 dark:text-zinc-300">{m.email}</span>
                   </td>
-                  <td className="px-4 py-3">
+                  <td data-label="Role" className="px-4 py-3">
                     {editable ? (
                       <RolePicker
                         label={`Role of ${m.name}`}
@@ -115,11 +108,15 @@ export function MembersPanel({ members, invitations, sites, myRole, myId }: Prop
                       <p className="text-xs text-zinc-600 dark:text-zinc-400">Only {scope(m.siteIds)}</p>
                     )}
                   </td>
-                  <td className="px-4 py-3">
+                  <td data-label="Two-factor" className="px-4 py-3">
                     {m.twoFactor ? <Badge tone="green">On</Badge> : <Badge tone="gray">Off</Badge>}
                   </td>
-                  <td className="px-4 py-3">{day(m.lastSignInAt)}</td>
-                  <td className="px-4 py-3">{day(m.joinedAt)}</td>
+                  <td data-label="Last sign-in" className="px-4 py-3">
+                    {day(m.lastSignInAt)}
+                  </td>
+                  <td data-label="Joined" className="px-4 py-3">
+                    {day(m.joinedAt)}
+                  </td>
                   <td className="px-4 py-3 text-right">
                     {editable && (
                       <ConfirmButton

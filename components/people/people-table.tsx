@@ -6,6 +6,7 @@ import { Badge } from '@/components/ui/badge';
 import { ConfirmButton } from '@/components/ui/confirm-button';
 import { type MemberRole, ROLE_LABELS } from '@/lib/accounts/browser';
 import { formatDay } from '@/lib/shared/format';
+import { PlainTableHead } from '@/components/ui/plain-table-head';
 
 interface PersonRow {
   id: string;
@@ -27,15 +28,7 @@ export function PeopleTable({ people }: { people: PersonRow[] }) {
       </p>
       <table className="stack-table w-full text-sm md:min-w-[48rem]">
         <caption className="sr-only">People</caption>
-        <thead className="bg-zinc-50 text-left text-xs text-zinc-600 max-md:sr-only dark:bg-zinc-900 dark:text-zinc-400">
-          <tr>
-            {['Person', 'Accounts', 'Two-factor', 'Last sign-in', ''].map((h) => (
-              <th key={h} scope="col" className="px-4 py-3 font-medium">
-                {h || <span className="sr-only">Actions</span>}
-              </th>
-            ))}
-          </tr>
-        </thead>
+        <PlainTableHead columns={['Person', 'Accounts', 'Two-factor', 'Last sign-in']} actions />
         <tbody className="divide-y divide-zinc-200 dark:divide-zinc-800">
           {people.map((p) => (
             <tr key={p.id} data-testid="person-row">
@@ -44,15 +37,17 @@ export function PeopleTable({ people }: { people: PersonRow[] }) {
                 <br />
                 <span className="text-zinc-700 dark:text-zinc-300">{p.email}</span>
               </td>
-              <td className="px-4 py-3">
+              <td data-label="Accounts" className="px-4 py-3">
                 {p.accounts.length === 0
                   ? 'None'
                   : p.accounts.map((a) => `${a.name} (${ROLE_LABELS[a.role]})`).join(', ')}
               </td>
-              <td className="px-4 py-3">
+              <td data-label="Two-factor" className="px-4 py-3">
                 {p.twoFactor ? <Badge tone="green">On</Badge> : <Badge tone="gray">Off</Badge>}
               </td>
-              <td className="px-4 py-3">{p.lastSignInAt ? formatDay(p.lastSignInAt.slice(0, 10)) : 'Never'}</td>
+              <td data-label="Last sign-in" className="px-4 py-3">
+                {p.lastSignInAt ? formatDay(p.lastSignInAt.slice(0, 10)) : 'Never'}
+              </td>
               <td className="px-4 py-3 text-right">
                 {p.twoFactor && (
                   <ConfirmButton

@@ -2,6 +2,7 @@ import { Badge, type BadgeTone } from '@/components/ui/badge';
 import type { PublisherResponse } from '@/lib/accounts';
 import { formatDay, formatInt } from '@/lib/shared/format';
 import { PublisherRowActions } from './publisher-row-actions';
+import { PlainTableHead } from '@/components/ui/plain-table-head';
 
 const STATUS: Record<PublisherResponse['status'], { tone: BadgeTone; label: string }> = {
   invited: { tone: 'blue', label: 'Invited' },
@@ -23,18 +24,11 @@ export function PublishersTable({ publishers }: { publishers: PublisherResponse[
   return (
     <table className="stack-table w-full text-sm md:min-w-[56rem]">
       <caption className="sr-only">Publisher accounts</caption>
-      <thead className="bg-zinc-50 text-left text-xs text-zinc-600 max-md:sr-only dark:bg-zinc-900 dark:text-zinc-400">
-        <tr>
-          {['Name', 'E-mail', 'Status', 'Sites', 'Last sign-in', 'Created'].map((h) => (
-            <th key={h} scope="col" className={`px-4 py-3 font-medium ${h === 'Sites' ? 'text-right' : ''}`}>
-              {h}
-            </th>
-          ))}
-          <th scope="col" className="px-4 py-3">
-            <span className="sr-only">Actions</span>
-          </th>
-        </tr>
-      </thead>
+      <PlainTableHead
+        columns={['Name', 'E-mail', 'Status', 'Sites', 'Last sign-in', 'Created']}
+        numeric={['Sites']}
+        actions
+      />
       <tbody className="divide-y divide-zinc-100 dark:divide-zinc-800">
         {publishers.map((p) => (
           <tr key={p.id}>
