@@ -24,6 +24,10 @@ import type { CountriesView } from './countries';
 export const EXPORTS = ['daily', 'sites', 'countries', 'rows'] as const;
 export type ExportName = (typeof EXPORTS)[number];
 
+/** The downloads a page offers: the rows are account-wide (as in the API), so none for a Viewer of some sites. */
+export const downloadsFor = (principal: Principal, reports: ExportName[]): ExportName[] =>
+  principal.siteScope ? reports.filter((report) => report !== 'rows') : reports;
+
 /** Dollars and cents from micro-dollars, half a cent rounded up: exact, where rounding a double is not. */
 export function dollars(micros: number): string {
   const cents = Math.round(micros / 10_000);

@@ -3,6 +3,7 @@ import Link from 'next/link';
 import { Suspense } from 'react';
 import { LazyCountryBars } from '@/components/reports/charts/lazy-charts';
 import { Downloads } from '@/components/reports/downloads';
+import { downloadsFor } from '@/lib/dashboard/exports';
 import { KpiCards } from '@/components/reports/kpi-cards';
 import { ReportFilterBar, ReportFilterProblem } from '@/components/reports/report-page';
 import { PageHeader } from '@/components/layout/page-header';
@@ -44,7 +45,7 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
         title="Overview"
         description={`${formatDay(range.fromDate)} – ${formatDay(range.toDate)} · UTC`}
         updatedAt={bar.span.updatedAt}
-        actions={<Downloads reports={['daily', 'sites', 'countries', 'rows']} />}
+        actions={<Downloads reports={downloadsFor(principal, ['daily', 'sites', 'countries', 'rows'])} />}
       >
         <ReportFilterBar reading={reading} />
       </PageHeader>

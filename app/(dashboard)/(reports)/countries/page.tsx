@@ -2,6 +2,7 @@ import type { Metadata } from 'next';
 import { WorldMap } from '@/components/reports/charts/world-map';
 import { CountriesTable } from '@/components/reports/countries-table';
 import { Downloads } from '@/components/reports/downloads';
+import { downloadsFor } from '@/lib/dashboard/exports';
 import { FilterError } from '@/components/reports/filter-error';
 import { PageHeader } from '@/components/layout/page-header';
 import { Pagination } from '@/components/reports/pagination';
@@ -51,7 +52,7 @@ export default async function CountriesPage({ searchParams }: { searchParams: Pr
           .filter(Boolean)
           .join(' · ')}
         updatedAt={span.updatedAt}
-        actions={<Downloads reports={['countries', 'rows']} />}
+        actions={<Downloads reports={downloadsFor(principal, ['countries', 'rows'])} />}
       >
         <ReportFilterBar reading={reading} />
       </PageHeader>

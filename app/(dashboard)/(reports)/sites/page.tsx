@@ -1,5 +1,6 @@
 import type { Metadata } from 'next';
 import { Downloads } from '@/components/reports/downloads';
+import { downloadsFor } from '@/lib/dashboard/exports';
 import { PageHeader } from '@/components/layout/page-header';
 import { ReportFilterBar, ReportFilterProblem } from '@/components/reports/report-page';
 import { SitesTable } from '@/components/reports/sites-table';
@@ -56,7 +57,7 @@ export default async function SitesPage({ searchParams }: { searchParams: Promis
         updatedAt={span.updatedAt}
         actions={
           <div className="flex flex-wrap items-center gap-2">
-            <Downloads reports={['sites', 'daily', 'rows']} />
+            <Downloads reports={downloadsFor(principal, ['sites', 'daily', 'rows'])} />
             {!readOnly && <SiteDialog frameworks={FRAMEWORK_SUGGESTIONS} />}
           </div>
         }
