@@ -1,12 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { type SQL, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import { readMigrationFiles } from 'drizzle-orm/migrator';
 import { type Database, type Db, openPostgres } from './open';
 import { AppError } from '@/lib/shared/errors';
 import { MIGRATION_LOCK_WAIT_MS, MIGRATION_SESSION_IDLE_TIMEOUT_MS } from '@/lib/platform/limits';
 import { log } from '@/lib/platform/log';
+import { queryRows } from './raw-query';
 
 /**
  * Applies db/migrations. The files, the journal and the bookkeeping table (drizzle.__drizzle_migrations) are
@@ -110,19 +111,13 @@ export async function migrate(database: Database, options: MigrateOptions = {}):
   }
 }
 
-/** Raw SQL through drizzle, rows as objects: postgres.js returns them as an array, PGlite in `rows`. */
-async function query<T>(db: Pick<Db, 'execute'>, statement: SQL): Promise<T[]> {
-  const result = (await db.execute(statement)) as unknown as T[] | { rows: T[] };
-  return Array.isArray(result) ? result : result.rows;
-}
-
 async function pendingOf(db: Db, migrations: Migration[]): Promise<Migration[]> {
-  const [{ present }] = await query<{ present: boolean }>(
+  const [{ present }] = await queryRows<{ present: boolean }>(
     db,
     sql`select to_regclass('drizzle.__drizzle_migrations') is not null as present`,
   );
   if (!present) return migrations;
-  const [{ last }] = await query<{ last: string | null }>(
+  const [{ last }] = await queryRows<{ last: string | null }>(
     db,
     sql`select max(created_at)::text as last from drizzle.__drizzle_migrations`,
   );
@@ -145,7 +140,7 @@ async function takeLock(db: Db, options: MigrateOptions, started: number): Promi
   const waitMs = options.lockWaitMs ?? MIGRATION_LOCK_WAIT_MS;
   let holder: string | undefined;
   for (;;) {
-    const [{ locked }] = await query<{ locked: boolean }>(
+    const [{ locked }] = await queryRows<{ locked: boolean }>(
       db,
       sql`select pg_try_advisory_lock(${MIGRATION_LOCK}::bigint) as locked`,
     );
@@ -164,7 +159,7 @@ async function takeLock(db: Db, options: MigrateOptions, started: number): Promi
 }
 
 async function lockHolder(db: Db): Promise<string> {
-  const [holder] = await query<{ pid: number; app: string | null; addr: string | null; since: string | null }>(
+  const [holder] = await queryRows<{ pid: number; app: string | null; addr: string | null; since: string | null }>(
     db,
     sql`select pid, nullif(a.application_name, '') as app, host(a.client_addr) as addr,
           to_char(a.backend_start at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') as since
@@ -180,7 +175,7 @@ async function lockHolder(db: Db): Promise<string> {
  * over a new session: it must stop instead, as another migrator may have the lock by now.
  */
 async function assertStillLocked(db: Db): Promise<void> {
-  const [{ held }] = await query<{ held: boolean }>(
+  const [{ held }] = await queryRows<{ held: boolean }>(
     db,
     sql`select exists (select from pg_locks where pid = pg_backend_pid() and ${GRANTED_LOCK}) as held`,
   );
@@ -231,7 +226,7 @@ const CONCURRENT_INDEX = /\bCREATE\s+(?:UNIQUE\s+)?INDEX\s+CONCURRENTLY\s+(?:IF\
 async function dropIfInvalid(db: Db, statement: string): Promise<void> {
   const name = CONCURRENT_INDEX.exec(statement.replace(/^\s*--.*$/gm, ''))?.[1];
   if (!name) return;
-  const invalid = await query<{ name: string }>(
+  const invalid = await queryRows<{ name: string }>(
     db,
     sql`select c.relname as name from pg_index i join pg_class c on c.oid = i.indexrelid
         where c.relname = ${name} and c.relnamespace = current_schema()::regnamespace and not i.indisvalid`,

@@ -19,8 +19,8 @@ const GRANTS = {
   manageOwners: ['owner'],
   /** The account's activity log (who signed in from where, what changed). */
   readActivity: ['owner', 'admin'],
-  /** Earnings statements and payments. */
-  readStatements: ['owner', 'admin', 'finance'],
+  /** Earnings statements and payments: the money, for Owners and Finance (Admins run the product side). */
+  readStatements: ['owner', 'finance'],
 } as const satisfies Record<string, readonly MemberRole[]>;
 export type Ability = keyof typeof GRANTS;
 

@@ -36,6 +36,8 @@ export const AUDIT_KINDS = [
   'key.revoked',
   'admin.viewed_as',
   'revenue.ingested',
+  'statement.finalized',
+  'payment.recorded',
 ] as const;
 export type AuditKind = (typeof AUDIT_KINDS)[number];
 
@@ -90,17 +92,25 @@ export function actorOf(principal: Acting, label: string | null = null): Actor {
  * records is. The table refuses UPDATE and DELETE (migration 0007): there is no other writer.
  */
 export async function recordEvent(tx: Tx, actor: Actor, event: AuditEventInput): Promise<void> {
+  await recordEvents(tx, actor, [event]);
+}
+
+/** Appends events of one actor in one statement (a month's close writes one per account), in `tx`. */
+export async function recordEvents(tx: Tx, actor: Actor, events: AuditEventInput[]): Promise<void> {
+  if (events.length === 0) return;
   const actorLabel = actor.label ?? (await labelOf(tx, actor));
-  await tx.insert(auditEvents).values({
-    kind: event.kind,
-    actorKind: actor.kind,
-    actorId: actor.id,
-    actorLabel,
-    accountId: event.accountId,
-    subjectId: event.subjectId ?? null,
-    clientAddress: actor.clientAddress,
-    details: event.details ?? {},
-  });
+  await tx.insert(auditEvents).values(
+    events.map((event) => ({
+      kind: event.kind,
+      actorKind: actor.kind,
+      actorId: actor.id,
+      actorLabel,
+      accountId: event.accountId,
+      subjectId: event.subjectId ?? null,
+      clientAddress: actor.clientAddress,
+      details: event.details ?? {},
+    })),
+  );
 }
 
 /** Who the actor was, in words that outlive it: a person's e-mail, a key's prefix (never more of the key). */

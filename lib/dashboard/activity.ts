@@ -41,6 +41,8 @@ export const KIND_LABELS: Record<AuditKind, string> = {
   'key.revoked': 'API key revoked',
   'admin.viewed_as': 'Admin viewed the dashboard',
   'revenue.ingested': 'Revenue imported',
+  'statement.finalized': 'Statement finalized',
+  'payment.recorded': 'Payment recorded',
 };
 
 const isKind = (value: string | undefined): value is AuditKind => AUDIT_KINDS.includes(value as AuditKind);

@@ -6,7 +6,7 @@
  */
 import { countryName } from '@/lib/shared/countries';
 import { csvCell } from '@/lib/shared/csv';
-import { addSums, cpmOf, fillRateOf, NO_SUMS, type Sums } from '@/lib/shared/money';
+import { addSums, cpmOf, dollars, fillRateOf, NO_SUMS, type Sums } from '@/lib/shared/money';
 import type { FilterExpr, FilterTerm } from '@/lib/query/filter';
 import {
   getDailyRevenue,
@@ -27,14 +27,6 @@ export type ExportName = (typeof EXPORTS)[number];
 /** The downloads a page offers: the rows are account-wide (as in the API), so none for a Viewer of some sites. */
 export const downloadsFor = (principal: Principal, reports: ExportName[]): ExportName[] =>
   principal.siteScope ? reports.filter((report) => report !== 'rows') : reports;
-
-/** Dollars and cents from micro-dollars, half a cent rounded up: exact, where rounding a double is not. */
-export function dollars(micros: number): string {
-  const cents = Math.round(micros / 10_000);
-  const sign = cents < 0 ? '-' : '';
-  const abs = Math.abs(cents);
-  return `${sign}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, '0')}`;
-}
 
 type Cell = string | number | null;
 interface Column {

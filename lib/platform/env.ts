@@ -18,6 +18,14 @@ const seconds = (fallbackMs: number) =>
     .regex(/^[1-9]\d*$/, 'must be a positive whole number of seconds')
     .default(String(fallbackMs / 1000))
     .transform(Number);
+/** Whole US dollars, 0 or more, converted to micro-dollars (the payout threshold). */
+const wholeDollars = (fallback: number) =>
+  z
+    .string()
+    .regex(/^(0|[1-9]\d{0,8})$/, 'must be a whole number of US dollars, e.g. 100')
+    .default(String(fallback))
+    .transform((v) => Number(v) * 1_000_000);
+
 /** A yes/no switch: 1/true or 0/false. */
 const flag = z
   .enum(['0', '1', 'true', 'false'])
@@ -107,6 +115,14 @@ const schema = z
       .refine((v) => new URL(v).origin === v.replace(/\/$/, ''), 'must be an origin such as https://portal.example.com')
       .optional(),
     VERCEL_PROJECT_PRODUCTION_URL: z.string().optional(),
+    /** A finalized balance below this many US dollars is carried over to the next month (lib/payments). */
+    PAYOUT_THRESHOLD_USD: wholeDollars(100),
+    /** A payable statement is paid this many days after its month's end. */
+    PAYOUT_TERMS_DAYS: z
+      .string()
+      .regex(/^(0|[1-9]\d{0,2})$/, 'must be a whole number of days from 0 to 999')
+      .default('30')
+      .transform(Number),
   })
   .refine((e) => !e.UPSTASH_REDIS_REST_URL === !e.UPSTASH_REDIS_REST_TOKEN, {
     message: 'set both UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN, or neither',
@@ -157,4 +173,10 @@ export const ownServer = {
 export function exportLimits(): { stallMs: number; maxMs: number } {
   const { EXPORT_STALL_SECONDS, EXPORT_MAX_SECONDS } = env();
   return { stallMs: EXPORT_STALL_SECONDS * 1000, maxMs: EXPORT_MAX_SECONDS * 1000 };
+}
+
+/** The payout rules as configured: the threshold in micro-dollars, and the days after a month's end it is paid. */
+export function payoutRules(): { thresholdMicros: number; termsDays: number } {
+  const { PAYOUT_THRESHOLD_USD, PAYOUT_TERMS_DAYS } = env();
+  return { thresholdMicros: PAYOUT_THRESHOLD_USD, termsDays: PAYOUT_TERMS_DAYS };
 }

@@ -6,6 +6,17 @@ const MICROS_PER_USD = 1_000_000;
 
 export const usdFromMicros = (micros: number) => micros / MICROS_PER_USD;
 
+/**
+ * Dollars and cents from micro-dollars ("1234.57"), half a cent rounded up: exact, where rounding a double is
+ * not. Downloads, statements and payments round here, once.
+ */
+export function dollars(micros: number): string {
+  const cents = Math.round(micros / 10_000);
+  const sign = cents < 0 ? '-' : '';
+  const abs = Math.abs(cents);
+  return `${sign}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, '0')}`;
+}
+
 /** Effective revenue per 1,000 impressions, USD; 0 when nothing was shown. */
 export const cpmOf = (revenueMicros: number, impressions: number) =>
   impressions === 0 ? 0 : ((revenueMicros / impressions) * 1000) / MICROS_PER_USD;

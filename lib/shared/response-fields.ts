@@ -17,3 +17,7 @@ export const country = z
   .nullable()
   .meta({ description: 'ISO 3166-1 alpha-2 code of the viewers', example: 'US' });
 export const fillRate = z.number().min(0).max(1).meta({ description: 'Impressions per ad request' });
+/** Dollars that may be negative: a balance, an adjustment. */
+export const signedUsd = (description: string) => z.number().meta({ description });
+/** A UTC calendar day. */
+export const day = z.iso.date().meta({ description: 'UTC calendar day, YYYY-MM-DD', example: '2026-11-30' });

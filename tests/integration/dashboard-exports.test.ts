@@ -6,7 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import { DEMO_IDS } from '@/db/seed-data';
 import { readCountriesView } from '@/lib/dashboard/countries';
-import { dollars, download, type ExportName } from '@/lib/dashboard/exports';
+import { download, type ExportName } from '@/lib/dashboard/exports';
+import { dollars } from '@/lib/shared/money';
 import { getTotals, type ReportRange } from '@/lib/reports/reports';
 import type { SessionUser } from '@/lib/accounts/sessions';
 import { useTestDatabase } from '../support/db';

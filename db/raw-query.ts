@@ -1,0 +1,8 @@
+import type { SQL } from 'drizzle-orm';
+import type { Db } from './open';
+
+/** Raw SQL through drizzle, rows as objects: postgres.js returns them as an array, PGlite in `rows`. */
+export async function queryRows<T>(db: Pick<Db, 'execute'>, statement: SQL): Promise<T[]> {
+  const result = (await db.execute(statement)) as unknown as T[] | { rows: T[] };
+  return Array.isArray(result) ? result : result.rows;
+}
