@@ -92,6 +92,19 @@ for (const scheme of ['light', 'dark'] as const) {
         await expect(page.getByTestId('person-row').first()).toBeVisible();
         await expectNoViolations(page, '/admin/people');
       });
+
+      test('/admin/payouts, with a payment being recorded', async ({ page }) => {
+        await page.goto('/admin/payouts');
+        await waitForHydration(page);
+        await expectNoViolations(page, '/admin/payouts');
+        await page
+          .getByTestId('unpaid-row')
+          .first()
+          .getByRole('button', { name: /^Record payment/ })
+          .click();
+        await expect(page.getByRole('dialog')).toBeVisible();
+        await expectNoViolations(page, '/admin/payouts with the record-payment dialog');
+      });
     });
 
     test.describe('signed in', () => {
@@ -115,7 +128,7 @@ for (const scheme of ['light', 'dark'] as const) {
         await expectNoViolations(page, '/sites with the Download menu open');
       });
 
-      for (const path of ['/countries', '/sites', '/settings/activity', '/docs', '/no-such-page']) {
+      for (const path of ['/countries', '/sites', '/payments', '/settings/activity', '/docs', '/no-such-page']) {
         test(path, async ({ page }) => {
           await page.goto(path);
           await waitForHydration(page);
@@ -154,6 +167,13 @@ for (const scheme of ['light', 'dark'] as const) {
         await page.getByRole('button', { name: 'Confirm' }).click();
         await expect(page.getByText('This code is not right')).toBeVisible();
         await expectNoViolations(page, '/settings/security with the two-factor setup and a refused code');
+      });
+
+      test('a statement’s detail', async ({ page }) => {
+        await page.goto('/payments');
+        await page.getByTestId('statement-row').nth(1).getByRole('link').first().click();
+        await expect(page.getByRole('heading', { name: /^Statement · /, level: 1 })).toBeVisible();
+        await expectNoViolations(page, 'a statement');
       });
 
       test('/countries sorted, filtered to nothing and with a filter error', async ({ page }) => {

@@ -124,13 +124,26 @@ const PAGES: { path: string; expected: Record<Visitor, Outcome> }[] = [
       viewer: { heading: 'Settings', refusal },
     } as const,
   })),
+  // Payments are the Owners' and Finance members' (and an admin's viewing the account); a Viewer is told so.
+  ...['/payments', `/payments?${AS_DEMO}`].map((path) => ({
+    path,
+    expected: {
+      signedOut: 'sign in',
+      publisher: { heading: 'Payments' },
+      otherPublisher: path === '/payments' ? { heading: 'Payments' } : 'not yours',
+      admin: path === '/payments' ? 'choose' : { heading: 'Payments' },
+      finance: { heading: 'Payments' },
+      viewer: { heading: 'Payments', refusal: 'Statements and payments are for the account’s Owners and Finance' },
+    } as const,
+  })),
   // Admins only: to a publisher the pages do not exist.
-  ...['Publishers', 'People', 'Site review', 'Activity'].map((heading) => ({
+  ...['Publishers', 'People', 'Site review', 'Activity', 'Payouts'].map((heading) => ({
     path: {
       Publishers: '/admin/publishers',
       People: '/admin/people',
       'Site review': '/admin/sites',
       Activity: '/admin/activity',
+      Payouts: '/admin/payouts',
     }[heading]!,
     expected: {
       signedOut: 'sign in' as const,
@@ -223,6 +236,32 @@ test('the CSV export (route handler) × every visitor, for its own sites and ano
     expect([own.status(), demo.status(), viewed.status()], visitor).toEqual(expected[visitor]);
     if (visitor === 'signedOut') expect(own.headers().location).toMatch(/\/login\?next=/);
     if (demo.status() === 403) expect(await demo.text()).not.toContain('Sky Hopper');
+  }
+});
+
+test('a statement’s files (route handler) × every visitor, for its own account and the demo one', async ({
+  openAs,
+}) => {
+  test.setTimeout(120_000);
+  const last = new Date();
+  last.setUTCDate(0); // the last day of the month before, which the seed closed
+  const file = `/payments/${last.toISOString().slice(0, 7)}/statement.csv`;
+  const expected: Record<Visitor, [own: number, asDemo: number]> = {
+    signedOut: [401, 401],
+    publisher: [200, 200],
+    otherPublisher: [200, 403],
+    admin: [400, 200],
+    finance: [200, 200],
+    viewer: [403, 403],
+  };
+  for (const visitor of VISITORS) {
+    const { request } = (await openAs(ACCOUNT[visitor])).context();
+    const own = await request.get(file, { maxRedirects: 0 });
+    const demo = await request.get(`${file}?${AS_DEMO}`, { maxRedirects: 0 });
+    expect([own.status(), demo.status()], visitor).toEqual(expected[visitor]);
+    // Each 200 is the account's own: its name in the file, never the other's.
+    if (demo.status() === 200) expect(await demo.text(), visitor).toContain('Demo Games Ltd');
+    if (visitor === 'otherPublisher') expect(await own.text()).not.toContain('Demo Games Ltd');
   }
 });
 

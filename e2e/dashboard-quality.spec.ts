@@ -23,6 +23,7 @@ const PAGES = [
   { name: 'overview', path: '/', heading: 'Overview' },
   { name: 'countries', path: '/countries', heading: 'Countries' },
   { name: 'sites', path: '/sites', heading: 'Sites' },
+  { name: 'payments', path: '/payments', heading: 'Payments' },
   { name: 'keys', path: '/keys', heading: 'API keys' },
   { name: 'activity', path: '/settings/activity', heading: 'Settings' },
 ];
@@ -196,6 +197,7 @@ for (const [width, scheme] of [
         ['/admin/publishers', 'Publishers'],
         ['/admin/activity', 'Activity'],
         ['/admin/people', 'People'],
+        ['/admin/payouts', 'Payouts'],
       ]) {
         test(`${path} fits, with its navigation entry`, async ({ page }) => {
           await page.goto(path);

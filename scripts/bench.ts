@@ -32,6 +32,7 @@ import {
   writeResults,
 } from './bench/report';
 import { freePort, startServer } from './bench/server';
+import { benchMonthEndClose, closeTable } from './bench/month-end-close';
 
 const EMAIL = 'big@example.com';
 /** Above anything the run can send, so no case is throttled while every request still passes the limiter. */
@@ -190,6 +191,9 @@ async function main(): Promise<number> {
             `server ${server.origin} (scripts/serve.mjs), RATE_LIMIT_PER_MINUTE=${RATE_LIMIT}, in-memory limiter`,
           );
           const { allCases, phases, errors } = await runPhases(server.origin, dataset, access);
+          // The month-end close, in-process (each close rolled back): with the server idle, not under load.
+          const closes = settings.only && !settings.only.test('close') ? [] : await benchMonthEndClose();
+          if (closes.length > 0) console.log(`\n${closeTable(closes)}`);
           const date = new Date().toISOString();
           const results: Results = {
             date,
@@ -204,6 +208,7 @@ async function main(): Promise<number> {
               rateLimitPerMinute: RATE_LIMIT,
             },
             phases,
+            closes,
             errors,
           };
           writeResults(RESULTS_FILE, results);
@@ -211,6 +216,7 @@ async function main(): Promise<number> {
           console.log(`\nREADME table: \`npm run bench\` on ${date.slice(0, 10)} (${date}),`);
           console.log(`${machineLine(machine)}, ${count(dataset.revenueRows)} daily rows:\n`);
           console.log(readmeTable(allCases, phases, CONCURRENCY));
+          if (closes.length > 0) console.log(`\n${closeTable(closes)}`);
           if (errors.length > 0) {
             // The table marks those figures (†); the run still fails, loudly, naming each case.
             console.error(`\n!!! ${errors.length} case(s) failed:\n${errors.map((e) => `  - ${e}`).join('\n')}`);

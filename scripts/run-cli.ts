@@ -8,6 +8,7 @@ import { mailCommand } from './commands/mail';
 import { migrateCommand } from './commands/migrate';
 import { passwordCommand } from './commands/password';
 import { seedCommand } from './commands/seed';
+import { statementsCommand } from './commands/statements';
 import { log } from '@/lib/platform/log';
 
 /**
@@ -21,6 +22,7 @@ const COMMANDS: Record<string, Command> = {
   migrate: migrateCommand,
   password: passwordCommand,
   mail: mailCommand,
+  statements: statementsCommand,
   'admin-create': adminCreateCommand,
 };
 

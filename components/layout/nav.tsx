@@ -7,11 +7,13 @@ import {
   ClipboardCheck,
   Globe2,
   KeyRound,
+  Landmark,
   LayoutDashboard,
   LoaderCircle,
   ScrollText,
   Settings,
   Users,
+  Wallet,
 } from 'lucide-react';
 import Link, { useLinkStatus } from 'next/link';
 import { usePathname, useSearchParams } from 'next/navigation';
@@ -24,6 +26,7 @@ const ITEMS: { href: string; label: string; icon: typeof Globe2; keepsFilters: b
   { href: '/', label: 'Overview', icon: LayoutDashboard, keepsFilters: true },
   { href: '/countries', label: 'Countries', icon: Globe2, keepsFilters: true },
   { href: '/sites', label: 'Sites', icon: BarChart3, keepsFilters: true },
+  { href: '/payments', label: 'Payments', icon: Wallet, keepsFilters: false, needs: 'readStatements' },
   { href: '/keys', label: 'API keys', icon: KeyRound, keepsFilters: false, needs: 'manageKeys' },
   { href: '/docs', label: 'API docs', icon: BookOpen, keepsFilters: false },
   { href: '/settings', label: 'Settings', icon: Settings, keepsFilters: false },
@@ -33,6 +36,7 @@ const ADMIN_ITEMS = [
   { href: '/admin/publishers', label: 'Publishers', icon: Building2, keepsFilters: false },
   { href: '/admin/people', label: 'People', icon: Users, keepsFilters: false },
   { href: '/admin/sites', label: 'Site review', icon: ClipboardCheck, keepsFilters: false },
+  { href: '/admin/payouts', label: 'Payouts', icon: Landmark, keepsFilters: false },
   { href: '/admin/activity', label: 'Activity', icon: ScrollText, keepsFilters: false },
 ];
 

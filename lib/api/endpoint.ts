@@ -10,6 +10,8 @@ export const TAGS = {
   Reports: 'Revenue by range, country and site: totals, by country, the rows and their export',
   'API keys': "Create, list and revoke the account's keys",
   Activity: 'The activity log: every security-relevant event, append-only',
+  Payments:
+    'What the account is owed: its balance and monthly statements (estimated, finalized, paid), as JSON, CSV or PDF',
   Publishers: 'Admins: publisher accounts, their invitations, deactivation and reactivation',
   'Site review': 'Admins: add sites for publishers and move them through review (pending, approved, live)',
   Data: "Revenue in: the ad network's daily numbers, loaded by admins",

@@ -9,6 +9,7 @@ import { endpoint, type ApiEndpoint } from './endpoint';
 import { AUDIT_ENDPOINTS } from './endpoints/audit';
 import { DATA_ENDPOINTS } from './endpoints/data';
 import { KEY_ENDPOINTS } from './endpoints/keys';
+import { PAYMENT_ENDPOINTS } from './endpoints/payments';
 import { PUBLISHER_ENDPOINTS } from './endpoints/publishers';
 import { REPORT_ENDPOINTS } from './endpoints/reports';
 import { SITE_REVIEW_ENDPOINTS } from './endpoints/sites-admin';
@@ -55,6 +56,7 @@ export const ENDPOINTS: ApiEndpoint[] = [
   ...REPORT_ENDPOINTS,
   ...KEY_ENDPOINTS,
   ...AUDIT_ENDPOINTS,
+  ...PAYMENT_ENDPOINTS,
   ...PUBLISHER_ENDPOINTS,
   ...DATA_ENDPOINTS,
   ...SITE_REVIEW_ENDPOINTS,

@@ -15,7 +15,7 @@ import { ProblemError, problemOf } from './problem';
 import { addressPolicy, applyRateLimit } from './rate-limit';
 import { problemResponse } from './problem-response';
 import { admit } from './caller';
-import { renderBody, StreamedBody, streamResponse, withoutBody } from './render';
+import { FileBody, fileResponse, renderBody, StreamedBody, streamResponse, withoutBody } from './render';
 import { log } from '@/lib/platform/log';
 import { type CorsPolicy, isPreflight, preflightResponse, setCorsHeaders } from './cors';
 import { varyOn } from './vary';
@@ -184,6 +184,7 @@ function serve<P, I>(endpoint: Endpoint<P, I>, request: Request, context: RouteC
         });
         // A write may have queued mail (an invitation): send it once this answer is out, not 30 s later.
         if (request.method !== 'GET' && request.method !== 'HEAD') runAfterResponse(kickSender);
+        if (result instanceof FileBody) return fileResponse(result, type, headers);
         if (result instanceof StreamedBody) {
           // The export holds its slots until its last row is sent, the client goes, or it is cut off.
           const releaseExport = claimExportSlot(result.accountId);

@@ -5,6 +5,7 @@ import { ProblemError } from './problem';
 export const JSON_TYPES = ['application/json', 'text/json', 'text/plain'] as const;
 export const CSV_TYPE = 'text/csv';
 export const NDJSON_TYPE = 'application/x-ndjson';
+export const PDF_TYPE = 'application/pdf';
 export type ResponseType = (typeof JSON_TYPES)[number] | typeof CSV_TYPE;
 
 // Offered with the charset we actually send, so that `Accept: application/json; charset=utf-8` (sent by

@@ -27,6 +27,22 @@ export class StreamedBody {
   ) {}
 }
 
+/** What a handler returns to answer with a file made whole in memory (a statement's PDF), in the negotiated type. */
+export class FileBody {
+  constructor(
+    readonly bytes: Uint8Array,
+    readonly filename: string,
+  ) {}
+}
+
+/** A FileBody as a download. */
+export function fileResponse(body: FileBody, type: string, headers: Headers): Response {
+  headers.set('Content-Type', type);
+  headers.set('Content-Disposition', `attachment; filename="${body.filename}"`);
+  headers.set('Content-Length', String(body.bytes.byteLength));
+  return new Response(body.bytes as BodyInit, { status: 200, headers });
+}
+
 interface RenderOptions {
   /** The request answered: paged answers link to its other pages, cacheable ones read If-None-Match. */
   request: Request;

@@ -1,10 +1,11 @@
 import { demoRefusal } from '@/lib/accounts';
 import { unknownAddressWarning } from '@/lib/http/client-address';
 import { log } from '@/lib/platform/log';
+import { seedDemoPaymentHistory } from '@/lib/payments';
 
 /**
  * The server's start (instrumentation.ts): opening the database applies pending migrations and, for a new
- * embedded database, seeds the demo data, so the first visitor does not wait for it. Then the checks: a
+ * embedded database, seeds the demo data (and its payments history), so the first visitor does not wait for it. Then the checks: a
  * server that cannot tell its callers apart says so, and a server that others can reach refuses to run with
  * the demo passwords (lib/accounts/demo-gate.ts).
  */
@@ -26,6 +27,7 @@ async function openThenCheck(openDatabase: OpenDatabase, attempt = 1): Promise<v
   let refusal: string | null;
   try {
     const database = await openDatabase();
+    await seedDemoPaymentHistory();
     log.info({ database: database.kind === 'pglite' ? 'embedded PGlite' : 'PostgreSQL' }, 'database ready');
     // `next dev` says nowhere where it listens (`npm run dev` keeps it on 127.0.0.1): the gate is for servers.
     refusal = process.env.NODE_ENV === 'development' ? null : await demoRefusal();

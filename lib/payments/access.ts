@@ -10,8 +10,8 @@ export function requireStatementReader(principal: Principal): void {
   if (principal.role !== 'publisher') {
     throw forbidden('Statements are a publisher account’s; an admin reads them by viewing that account.');
   }
-  requireAccountLevel(principal, 'Statements and payments');
   requireAbility(principal, 'readStatements', 'Statements and payments');
+  requireAccountLevel(principal, 'Statements and payments');
 }
 
 /** The month-end close and payments: the operator (an admin, or the command line), never while viewing as. */

@@ -53,7 +53,8 @@ export async function finalizeMonth(
   }
 }
 
-async function closeThrough(tx: Tx, principal: Principal, through: string): Promise<FinalizeSummary> {
+/** The close in the caller's transaction (the demo seed's), through `through` (`YYYY-MM-01`). */
+export async function closeThrough(tx: Tx, principal: Principal, through: string): Promise<FinalizeSummary> {
   const rules = payoutRules();
   const [ledgers, publishers] = await Promise.all([
     readLedgers(tx, { accountId: null, through }),

@@ -9,11 +9,14 @@ export const monthOf = (day: string) => `${day.slice(0, 7)}-01`;
 export const monthName = (month: string) => month.slice(0, 7);
 export const monthFromName = (name: string) => `${name}-01`;
 
-export function nextMonth(month: string): string {
+function monthsAfter(month: string, n: number): string {
   const d = new Date(`${month}T00:00:00Z`);
-  d.setUTCMonth(d.getUTCMonth() + 1);
+  d.setUTCMonth(d.getUTCMonth() + n);
   return d.toISOString().slice(0, 10);
 }
+
+export const nextMonth = (month: string) => monthsAfter(month, 1);
+export const previousMonth = (month: string) => monthsAfter(month, -1);
 
 /** The month's last day. */
 export const lastDayOf = (month: string) => addDays(nextMonth(month), -1);

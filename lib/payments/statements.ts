@@ -9,11 +9,11 @@ import { users } from '@/db/schema';
 import type { Principal } from '@/lib/accounts';
 import { todayUtc } from '@/lib/query';
 import { payoutRules } from '@/lib/platform/env';
-import { notFound } from '@/lib/shared/errors';
+import { badRequest, notFound } from '@/lib/shared/errors';
 import { usdFromMicros } from '@/lib/shared/money';
 import { requireStatementReader } from './access';
 import { draftStatements, type LineDraft, type StatementDraft } from './ledger';
-import { monthFromName, monthName, monthOf } from './months';
+import { isMonthName, monthFromName, monthName, monthOf } from './months';
 import { readLedgers, type FinalizedStatement } from './read-ledger';
 import type { BalanceResponse, StatementResponse, StatementStatus, StatementSummary } from './schemas';
 
@@ -87,6 +87,13 @@ export function statementOf(view: AccountLedgerView, month: string): AccountStat
       ? `No statement for ${month}: this account's statements run from ${monthName(first.month)} to ${monthName(view.statements.at(-1)!.month)}.`
       : `No statement for ${month}: this account has earned nothing yet.`,
   );
+}
+
+/** One statement of the principal's account by its month (`YYYY-MM`), with the account's ledger it is part of. */
+export async function getStatement(principal: Principal, month: string, today = todayUtc()) {
+  if (!isMonthName(month)) throw badRequest('month', `must be a month like 2026-10, got ${JSON.stringify(month)}`);
+  const view = await accountLedger(principal, today);
+  return { view, statement: statementOf(view, month) };
 }
 
 /** What the account is owed, and when the next payment comes. */

@@ -1,3 +1,5 @@
+import { dollars } from './money';
+
 /**
  * Number formats of the dashboard: USD with cents, thousands separators, percentages with one decimal.
  * `signDisplay: 'negative'` keeps the minus sign off zero and off values that round to zero ("-$0.00", "-0.0%").
@@ -22,6 +24,8 @@ const pctFormat = new Intl.NumberFormat('en-US', {
 });
 
 export const formatUsd = (n: number) => usdFormat.format(n);
+/** Money of a statement: "$1,234.57" from micro-dollars, rounded to the cent once (lib/shared/money.ts). */
+export const formatCents = (micros: number) => usdFormat.format(Number(dollars(micros)));
 export const formatUsdCompact = (n: number) => usdCompactFormat.format(n);
 export const formatInt = (n: number) => intFormat.format(n);
 export const formatCompact = (n: number) => compactFormat.format(n);

@@ -99,6 +99,12 @@ export function benchCases({ today, siteIds }: CaseContext): BenchCase[] {
       { name: 'countries 30 d, country==US', path: q(rows, { pageSize: 100, Filter: `createdAt>=${since(30)};country==US` }), auth: 'key' },
     ]),
 
+    ...row('payments: balance / statements (API) / Payments page (document)', [
+      { name: 'payments balance', path: '/api/v1/payments/balance', auth: 'key' },
+      { name: 'payments statements', path: q('/api/v1/payments/statements', { pageSize: 100 }), auth: 'key' },
+      { name: 'dashboard /payments', path: '/payments', auth: 'session' },
+    ]),
+
     // The dashboard's server-rendered documents: the account's default range, then a year through the filter bar.
     ...row('dashboard, default range: overview / countries / sites (document)', [
       { name: 'dashboard / (overview)', path: '/', auth: 'session' },

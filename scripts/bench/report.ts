@@ -31,6 +31,8 @@ export interface Results {
   dataset: { email: string; sites: number; revenueRows: number };
   settings: Record<string, unknown>;
   phases: PhaseResult[];
+  /** The month-end close's timings (scripts/bench/month-end-close.ts). */
+  closes: { name: string; accounts: number; statements: number; seconds: number }[];
   /** One line per failed case and phase; empty when ok. */
   errors: string[];
 }

@@ -1,4 +1,5 @@
 import { dayNumber } from '@/db/seed-data';
+import { seedDemoPaymentHistory } from '@/lib/payments';
 import { DEMO_DAYS, DEMO_MEMBERS, DEMO_PASSWORD, DEMO_USERS, seedDemo } from '@/db/seed';
 import { LARGE, seedLarge } from '@/db/seed-large';
 import { type Command, CommandError, UsageError, parseCommandArgs } from '../cli-kit';
@@ -54,7 +55,10 @@ Options:
     const progress = new Progress();
     const { summary, large } = await withDatabase(
       async (database) => ({
-        summary: await seedDemo(database.db, { today: values.today }),
+        summary: await seedDemo(database.db, { today: values.today }).then(async (summary) => {
+          await seedDemoPaymentHistory({ today: values.today, db: database.db });
+          return summary;
+        }),
         large:
           values.scale === 'large'
             ? await seedLarge(database, {

@@ -161,6 +161,35 @@ export function sessionRequests(world: ContractWorld): Exchange[] {
   get('listAuditEvents', 'site-scoped key', activity, scoped, 403);
   keyedErrors('listAuditEvents', activity);
 
+  const statementsAt = (params: Headers) => `/api/v1/payments/statements${query(params)}`;
+  const statements = statementsAt({
+    page: '1',
+    pageSize: '5',
+    sortBy: 'month',
+    sortDirection: 'desc',
+    Search: '20',
+    Filter: 'earnings>=0',
+    'FilterList[status]': 'paid,finalized',
+  });
+  eachType('listStatements', statements, PAGED_TYPES, publisher);
+  get('listStatements', 'mixed-case names', statementsAt({ SORTBY: 'Earnings', sortdirection: 'ASC' }), publisher, 200);
+  get('listStatements', 'bad Filter', statementsAt({ Filter: 'nosuch==1' }), publisher, 400, true);
+  get('listStatements', 'site-scoped key', statements, scoped, 403);
+  keyedErrors('listStatements', statements);
+
+  const balance = '/api/v1/payments/balance';
+  eachType('getBalance', balance, JSON_TYPES, publisher);
+  get('getBalance', 'site-scoped key', balance, scoped, 403);
+  keyedErrors('getBalance', balance);
+
+  // Last month: closed by the demo data's payments history.
+  const statement = `/api/v1/payments/statements/${day(new Date().getUTCDate()).slice(0, 7)}`;
+  eachType('getStatement', statement, [...JSON_TYPES, 'application/pdf'], publisher);
+  get('getStatement', 'a malformed month', '/api/v1/payments/statements/2026-13', publisher, 400, true);
+  get('getStatement', 'a month without a statement', '/api/v1/payments/statements/1999-01', publisher, 404);
+  get('getStatement', 'site-scoped key', statement, scoped, 403);
+  keyedErrors('getStatement', statement);
+
   writeRequests(world, (e) => exchanges.push(e));
   publisherRequests(world, (e) => exchanges.push(e));
   siteReviewRequests(world, (e) => exchanges.push(e));

@@ -183,6 +183,28 @@ const OPERATIONS: Operation[] = [
       else expect(accounts.has(w.ownerId)).toBe(true);
     },
   },
+  ...['getBalance', 'listStatements'].map((operationId): Operation => ({
+    operationId,
+    request: async () => ({
+      method: 'GET',
+      path: operationId === 'getBalance' ? '/api/v1/payments/balance' : '/api/v1/payments/statements',
+    }),
+    // Statements are the whole account's, like the rows; an admin reads them by viewing the account.
+    expected: keyed({ siteScoped: 403, account: 200, other: 200, admin: 403 }),
+    check(res, caller) {
+      // The owner earned this month (an estimate); the other publisher nothing.
+      if (operationId === 'getBalance') expect(res.json.estimated > 0).toBe(caller === 'account');
+      else expect(res.json.data.length > 0).toBe(caller === 'account');
+    },
+  })),
+  {
+    operationId: 'getStatement',
+    request: async () => ({ method: 'GET', path: `/api/v1/payments/statements/${t.today.slice(0, 7)}` }),
+    expected: keyed({ siteScoped: 403, account: 200, other: 404, admin: 403 }),
+    check(res) {
+      expect(res.json.accountId).toBe(w.ownerId);
+    },
+  },
   {
     operationId: 'createApiKey',
     request: async () => ({ method: 'POST', path: '/api/v1/api-keys', body: { label: 'matrix' } }),

@@ -52,10 +52,12 @@ export async function fetchInProcess(request: Request): Promise<Response> {
     params = { path: pathname.split('/').slice(2) };
   }
   const response = await handler(request, { params: Promise.resolve(params) });
-  const text = await response.text();
+  // Bytes, not text: a PDF must come back as it was sent.
+  const bytes = new Uint8Array(await response.arrayBuffer());
   await settleBackgroundTasks();
+  const text = new TextDecoder().decode(bytes);
   assertMatchesContract(method, pathname, response.status, response.headers.get('content-type'), text);
-  return new Response(text || null, {
+  return new Response(bytes.byteLength > 0 ? bytes : null, {
     status: response.status,
     statusText: response.statusText,
     headers: response.headers,

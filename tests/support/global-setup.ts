@@ -4,6 +4,7 @@ import { migrate } from '@/db/migrate';
 import { seedDemo } from '@/db/seed';
 import { todayUtc } from '@/db/seed-data';
 import { pgliteTemplate } from './pglite-template';
+import { seedDemoPaymentHistory } from '@/lib/payments';
 
 /**
  * Runs once per vitest run, before any test file, and prepares the data the integration tests use
@@ -28,6 +29,7 @@ async function preparePostgres(url: string, today: string): Promise<void> {
   try {
     await migrate(database);
     await seedDemo(database.db, { today });
+    await seedDemoPaymentHistory({ today, db: database.db });
   } finally {
     await database.close();
   }

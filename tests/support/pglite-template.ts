@@ -5,6 +5,7 @@ import type { PGlite } from '@electric-sql/pglite';
 import { openPglite } from '@/db/client';
 import { migrate } from '@/db/migrate';
 import { seedDemo } from '@/db/seed';
+import { seedDemoPaymentHistory } from '@/lib/payments';
 
 /**
  * The PGlite test template: a data directory, migrated and seeded with the demo data, as a tarball that
@@ -71,6 +72,7 @@ export async function pgliteTemplate(today: string): Promise<string> {
   try {
     await migrate(database);
     await seedDemo(database.db, { today });
+    await seedDemoPaymentHistory({ today, db: database.db });
     const client = (database.db as unknown as { $client: PGlite }).$client;
     // Without a checkpoint every test file would replay the seed's WAL when it opens (~0.4 s each).
     await client.query('CHECKPOINT');

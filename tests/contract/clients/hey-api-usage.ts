@@ -81,6 +81,16 @@ export async function callEveryOperation(who: Credentials): Promise<string[]> {
     ),
   );
 
+  const balance = await api.getBalance();
+  called.push(check(typeof balance.data?.balance === 'number', 'getBalance', balance.error));
+  const paid = await api.listStatements({ query: { Filter: 'status==paid', pageSize: 5 } });
+  const paidMonth = paid.data?.data[0]?.month;
+  called.push(check(paidMonth && paid.data?.data.every((s) => s.status === 'paid'), 'listStatements', paid.error));
+  const statement = await api.getStatement({ path: { month: paidMonth ?? '1999-01' } });
+  called.push(
+    check(statement.data?.month === paidMonth && statement.data?.lines.length, 'getStatement', statement.error),
+  );
+
   const forUser = await api.createApiKeyForUser({
     ...admin,
     path: { userId: who.publisherId },

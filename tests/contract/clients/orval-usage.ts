@@ -83,6 +83,17 @@ export async function callEveryOperation(who: Credentials): Promise<string[]> {
     ),
   );
 
+  const balance = await api.getBalance(publisher);
+  const owed = balance.status === 200 ? json(balance.data) : undefined;
+  called.push(check(typeof owed?.balance === 'number', 'getBalance', balance.data));
+  const paid = await api.listStatements({ Filter: 'status==paid', pageSize: 5 }, publisher);
+  const paidList = paid.status === 200 ? json(paid.data)?.data : undefined;
+  const paidMonth = paidList?.[0]?.month;
+  called.push(check(paidMonth && paidList?.every((s) => s.status === 'paid'), 'listStatements', paid.data));
+  const statement = await api.getStatement(paidMonth ?? '1999-01', publisher);
+  const statementLines = statement.status === 200 ? json(statement.data)?.lines : undefined;
+  called.push(check(statementLines?.length, 'getStatement', statement.data));
+
   const forUser = await api.createApiKeyForUser(who.publisherId, { label: 'by an admin' }, admin);
   const adminMade = forUser.status === 200 ? json(forUser.data) : undefined;
   called.push(check(adminMade?.apiKey.startsWith('rpk_'), 'createApiKeyForUser', forUser.data));
