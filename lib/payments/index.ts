@@ -1,9 +1,9 @@
 /** Earnings statements and payments: the month-end close, the ledger's arithmetic, the publisher's reads. */
 export { seedDemoPaymentHistory } from './demo-history';
-export { finalizeMonth, type FinalizeSummary } from './finalize';
+export { finalizeMonth } from './finalize';
 export { listStatements } from './list';
-export { listPayouts, type UnpaidStatement } from './payouts';
-export { parsePaymentsCsv, recordPayments, type PaymentEntry, type RecordedPayments } from './record-payments';
+export { listPayouts } from './payouts';
+export { parsePaymentsCsv, recordPayments, type PaymentEntry } from './record-payments';
 export {
   accountLedger,
   balanceOf,
@@ -11,10 +11,8 @@ export {
   statementOf,
   statementResponseOf,
   summaryOf,
-  type AccountLedgerView,
   type AccountStatement,
 } from './statements';
-export { monthLabel, monthName } from './months';
 export { statementCsv } from './statement-csv';
 export { statementPdf } from './statement-pdf';
 export {

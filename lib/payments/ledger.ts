@@ -60,11 +60,7 @@ function sumBy<T>(items: T[], key: (item: T) => string, amount: (item: T) => num
 }
 
 /** The adjustments the next open statement carries: earned now minus settled, per finalized month and site. */
-export function pendingAdjustments(
-  finalized: Settled[],
-  actual: SiteMonth[],
-  siteName: (id: string) => string,
-): LineDraft[] {
+function pendingAdjustments(finalized: Settled[], actual: SiteMonth[], siteName: (id: string) => string): LineDraft[] {
   const last = finalized.at(-1)?.month;
   if (!last) return [];
   const earned = sumBy(

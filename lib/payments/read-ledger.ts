@@ -21,7 +21,7 @@ export interface FinalizedStatement extends StatementRow {
   payment: PaymentRow | null;
 }
 
-export interface AccountLedger {
+interface AccountLedger {
   finalized: FinalizedStatement[];
   actual: SiteMonth[];
 }

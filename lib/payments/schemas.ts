@@ -6,7 +6,7 @@ import { pagedRowsQueryOf } from '@/lib/query';
 import { pagedSchema } from '@/lib/query/paging';
 import { MONTH_PATTERN } from './months';
 
-export const STATEMENT_STATUSES = ['estimated', 'finalized', 'paid'] as const;
+const STATEMENT_STATUSES = ['estimated', 'finalized', 'paid'] as const;
 export type StatementStatus = (typeof STATEMENT_STATUSES)[number];
 
 const monthField = z
@@ -38,7 +38,7 @@ export const StatementSummary = z
   .meta({ id: 'StatementSummary', description: 'One monthly statement of the account.' });
 export type StatementSummary = z.infer<typeof StatementSummary>;
 
-export const StatementLine = z
+const StatementLine = z
   .object({
     kind: z.enum(['earnings', 'adjustment']).meta({
       description:
@@ -50,7 +50,6 @@ export const StatementLine = z
     amount: signedUsd('The amount in USD'),
   })
   .meta({ id: 'StatementLine', description: 'A line of a statement.' });
-export type StatementLine = z.infer<typeof StatementLine>;
 
 export const StatementResponse = StatementSummary.extend({
   accountId: uuid.meta({ description: 'The account (the spec’s userId)' }),
@@ -84,7 +83,7 @@ export const BalanceResponse = z
   .meta({ id: 'BalanceResponse', description: 'What the account is owed and when it will be paid.' });
 export type BalanceResponse = z.infer<typeof BalanceResponse>;
 
-export const statementFields = fieldsOf(StatementSummary);
+const statementFields = fieldsOf(StatementSummary);
 export type StatementField = (typeof statementFields)[number]['name'];
 export const STATEMENT_COLUMNS = statementFields.map((f) => f.name);
 

@@ -50,7 +50,9 @@ beforeAll(async () => {
     createSite(t.db, owner.id),
     createSite(t.db, other.id),
   ]);
-  await createRevenue(t.db, siteA.id, [{ day: t.today, country: 'DE', impressions: 1000, adRequests: 1200 }]);
+  await createRevenue(t.db, siteA.id, [
+    { day: t.today, country: 'DE', impressions: 1000, adRequests: 1200, revenueMicros: 2_500_000 },
+  ]);
   const revoked = await issueKey(owner.id);
   await revokeApiKey(sessionPrincipal(owner.id), revoked.record.id);
   const expired = await issueKey(owner.id);

@@ -74,6 +74,9 @@ describe('a client generated from the OpenAPI document', () => {
       'site pending',
       'reviewed Add a privacy policy',
       'queue true',
+      'balance number',
+      'statements 5',
+      'statement true',
       'problem 400 typed',
     ]);
     // Every operation of the table is among those called.

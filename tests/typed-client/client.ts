@@ -143,6 +143,17 @@ export async function callEveryOperation(
   });
   seen.push(`queue ${json(queue.data)?.data.every((s) => s.status === 'pending')}`);
 
+  const balance = await publisher.GET('/api/v1/payments/balance');
+  const owed: number | undefined = balance.data?.balance;
+  seen.push(`balance ${typeof owed}`);
+  const statements = await publisher.GET('/api/v1/payments/statements', { params: { query: { pageSize: 5 } } });
+  const month: string | undefined = json(statements.data)?.data[0]?.month;
+  seen.push(`statements ${json(statements.data)?.data.length}`);
+  const statement = await publisher.GET('/api/v1/payments/statements/{month}', {
+    params: { path: { month: month ?? '1999-01' } },
+  });
+  seen.push(`statement ${statement.data?.month === month}`);
+
   const problem = await publisher.GET('/api/v1/reports/totals', { params: { query: { fromDate: 'not a day' } } });
   seen.push(`problem ${problem.response.status} ${problem.error ? 'typed' : 'none'}`);
   return seen;

@@ -121,9 +121,10 @@ describe("the README's Performance table", () => {
     expect(await prettier.format(marked, { parser: 'markdown' })).toBe(`${marked}\n`);
   });
 
-  it('the dashboard cases ask for /, /countries and /sites, by default and for 365 days', () => {
+  it('the dashboard cases ask for /payments, then /, /countries and /sites, by default and for 365 days', () => {
     const dashboard = cases.filter((c) => c.auth === 'session').map((c) => c.path);
     expect(dashboard).toEqual([
+      '/payments',
       '/',
       '/countries',
       '/sites',
