@@ -111,40 +111,61 @@ interface Unpaid {
   dueOn: string | null;
 }
 
-/** Amounts due, the earliest first, each with its "Record payment" dialog. */
+/**
+ * Amounts due, the earliest first, each with its "Record payment" dialog. A recorded payment's row leaves the
+ * list (and its dialog with it), so what happened is said above the list.
+ */
 export function UnpaidTable({ unpaid, today }: { unpaid: Unpaid[]; today: string }) {
+  const [recorded, setRecorded] = useState<PayoutResult | null>(null);
   return (
-    <table className="stack-table w-full text-sm md:min-w-[44rem]">
-      <caption className="sr-only">Amounts due, earliest first</caption>
-      <PlainTableHead columns={['Publisher', 'Month', 'Amount due', 'Due']} numeric={['Amount due']} actions />
-      <tbody className="divide-y divide-zinc-100 dark:divide-zinc-800">
-        {unpaid.map((u) => (
-          <tr key={`${u.accountId}${u.month}`} data-testid="unpaid-row">
-            <td className="px-4 py-3">
-              <span className="font-medium">{u.accountName}</span>
-              <br />
-              <span className="text-zinc-700 dark:text-zinc-300">{u.accountEmail}</span>
-            </td>
-            <td data-label="Month" className="px-4 py-3">
-              {u.month}
-            </td>
-            <td data-label="Amount due" className="px-4 py-3 text-right tabular-nums">
-              ${u.amount}
-            </td>
-            <td data-label="Due" className="px-4 py-3">
-              {u.dueOn ? formatDay(u.dueOn) : '—'}
-            </td>
-            <td className="px-4 py-3 text-right">
-              <RecordPayment unpaid={u} today={today} />
-            </td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+    <>
+      <div className="px-4 pt-2">
+        <Outcome result={recorded} />
+      </div>
+      {unpaid.length === 0 ? (
+        <p className="p-10 text-center text-sm text-zinc-600 dark:text-zinc-400">Nothing is waiting for a payment.</p>
+      ) : (
+        <table className="stack-table w-full text-sm md:min-w-[44rem]">
+          <caption className="sr-only">Amounts due, earliest first</caption>
+          <PlainTableHead columns={['Publisher', 'Month', 'Amount due', 'Due']} numeric={['Amount due']} actions />
+          <tbody className="divide-y divide-zinc-100 dark:divide-zinc-800">
+            {unpaid.map((u) => (
+              <tr key={`${u.accountId}${u.month}`} data-testid="unpaid-row">
+                <td className="px-4 py-3">
+                  <span className="font-medium">{u.accountName}</span>
+                  <br />
+                  <span className="text-zinc-700 dark:text-zinc-300">{u.accountEmail}</span>
+                </td>
+                <td data-label="Month" className="px-4 py-3">
+                  {u.month}
+                </td>
+                <td data-label="Amount due" className="px-4 py-3 text-right tabular-nums">
+                  ${u.amount}
+                </td>
+                <td data-label="Due" className="px-4 py-3">
+                  {u.dueOn ? formatDay(u.dueOn) : '—'}
+                </td>
+                <td className="px-4 py-3 text-right">
+                  <RecordPayment unpaid={u} today={today} onRecorded={setRecorded} />
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </>
   );
 }
 
-function RecordPayment({ unpaid: u, today }: { unpaid: Unpaid; today: string }) {
+function RecordPayment({
+  unpaid: u,
+  today,
+  onRecorded,
+}: {
+  unpaid: Unpaid;
+  today: string;
+  onRecorded: (result: PayoutResult) => void;
+}) {
   const [result, setResult] = useState<PayoutResult | null>(null);
   const [pending, startTransition] = useTransition();
   const label = `${u.accountName}, ${u.month}`;
@@ -158,7 +179,13 @@ function RecordPayment({ unpaid: u, today }: { unpaid: Unpaid; today: string }) 
       <DialogContent title={`Record the payment of ${label}`} description={`The whole amount due: $${u.amount}.`}>
         <form
           className="space-y-4"
-          onSubmit={keepingFields((form) => startTransition(async () => setResult(await recordPaymentAction(form))))}
+          onSubmit={keepingFields((form) =>
+            startTransition(async () => {
+              const answer = await recordPaymentAction(form);
+              setResult(answer);
+              if (answer.ok) onRecorded(answer);
+            }),
+          )}
         >
           <input type="hidden" name="account" value={u.accountId} />
           <input type="hidden" name="month" value={u.month} />

@@ -38,14 +38,10 @@ export default async function PayoutsPage() {
       </div>
       <Card className="relative md:overflow-x-auto" tabIndex={0} role="region" aria-label="Amounts due">
         <h2 className="px-4 pt-4 text-base font-semibold">Amounts due ({unpaid.length})</h2>
-        {unpaid.length === 0 ? (
-          <p className="p-10 text-center text-sm text-zinc-600 dark:text-zinc-400">Nothing is waiting for a payment.</p>
-        ) : (
-          <UnpaidTable
-            today={today}
-            unpaid={unpaid.map((u) => ({ ...u, month: monthName(u.month), amount: dollars(u.amountDueMicros) }))}
-          />
-        )}
+        <UnpaidTable
+          today={today}
+          unpaid={unpaid.map((u) => ({ ...u, month: monthName(u.month), amount: dollars(u.amountDueMicros) }))}
+        />
       </Card>
     </>
   );
