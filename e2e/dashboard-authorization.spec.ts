@@ -247,7 +247,8 @@ test('a statement’s files (route handler) × every visitor, for its own accoun
   last.setUTCDate(0); // the last day of the month before, which the seed closed
   const file = `/payments/${last.toISOString().slice(0, 7)}/statement.csv`;
   const expected: Record<Visitor, [own: number, asDemo: number]> = {
-    signedOut: [401, 401],
+    // To the sign-in page, as every dashboard URL.
+    signedOut: [307, 307],
     publisher: [200, 200],
     otherPublisher: [200, 403],
     admin: [400, 200],
@@ -259,6 +260,7 @@ test('a statement’s files (route handler) × every visitor, for its own accoun
     const own = await request.get(file, { maxRedirects: 0 });
     const demo = await request.get(`${file}?${AS_DEMO}`, { maxRedirects: 0 });
     expect([own.status(), demo.status()], visitor).toEqual(expected[visitor]);
+    if (visitor === 'signedOut') expect(own.headers().location).toMatch(/\/login\?next=/);
     // Each 200 is the account's own: its name in the file, never the other's.
     if (demo.status() === 200) expect(await demo.text(), visitor).toContain('Demo Games Ltd');
     if (visitor === 'otherPublisher') expect(await own.text()).not.toContain('Demo Games Ltd');
