@@ -3,7 +3,7 @@
  * closed (as the operator's month-end close would), each amount due paid on its due date but the latest, so
  * there is a next payment. Written once, for a demo database (db/seed.ts) whose months were never closed.
  */
-import { and, eq, gt, sql } from 'drizzle-orm';
+import { eq, gt } from 'drizzle-orm';
 import { getDb, type Db } from '@/db/client';
 import { revenueRollup, users } from '@/db/schema';
 import { payments, statements } from '@/db/schema-payments';
@@ -37,9 +37,10 @@ export async function seedDemoPaymentHistory({
         dueOn: statements.dueOn,
       })
       .from(statements)
-      .where(and(gt(statements.amountDueMicros, 0), sql`${statements.dueOn} <= ${today}`))
+      .where(gt(statements.amountDueMicros, 0))
       .orderBy(statements.accountId, statements.month);
-    const paid = due.filter((s, i) => due[i + 1]?.accountId === s.accountId);
+    // Every account's latest amount due stays unpaid: the next payment.
+    const paid = due.filter((s, i) => due[i + 1]?.accountId === s.accountId && s.dueOn! <= today);
     if (paid.length === 0) return;
     await tx.insert(payments).values(
       paid.map((s) => ({

@@ -20,8 +20,7 @@ export const StatementSummary = z
     month: monthField,
     // Text for the query grammar (it has no enum type); one of STATEMENT_STATUSES.
     status: z.string().meta({
-      description:
-        'estimated: the month is open or not closed yet, its figures still move; finalized: closed by the operator, frozen; paid: its amount due was paid',
+      description: `One of ${STATEMENT_STATUSES.join(', ')}. estimated: the month is open or not closed yet, its figures still move; finalized: closed by the operator, frozen; paid: its amount due was paid`,
     }),
     openingBalance: signedUsd('What the statement before carried over'),
     earnings: signedUsd("The month's earnings, every site's"),
