@@ -31,6 +31,8 @@ function templateKey(today: string): string {
       .filter((name) => /^seed.*\.ts$/.test(name))
       .map((name) => path.join(root, 'db', name)),
     path.join(root, 'lib', 'shared', 'countries.ts'),
+    // The demo's payments history is written by the payments domain.
+    ...filesUnder(path.join(root, 'lib', 'payments')),
     path.join(root, 'tests', 'support', 'pglite-template.ts'),
     // A data directory is only readable by the PGlite (PostgreSQL) version that wrote it.
     path.join(root, 'node_modules', '@electric-sql', 'pglite', 'package.json'),
