@@ -1,5 +1,6 @@
 import { Card } from '@/components/ui/card';
 import type { BalanceResponse } from '@/lib/payments';
+import { monthLabel } from '@/lib/payments/months';
 import { formatDay, formatUsd } from '@/lib/shared/format';
 
 /** Unpaid balance, the next payment, progress to the threshold and what was paid: the page's first answers. */
@@ -21,7 +22,8 @@ export function BalanceCards({ balance }: { balance: BalanceResponse }) {
           <>
             <p className="mt-1 text-2xl font-semibold tabular-nums">{formatUsd(next.amount)}</p>
             <p className="mt-1 text-xs text-zinc-600 dark:text-zinc-400">
-              Expected {formatDay(next.expectedOn)} · {next.estimated ? 'estimated, ' : ''}for {next.month}
+              Expected {formatDay(next.expectedOn)} · {next.estimated ? 'estimated, ' : ''}for{' '}
+              {monthLabel(`${next.month}-01`)}
             </p>
           </>
         ) : (
