@@ -41,6 +41,8 @@ export interface ApiEndpoint<I = any> {
   /** Statuses besides the ones every keyed endpoint may answer (401, 429, 503). */
   errors: number[];
   deprecated?: boolean;
+  /** A file to save (Content-Disposition: attachment): its name, and the one media type that carries it, if not all. */
+  download?: { filename: string; onlyFor?: string };
   /** Headers on every response of this operation. */
   headers?: Record<string, string>;
   /** How it is served; a public endpoint's handler gets no principal (lib/api/routes.ts). */

@@ -61,9 +61,14 @@ export const PAGED: Headers = {
   'X-Total-Pages': header('Pages at this pageSize (text/csv answers only)', int),
 };
 
-export const ATTACHMENT: Headers = {
-  'Content-Disposition': header('`attachment; filename="revenue-rows-<today>.<csv|ndjson>"`', text, true),
-};
+/** A download's file name (ApiEndpoint.download): on every success, or only on the answers of one media type. */
+export const attachment = ({ filename, onlyFor }: { filename: string; onlyFor?: string }): Headers => ({
+  'Content-Disposition': header(
+    `\`attachment; filename="${filename}"\`${onlyFor ? ` (${onlyFor} answers only)` : ''}`,
+    text,
+    !onlyFor,
+  ),
+});
 
 /** The legacy feed's deprecation notice, on all its answers; on its JSON pages Link also holds the paging links. */
 export const LEGACY: Headers = {

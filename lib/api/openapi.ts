@@ -19,7 +19,7 @@ import { NDJSON_TYPE } from '@/lib/http/negotiate';
 import { STATUS_OF } from '@/lib/http/problem';
 import { TAGS, type ApiEndpoint } from './endpoint';
 import {
-  ATTACHMENT,
+  attachment,
   CACHEABLE,
   CORS,
   everyAnswer,
@@ -99,7 +99,7 @@ function successHeaders(endpoint: ApiEndpoint) {
     ...everyAnswer(endpoint.access === 'public' ? 'address' : 'key'),
     ...(endpoint.response.schema ? VARY : {}),
     ...(paged ? PAGED : {}),
-    ...(endpoint.run.offers ? ATTACHMENT : {}),
+    ...(endpoint.download ? attachment(endpoint.download) : {}),
     ...(endpoint.run.cacheControl ? CACHEABLE : {}),
     ...(endpoint.run.anyOrigin ? CORS : {}),
     ...fixedHeaders(endpoint),

@@ -62,6 +62,7 @@ export const PAYMENT_ENDPOINTS: ApiEndpoint[] = [
       mediaTypes: [...JSON_TYPES, PDF_TYPE],
     },
     errors: [400, 403, 404, 406],
+    download: { filename: 'statement-<YYYY-MM>.pdf', onlyFor: PDF_TYPE },
     run: {
       offers: [...JSON_TYPES, PDF_TYPE],
       handler: async ({ principal, params, type }) => {

@@ -108,6 +108,7 @@ export const REPORT_ENDPOINTS: ApiEndpoint[] = [
       mediaTypes: [CSV_TYPE, NDJSON_TYPE],
     },
     errors: [400, 403, 406],
+    download: { filename: 'revenue-rows-<today>.<csv|ndjson>' },
     run: {
       offers: [CSV_TYPE, NDJSON_TYPE],
       handler: async ({ principal, input, type }) => {

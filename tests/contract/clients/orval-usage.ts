@@ -91,7 +91,9 @@ export async function callEveryOperation(who: Credentials): Promise<string[]> {
   const paidMonth = paidList?.[0]?.month;
   called.push(check(paidMonth && paidList?.every((s) => s.status === 'paid'), 'listStatements', paid.data));
   const statement = await api.getStatement(paidMonth ?? '1999-01', publisher);
-  const statementLines = statement.status === 200 ? json(statement.data)?.lines : undefined;
+  // Typed `StatementResponse | Blob`: the operation also answers a PDF.
+  const detail = statement.status === 200 && !(statement.data instanceof Blob) ? json(statement.data) : undefined;
+  const statementLines = detail?.lines;
   called.push(check(statementLines?.length, 'getStatement', statement.data));
 
   const forUser = await api.createApiKeyForUser(who.publisherId, { label: 'by an admin' }, admin);
