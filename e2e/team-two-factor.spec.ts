@@ -68,20 +68,26 @@ async function turnOnTwoFactor(page: Page) {
   return { totp, codes };
 }
 
-test('invite by e-mail → join → two-factor on → sign in with a code and with a recovery code → removed', async ({
-  browser,
-}) => {
-  test.setTimeout(180_000);
-  const email = `e2e-team-${Date.now().toString(36)}@example.com`;
+/** The demo Owner, signed in, invites `email` with `role` from Settings → Members; the invitation is e-mailed. */
+async function ownerInvites(browser: Browser, email: string, role: 'admin' | 'finance') {
   const owner = await newPage(browser);
   await owner.page.goto(`${server.url}/login`);
   await signIn(owner.page, OWNER);
   await expect(owner.page.getByRole('heading', { name: 'Overview', level: 1 })).toBeVisible();
   await owner.page.goto(`${server.url}/settings/members`);
   await owner.page.getByLabel('E-mail').fill(email);
-  await owner.page.getByLabel('Role of the new member').selectOption('admin');
+  await owner.page.getByLabel('Role of the new member').selectOption(role);
   await owner.page.getByRole('button', { name: 'Send invitation' }).click();
   await expect(owner.page.getByRole('status').filter({ hasText: `e-mailed to ${email}` })).toBeVisible();
+  return owner;
+}
+
+test('invite by e-mail → join → two-factor on → sign in with a code and with a recovery code → removed', async ({
+  browser,
+}) => {
+  test.setTimeout(180_000);
+  const email = `e2e-team-${Date.now().toString(36)}@example.com`;
+  const owner = await ownerInvites(browser, email, 'admin');
 
   // The e-mail, at the SMTP server: plain text and HTML, no remote image, the link on PUBLIC_URL.
   await expect.poll(() => sink.to(email).length, { timeout: 30_000 }).toBe(1);
@@ -152,14 +158,7 @@ test('an Owner requires two-factor sign-in: a member without it is led to set it
 }) => {
   test.setTimeout(180_000);
   const email = `e2e-required-${Date.now().toString(36)}@example.com`;
-  const owner = await newPage(browser);
-  await owner.page.goto(`${server.url}/login`);
-  await signIn(owner.page, OWNER);
-  await expect(owner.page.getByRole('heading', { name: 'Overview', level: 1 })).toBeVisible();
-  await owner.page.goto(`${server.url}/settings/members`);
-  await owner.page.getByLabel('E-mail').fill(email);
-  await owner.page.getByLabel('Role of the new member').selectOption('finance');
-  await owner.page.getByRole('button', { name: 'Send invitation' }).click();
+  const owner = await ownerInvites(browser, email, 'finance');
   const link = (await owner.page.locator('code').filter({ hasText: '/invitation/' }).textContent()) ?? '';
 
   const member = await newPage(browser);

@@ -3,7 +3,7 @@
  * lines and payments, what each site earned by month (the rollup's site × month groups) and the sites' names.
  * For one account (the publisher's pages and API) or every account (finalizing).
  */
-import { and, asc, eq, isNotNull, isNull, lte, type SQL } from 'drizzle-orm';
+import { and, asc, type Column, eq, isNotNull, isNull, lte } from 'drizzle-orm';
 import type { Tx } from '@/db/client';
 import { revenueRollup, sites } from '@/db/schema';
 import {
@@ -36,23 +36,21 @@ export async function readLedgers(
   tx: Tx,
   { accountId, through }: { accountId: string | null; through?: string },
 ): Promise<LedgerReading> {
-  const ofAccount = <T extends SQL | undefined>(condition: T) => (accountId ? condition : undefined);
+  // One account's rows, or every account's.
+  const ofAccount = (column: Column) => (accountId ? eq(column, accountId) : undefined);
   const [statementRows, lineRows, paymentRows, earned, siteRows] = await Promise.all([
     tx
       .select()
       .from(statements)
-      .where(ofAccount(eq(statements.accountId, accountId ?? '')))
+      .where(ofAccount(statements.accountId))
       .orderBy(asc(statements.accountId), asc(statements.month)),
     tx
       .select({ line: statementLines })
       .from(statementLines)
       .innerJoin(statements, eq(statements.id, statementLines.statementId))
-      .where(ofAccount(eq(statements.accountId, accountId ?? '')))
+      .where(ofAccount(statements.accountId))
       .orderBy(asc(statementLines.id)),
-    tx
-      .select()
-      .from(payments)
-      .where(ofAccount(eq(payments.accountId, accountId ?? ''))),
+    tx.select().from(payments).where(ofAccount(payments.accountId)),
     tx
       .select({
         accountId: revenueRollup.userId,
@@ -63,17 +61,14 @@ export async function readLedgers(
       .from(revenueRollup)
       .where(
         and(
-          ofAccount(eq(revenueRollup.userId, accountId ?? '')),
+          ofAccount(revenueRollup.userId),
           eq(revenueRollup.grain, 'm'),
           isNotNull(revenueRollup.siteId),
           isNull(revenueRollup.country),
           through ? lte(revenueRollup.period, through) : undefined,
         ),
       ),
-    tx
-      .select({ id: sites.id, name: sites.name })
-      .from(sites)
-      .where(ofAccount(eq(sites.userId, accountId ?? ''))),
+    tx.select({ id: sites.id, name: sites.name }).from(sites).where(ofAccount(sites.userId)),
   ]);
 
   const byAccount = new Map<string, AccountLedger>();
