@@ -13,6 +13,8 @@ const nextConfig = {
   serverExternalPackages: onVercel ? [] : ['@electric-sql/pglite'],
   ...(onVercel && { turbopack: { resolveAlias: { '@electric-sql/pglite': './db/no-embedded-database.ts' } } }),
   poweredByHeader: false,
+  // Our server compresses, with brotli as well as gzip (scripts/serve.mjs); Vercel's platform does it there.
+  compress: false,
   // Migrations are read from disk at start-up; make sure serverless bundles (Vercel) carry them.
   outputFileTracingIncludes: { '/**': ['./db/migrations/**/*'] },
   // The dev server logs request URLs; the legacy feed carries its key in `?apiKey=`, which must never be logged.

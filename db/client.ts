@@ -1,12 +1,12 @@
 /** The process's one database: opened from the configuration (DATABASE_URL or PGLITE_DIR), migrated, shared. */
 import { acquireEmbeddedLock } from './embedded-lock';
 import { migrate, type MigrateOptions } from './migrate';
-import { type Database, type Db, openPglite, openPostgres } from './open';
+import { type Database, type Db, openPglite, openPostgres, openReplica } from './open';
 import { databaseMisconfiguration } from '@/lib/platform/deployment';
 import { env } from '@/lib/platform/env';
 import { AppError } from '@/lib/shared/errors';
 
-export { type Database, type Db, openPglite, openPostgres, type RunStream, type Tx } from './open';
+export { type Database, type Db, openPglite, openPostgres, openReplica, type RunStream, type Tx } from './open';
 
 /**
  * Opens the configured database and applies pending migrations: PostgreSQL when DATABASE_URL is set,
@@ -51,7 +51,11 @@ export async function openConfiguredDatabase(
 
 // Next.js may evaluate this module in more than one bundle of the same process; the handle lives on
 // globalThis so that every bundle shares one connection (and PGlite is opened once).
-const slot = globalThis as unknown as { __portalDb?: Promise<Database>; __portalDbKind?: Database['kind'] };
+const slot = globalThis as unknown as {
+  __portalDb?: Promise<Database>;
+  __portalDbKind?: Database['kind'];
+  __portalReadDb?: Promise<Database>;
+};
 
 /** Which kind of database requests use: the one installed, or else the one configured. */
 export function databaseKind(): Database['kind'] {
@@ -78,4 +82,36 @@ export async function getDb(): Promise<Db> {
 export function setDatabase(database: Database | undefined) {
   slot.__portalDb = database ? Promise.resolve(database) : undefined;
   slot.__portalDbKind = database?.kind;
+  slot.__portalReadDb = undefined;
+}
+
+/** Whether reads go to a replica (DATABASE_REPLICA_URL), or an installed read database. */
+export function readsFromReplica(): boolean {
+  return !!slot.__portalReadDb || !!env().DATABASE_REPLICA_URL;
+}
+
+/**
+ * Where reports, rows, exports and the dashboard's figures are read: the replica when DATABASE_REPLICA_URL is
+ * set (db/open.ts openReplica: the primary while the replica is down), else the one database. Key checks,
+ * sessions and every write use getDatabase(), so what was written a moment ago (a new key) works at once.
+ */
+export function getReadDatabase(): Promise<Database> {
+  const { DATABASE_REPLICA_URL, DATABASE_URL } = env();
+  if (!slot.__portalReadDb && DATABASE_REPLICA_URL && DATABASE_URL) {
+    const opening = openReplica(DATABASE_REPLICA_URL, DATABASE_URL);
+    slot.__portalReadDb = opening;
+    opening.catch(() => {
+      if (slot.__portalReadDb === opening) slot.__portalReadDb = undefined;
+    });
+  }
+  return slot.__portalReadDb ?? getDatabase();
+}
+
+export async function getReadDb(): Promise<Db> {
+  return (await getReadDatabase()).db;
+}
+
+/** Tests install a read database of their own (a replica), after setDatabase. */
+export function setReadDatabase(database: Database | undefined) {
+  slot.__portalReadDb = database ? Promise.resolve(database) : undefined;
 }

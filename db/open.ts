@@ -29,22 +29,48 @@ export interface Database {
   close(): Promise<void>;
 }
 
-export async function openPglite(dataDir: string | undefined, options: { loadDataDir?: Blob } = {}): Promise<Database> {
+/** Sees the text of each statement the app sends, through drizzle or a stream (tests of what queries say). */
+export type QueryObserver = (sql: string) => void;
+
+const loggerOf = (observe?: QueryObserver) => observe && { logQuery: (query: string) => observe(query) };
+
+export async function openPglite(
+  dataDir: string | undefined,
+  options: { loadDataDir?: Blob; observe?: QueryObserver } = {},
+): Promise<Database> {
   const { PGlite } = await import('@electric-sql/pglite');
   const { drizzle } = await import('drizzle-orm/pglite');
   if (dataDir) fs.mkdirSync(path.dirname(path.resolve(dataDir)), { recursive: true });
-  const client = await PGlite.create(dataDir ?? 'memory://', options);
-  const db = drizzle(client, { schema }) as unknown as Db;
-  return { db, kind: 'pglite', bulk: pgliteBulk(client), stream: pgliteStream(client), close: () => client.close() };
+  const { observe, ...pgliteOptions } = options;
+  const client = await PGlite.create(dataDir ?? 'memory://', pgliteOptions);
+  const db = drizzle(client, { schema, logger: loggerOf(observe) }) as unknown as Db;
+  return {
+    db,
+    kind: 'pglite',
+    bulk: pgliteBulk(client),
+    stream: pgliteStream(client, observe),
+    close: () => client.close(),
+  };
 }
 
-export async function openPostgres(
-  url: string,
-  options: { max?: number; statementTimeoutMs?: number; applicationName?: string } = {},
-): Promise<Database> {
+interface PostgresOptions {
+  max?: number;
+  statementTimeoutMs?: number;
+  applicationName?: string;
+  /** Servers to try in order for each new connection, instead of the URL's: the URL gives the rest. */
+  servers?: { host: string; port: number }[];
+  /** Seconds a connection lives before it is replaced (postgres.js's default: 30 to 60 minutes). */
+  maxLifetimeSeconds?: number;
+  observe?: QueryObserver;
+}
+
+export async function openPostgres(url: string, options: PostgresOptions = {}): Promise<Database> {
   const { default: postgres } = await import('postgres');
   const { drizzle } = await import('drizzle-orm/postgres-js');
+  const { servers } = options;
   const client = postgres(url, {
+    ...(servers && { host: servers.map((s) => s.host) as never, port: servers.map((s) => s.port) as never }),
+    ...(options.maxLifetimeSeconds && { max_lifetime: options.maxLifetimeSeconds }),
     max: options.max ?? DATABASE_POOL_SIZE,
     onnotice: () => {},
     connect_timeout: 5,
@@ -68,13 +94,32 @@ export async function openPostgres(
       random_page_cost: 1.1,
     },
   });
-  const db = drizzle(client, { schema }) as unknown as Db;
+  const db = drizzle(client, { schema, logger: loggerOf(options.observe) }) as unknown as Db;
   return {
     db,
     kind: 'postgres',
     url,
     bulk: postgresBulk(client),
-    stream: postgresStream(client),
+    stream: postgresStream(client, options.observe),
     close: () => client.end({ timeout: 5 }),
   };
+}
+
+const serverOf = (url: string) => {
+  const { hostname, port } = new URL(url);
+  return { host: decodeURIComponent(hostname).replace(/^\[(.*)\]$/, '$1'), port: Number(port || 5432) };
+};
+
+/**
+ * The pool reads go to: a streaming replica of the primary, for reads only (never migrated, never written).
+ * Each new connection tries the replica, then the primary (postgres.js tries its servers in order), so reads
+ * carry on against the primary while the replica is down; connections are renewed every minute, so they return
+ * to the replica once it is back. The primary must take the replica's credentials, as a streaming replica's do.
+ */
+export function openReplica(replicaUrl: string, primaryUrl: string): Promise<Database> {
+  return openPostgres(replicaUrl, {
+    applicationName: 'publisher-portal-reads',
+    servers: [serverOf(replicaUrl), serverOf(primaryUrl)],
+    maxLifetimeSeconds: 60,
+  });
 }

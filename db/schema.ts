@@ -42,6 +42,13 @@ export const users = pgTable(
     defaultRangeDays: integer('default_range_days').notNull().default(30),
     status: accountStatus('status').notNull().default('active'),
     requireTwoFactor: boolean('require_two_factor').notNull().default(false),
+    /**
+     * Bumped, with dataChangedAt, by every write that can change what the account's reports, rows and sites
+     * show (triggers on revenue_daily, sites and the default range, db/migrations/0012_data_version.sql):
+     * the version the API's validators (ETag, Last-Modified) are made from.
+     */
+    dataVersion: bigint('data_version', { mode: 'number' }).notNull().default(1),
+    dataChangedAt: timestamp('data_changed_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
     createdAt: createdAt(),
   },
   // Reports default to this many days, and the API accepts ranges of at most 731 days.

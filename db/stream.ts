@@ -35,7 +35,7 @@ const dialect = new PgDialect();
 /** The database's own bound on an idle transaction comes a little after ours, so ours normally acts first. */
 const DATABASE_STALL_MARGIN_MS = 5_000;
 
-export function postgresStream(client: Sql): RunStream {
+export function postgresStream(client: Sql, observe?: (sql: string) => void): RunStream {
   return (query, { batchSize, first, maxMs, stallMs }) =>
     pull((emit) =>
       client.begin('isolation level repeatable read read only', async (tx) => {
@@ -46,9 +46,11 @@ export function postgresStream(client: Sql): RunStream {
         );
         if (first) {
           const lookup = dialect.sqlToQuery(first);
+          observe?.(lookup.sql);
           if (!(await emit(await tx.unsafe(lookup.sql, lookup.params as never[]).values()))) return;
         }
         const { sql, params } = dialect.sqlToQuery(query);
+        observe?.(sql);
         // Leaving the loop early calls the cursor's return(), which closes the portal before COMMIT.
         for await (const rows of tx
           .unsafe(sql, params as never[])
@@ -63,7 +65,7 @@ export function postgresStream(client: Sql): RunStream {
 /** Cursor names of the process's embedded database: several exports may be open at once. */
 let pgliteCursors = 0;
 
-export function pgliteStream(client: PGlite): RunStream {
+export function pgliteStream(client: PGlite, observe?: (sql: string) => void): RunStream {
   const asArrays = { rowMode: 'array' as const };
   return (query, { batchSize, first }) =>
     (async function* () {
@@ -73,9 +75,11 @@ export function pgliteStream(client: PGlite): RunStream {
         await tx.query('set transaction isolation level repeatable read, read only');
         if (first) {
           const lookup = dialect.sqlToQuery(first);
+          observe?.(lookup.sql);
           firstRows = (await tx.query<StreamRow>(lookup.sql, lookup.params, asArrays)).rows;
         }
         const { sql, params } = dialect.sqlToQuery(query);
+        observe?.(sql);
         await tx.query(`declare ${cursor} no scroll cursor with hold for ${sql}`, params);
       });
       try {

@@ -7,9 +7,11 @@ import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import compression from 'compression';
 import next from 'next';
 import pino from 'pino';
 import {
+  BODY_BYTES_HEADER,
   CLIENT_ADDRESS_HEADER,
   LISTEN_HOST_VARIABLE,
   STAMP_SECRET_VARIABLE,
@@ -53,10 +55,29 @@ const app = next({ dev: false, dir: path.resolve(import.meta.dirname, '..'), hos
 const handle = app.getRequestHandler();
 await app.prepare();
 
+/**
+ * br or gzip, as Accept-Encoding prefers, for text answers of 1 KiB or more and every streamed one (an export
+ * has no length to compare): brotli at quality 4, which packs JSON and CSV tighter than gzip for less CPU.
+ * NDJSON is text too, though the `compressible` list does not know it. Next.js drops Content-Length, so the
+ * app states a body's length in BODY_BYTES_HEADER, removed here. Next.js's own gzip is off (next.config.mjs);
+ * on Vercel the platform compresses instead.
+ */
+const COMPRESS_FROM_BYTES = 1024;
+const compress = compression({
+  threshold: COMPRESS_FROM_BYTES,
+  filter: (req, res) => {
+    const bytes = res.getHeader(BODY_BYTES_HEADER);
+    res.removeHeader(BODY_BYTES_HEADER);
+    if (bytes !== undefined && Number(bytes) < COMPRESS_FROM_BYTES) return false;
+    const type = String(res.getHeader('Content-Type'));
+    return compression.filter(req, res) || /^application\/x-ndjson\b/.test(type);
+  },
+});
+
 const server = createServer((req, res) => {
   req.headers[CLIENT_ADDRESS_HEADER] = signAddress(req.socket.remoteAddress ?? 'unknown', stampSecret);
   routeMalformedPath(req);
-  handle(req, res);
+  compress(req, res, () => handle(req, res));
 });
 // The app logs through lib/platform/log.ts; this plain-JS entry point only says where it listens, in the same format.
 const log = pino({ base: { service: 'publisher-portal' } });

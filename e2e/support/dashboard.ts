@@ -21,7 +21,7 @@ import { ROOT } from './servers';
 const PASSWORD = 'demo-password';
 
 /** The webServer's address (playwright.config.ts), for contexts opened outside the test's own. */
-const BASE_URL = `http://127.0.0.1:${process.env.E2E_PORT ?? 3200}`;
+export const BASE_URL = `http://127.0.0.1:${process.env.E2E_PORT ?? 3200}`;
 
 export const USERS = {
   demo: { email: 'demo@example.com', name: 'Demo Games Ltd' },

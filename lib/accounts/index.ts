@@ -3,6 +3,8 @@ export { demoRefusal, isLoopbackHost } from './demo-gate';
 export { MIN_PASSWORD_LENGTH, passwordProblem, setPassword } from './passwords';
 export { changePassword } from './password-change';
 export { requestPasswordReset, resetLinkWorks, resetPassword, sendPasswordResetAsAdmin } from './password-reset';
+export { dataVersionForReads, readDataVersion } from './data-version';
+export type { DataVersion } from './data-version';
 export { OPERATOR } from './principal';
 export type { Principal } from './principal';
 export { can, MEMBER_ROLES, requireAbility, ROLE_LABELS } from './roles';

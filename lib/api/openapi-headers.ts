@@ -50,6 +50,13 @@ export const CACHEABLE: Headers = {
   'Cache-Control': header('How long a cache may keep this answer'),
 };
 
+/** An answer made from the account's data (lib/http/validators.ts): revalidated on every use, never shared. */
+export const ACCOUNT_DATA: Headers = {
+  ETag: header("Weak entity tag of the account's data behind this answer: send it as If-None-Match to revalidate"),
+  'Last-Modified': header("When the account's data last changed (at the earliest, today's start in UTC)"),
+  'Cache-Control': header('`private, no-cache`: only the caller may keep it, and must revalidate before each use'),
+};
+
 export const CORS: Headers = {
   'Access-Control-Allow-Origin': header('`*`: any web page may read this document'),
 };

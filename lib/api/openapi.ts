@@ -20,6 +20,7 @@ import { STATUS_OF } from '@/lib/http/problem';
 import { TAGS, type ApiEndpoint } from './endpoint';
 import {
   attachment,
+  ACCOUNT_DATA,
   CACHEABLE,
   CORS,
   everyAnswer,
@@ -85,11 +86,21 @@ function fixedHeaders(endpoint: ApiEndpoint) {
 }
 
 /** The success's headers: what every answer has, then what this endpoint's way of answering adds. */
-/** A cacheable answer revalidated: If-None-Match named its current ETag (lib/http/etag.ts). */
+/** Validators of a success, and how it may be cached: by content (lib/http/etag.ts) or by the account's data. */
+const validatorsOf = (endpoint: ApiEndpoint) =>
+  endpoint.run.cacheControl ? CACHEABLE : endpoint.run.accountData ? ACCOUNT_DATA : undefined;
+
+/** A cacheable answer revalidated: If-None-Match (or If-Modified-Since) named its current validators. */
 function notModified(endpoint: ApiEndpoint) {
+  const access = endpoint.access === 'public' ? 'address' : 'key';
   return {
     description: 'Not Modified: the ETag sent as If-None-Match still matches; no body',
-    headers: { ...everyAnswer('address'), ...CACHEABLE, ...(endpoint.run.anyOrigin ? CORS : {}) },
+    headers: {
+      ...everyAnswer(access),
+      ...validatorsOf(endpoint),
+      ...(endpoint.run.anyOrigin ? CORS : {}),
+      ...fixedHeaders(endpoint),
+    },
   };
 }
 
@@ -100,7 +111,7 @@ function successHeaders(endpoint: ApiEndpoint) {
     ...(endpoint.response.schema ? VARY : {}),
     ...(paged ? PAGED : {}),
     ...(endpoint.download ? attachment(endpoint.download) : {}),
-    ...(endpoint.run.cacheControl ? CACHEABLE : {}),
+    ...validatorsOf(endpoint),
     ...(endpoint.run.anyOrigin ? CORS : {}),
     ...fixedHeaders(endpoint),
   };
@@ -162,7 +173,7 @@ function operation(endpoint: ApiEndpoint): ZodOpenApiOperationObject {
       headers: successHeaders(endpoint),
       content: content(endpoint),
     },
-    ...(endpoint.run.cacheControl ? { 304: notModified(endpoint) } : {}),
+    ...(validatorsOf(endpoint) ? { 304: notModified(endpoint) } : {}),
     ...Object.fromEntries([...new Set(statuses)].map((s) => [s, errorResponse(endpoint, s)])),
   };
   const body = endpoint.body;

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import { QueryParams, readQuery, type QuerySchema } from '@/lib/query';
-import type { Principal } from '@/lib/accounts';
+import { dataVersionForReads, type Principal } from '@/lib/accounts';
 import { readJsonBody } from './body';
 import { CSV_TYPE, JSON_TYPES, negotiateMediaType } from './negotiate';
 import { AppError, badRequest, notFound } from '@/lib/shared/errors';
@@ -19,6 +19,7 @@ import { FileBody, fileResponse, renderBody, StreamedBody, streamResponse, witho
 import { log } from '@/lib/platform/log';
 import { type CorsPolicy, isPreflight, preflightResponse, setCorsHeaders } from './cors';
 import { varyOn } from './vary';
+import { accountValidators, clientCopyIsCurrent, notModified, setValidators, type Validators } from './validators';
 import { runAfterResponse } from './background';
 import { kickSender } from '@/lib/mail';
 
@@ -75,6 +76,12 @@ interface EndpointOptions<I> {
   cacheControl?: string;
   /** Readable by pages of any origin (Access-Control-Allow-Origin: *), not only CORS_ORIGINS' (lib/http/cors.ts). */
   anyOrigin?: boolean;
+  /**
+   * Its answers are made from the account's data alone: they carry validators made from the account's data
+   * version (lib/http/validators.ts), and a request whose If-None-Match names the current ones is answered 304
+   * without running the handler.
+   */
+  accountData?: boolean;
 }
 
 export interface KeyedEndpoint<P, I = undefined> extends EndpointOptions<I> {
@@ -108,7 +115,7 @@ async function admitTo<P, I>(
   request: Request,
   searchParams: URLSearchParams,
   headers: Headers,
-): Promise<{ handle: (ctx: BaseContext<P, I>) => Promise<unknown>; keyId?: string }> {
+): Promise<{ handle: (ctx: BaseContext<P, I>) => Promise<unknown>; keyId?: string; validatorsFor?: ValidatorsFor }> {
   if (endpoint.public) {
     // Keys are not even read (no database): the address's budget is what bounds a public endpoint.
     await applyRateLimit(addressPolicy(request), headers);
@@ -116,9 +123,16 @@ async function admitTo<P, I>(
   }
   const caller = await admit(request, searchParams, !!endpoint.keyInQuery, headers);
   if (!caller.principal) throw caller.rejection;
-  const { principal } = caller;
-  return { handle: (ctx) => endpoint.handler({ ...ctx, principal }), keyId: principal.keyId };
+  const { principal, data } = caller;
+  return {
+    handle: (ctx) => endpoint.handler({ ...ctx, principal }),
+    keyId: principal.keyId,
+    validatorsFor: async (type) =>
+      accountValidators(principal, await dataVersionForReads(principal.userId, data), request, type),
+  };
 }
+
+type ValidatorsFor = (type: string) => Promise<Validators>;
 
 /**
  * Runs `work` with a request id and response headers (the CORS ones already set, so errors carry them too);
@@ -164,7 +178,7 @@ function serve<P, I>(endpoint: Endpoint<P, I>, request: Request, context: RouteC
     async (headers) => {
       for (const [name, value] of Object.entries(endpoint.headers ?? {})) headers.set(name, value);
       const { searchParams } = new URL(request.url);
-      const { handle, keyId } = await admitTo(endpoint, request, searchParams, headers);
+      const { handle, keyId, validatorsFor } = await admitTo(endpoint, request, searchParams, headers);
       const query = QueryParams.from(searchParams);
       const offered = endpoint.offers ?? (endpoint.csvColumns ? [...JSON_TYPES, CSV_TYPE] : JSON_TYPES);
       // Every endpoint answers in the media type Accept picks (even JSON as text/plain), or 406.
@@ -172,6 +186,8 @@ function serve<P, I>(endpoint: Endpoint<P, I>, request: Request, context: RouteC
       const type = negotiateMediaType(request.headers.get('accept'), offered);
       const input = inputOf(endpoint, query);
       const params = (await context.params) as P;
+      const validators = endpoint.accountData && validatorsFor ? await validatorsFor(type) : null;
+      if (validators && clientCopyIsCurrent(request, validators)) return notModified(headers, validators);
       const releaseReport = endpoint.report && keyId ? claimReportSlot(keyId) : () => {};
       let streaming = false;
       try {
@@ -185,6 +201,8 @@ function serve<P, I>(endpoint: Endpoint<P, I>, request: Request, context: RouteC
         // A write may have queued mail (an invitation): send it once this answer is out, not 30 s later.
         if (request.method !== 'GET' && request.method !== 'HEAD') runAfterResponse(kickSender);
         if (result instanceof FileBody) return fileResponse(result, type, headers);
+        // Only a success carries them: an error keeps no-store.
+        if (validators) setValidators(headers, validators);
         if (result instanceof StreamedBody) {
           // The export holds its slots until its last row is sent, the client goes, or it is cut off.
           const releaseExport = claimExportSlot(result.accountId);

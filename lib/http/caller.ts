@@ -1,5 +1,5 @@
 import { authenticateApiKey, touchApiKey } from '@/lib/keys';
-import type { Principal } from '@/lib/accounts';
+import type { DataVersion, Principal } from '@/lib/accounts';
 import { ValidationError } from '@/lib/shared/errors';
 import { runAfterResponse } from './background';
 import { exactClientAddress } from './client-address';
@@ -50,7 +50,8 @@ function presentedKey(request: Request, searchParams: URLSearchParams, keyInQuer
   return found.keys().next().value ?? null;
 }
 
-type Caller = { principal: Principal; lastUsedAt: Date | null } | { principal: null; rejection: ProblemError };
+type Caller =
+  { principal: Principal; lastUsedAt: Date | null; data: DataVersion } | { principal: null; rejection: ProblemError };
 
 /** Who is calling: a valid key's principal, or the answer to give a caller without one (401, or 400 for two keys). */
 async function identify(request: Request, searchParams: URLSearchParams, keyInQuery: boolean): Promise<Caller> {

@@ -14,12 +14,13 @@ function entityTag(contentType: string, body: string): string {
  * Whether If-None-Match names `etag` (or is `*`). Weak comparison, as RFC 9110 asks for If-None-Match: a
  * `W/` prefix the client (or a proxy) put on our tag still matches.
  */
-function noneMatchHits(ifNoneMatch: string | null, etag: string): boolean {
+export function noneMatchHits(ifNoneMatch: string | null, etag: string): boolean {
   if (!ifNoneMatch) return false;
+  const opaque = (tag: string) => tag.trim().replace(/^W\//, '');
   return ifNoneMatch
     .split(',')
-    .map((tag) => tag.trim().replace(/^W\//, ''))
-    .some((tag) => tag === '*' || tag === etag);
+    .map(opaque)
+    .some((tag) => tag === '*' || tag === opaque(etag));
 }
 
 /**

@@ -1,6 +1,7 @@
 import { csvTable } from '@/lib/shared/csv';
 import { CSV_TYPE } from './negotiate';
-import { exportLimits } from '@/lib/platform/env';
+import { exportLimits, ownServer } from '@/lib/platform/env';
+import { BODY_BYTES_HEADER } from '@/lib/platform/own-server.mjs';
 import { log } from '@/lib/platform/log';
 import { cacheableResponse } from './etag';
 import { pagingLinks } from './paging-links';
@@ -70,6 +71,8 @@ export function renderBody(result: unknown, type: string, headers: Headers, opti
   } else {
     body = JSON.stringify(result);
   }
+  // Under our server, its length lets a small answer go uncompressed (scripts/serve.mjs).
+  if (ownServer.stampSecret()) headers.set(BODY_BYTES_HEADER, String(Buffer.byteLength(body)));
   if (options.cacheControl) return cacheableResponse(body, options.request, headers, options.cacheControl);
   return new Response(body, { status: 200, headers });
 }

@@ -3,19 +3,19 @@ import { getDb } from '@/db/client';
 import { hidingParameters } from '@/lib/shared/sql-errors';
 import { apiKeys, users } from '@/db/schema';
 import { hashApiKey, isWellFormedApiKey } from '@/lib/keys/key-format';
-import type { Principal } from '@/lib/accounts';
+import type { DataVersion, Principal } from '@/lib/accounts';
 
 const LAST_USED_RESOLUTION_MS = 60_000;
 
 /**
- * Resolves a raw API key to the Principal it acts for (and when it was last used), or null for anything unusable (malformed, bad
+ * Resolves a raw API key to the Principal it acts for (when it was last used, and its account's data version), or null for anything unusable (malformed, bad
  * checksum, unknown, revoked, expired, or of a deactivated account). Nothing is cached: a revoke or an expiry takes effect on the very
  * next request, on every instance.
  */
 export async function authenticateApiKey(
   raw: string,
   now = new Date(),
-): Promise<{ principal: Principal; lastUsedAt: Date | null } | null> {
+): Promise<{ principal: Principal; lastUsedAt: Date | null; data: DataVersion } | null> {
   if (!isWellFormedApiKey(raw)) return null;
   const db = await getDb();
   const [key] = await hidingParameters(
@@ -28,6 +28,8 @@ export async function authenticateApiKey(
         revokedAt: apiKeys.revokedAt,
         lastUsedAt: apiKeys.lastUsedAt,
         role: users.role,
+        dataVersion: users.dataVersion,
+        dataChangedAt: users.dataChangedAt,
       })
       .from(apiKeys)
       .innerJoin(users, eq(users.id, apiKeys.userId))
@@ -44,7 +46,8 @@ export async function authenticateApiKey(
     via: 'apiKey',
     keyId: key.id,
   };
-  return { principal, lastUsedAt: key.lastUsedAt };
+  // The account's data version comes with the key, in the same round trip: what validators are made from.
+  return { principal, lastUsedAt: key.lastUsedAt, data: { version: key.dataVersion, changedAt: key.dataChangedAt } };
 }
 
 // Per-instance memory of recent writes, so a busy key does not even issue the (cheap, guarded) UPDATE.

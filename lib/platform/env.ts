@@ -78,6 +78,15 @@ const schema = z
       .string()
       .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
       .optional(),
+    /**
+     * A streaming replica of DATABASE_URL's database (same database name, user and password): reports, rows,
+     * exports and the dashboard's figures read from it, falling back to DATABASE_URL's server while it is
+     * unreachable (db/client.ts getReadDatabase).
+     */
+    DATABASE_REPLICA_URL: z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
+      .optional(),
     PGLITE_DIR: z.string().min(1).default('./.data/pglite'),
     UPSTASH_REDIS_REST_URL: z.url().optional(),
     UPSTASH_REDIS_REST_TOKEN: z.string().min(1).optional(),
@@ -123,6 +132,10 @@ const schema = z
       .regex(/^(0|[1-9]\d{0,2})$/, 'must be a whole number of days from 0 to 999')
       .default('30')
       .transform(Number),
+  })
+  .refine((e) => !e.DATABASE_REPLICA_URL || e.DATABASE_URL, {
+    message: 'a replica needs its primary: set DATABASE_URL too',
+    path: ['DATABASE_REPLICA_URL'],
   })
   .refine((e) => !e.UPSTASH_REDIS_REST_URL === !e.UPSTASH_REDIS_REST_TOKEN, {
     message: 'set both UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN, or neither',

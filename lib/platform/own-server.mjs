@@ -14,6 +14,12 @@ export const STAMP_SECRET_VARIABLE = 'PORTAL_ADDRESS_STAMP_SECRET';
 /** Where our server says which address it listens on (the demo gate needs it; `next start` does not say). */
 export const LISTEN_HOST_VARIABLE = 'PORTAL_LISTEN_HOST';
 
+/**
+ * The length of an answer's body, which Next.js does not pass on as Content-Length: our server reads it to
+ * leave small answers uncompressed, and removes it before the headers go out.
+ */
+export const BODY_BYTES_HEADER = 'x-portal-body-bytes';
+
 const signature = (address, secret) => createHmac('sha256', secret).update(address).digest('base64url');
 
 /** The header value that vouches for `address` under `secret`. */

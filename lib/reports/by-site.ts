@@ -1,5 +1,5 @@
 import { and, between, eq, inArray, isNull, or, sql } from 'drizzle-orm';
-import { getDb } from '@/db/client';
+import { getReadDb } from '@/db/client';
 import { revenueDaily, revenueRollup, sites } from '@/db/schema';
 import { addSums, type Metrics, metricsOf, NO_SUMS, type Sums, usdFromMicros } from '@/lib/shared/money';
 import { daysBetweenInclusive, eachDay } from '@/lib/query';
@@ -38,10 +38,10 @@ type SiteDay = { siteId: string | null; day: string; revenueMicros: number };
 export async function getRevenueBySite(principal: Principal, input: ReportInput): Promise<SiteRevenue[]> {
   const { siteIds, fromDate, toDate, country } = await reportScope(principal, input);
   if (siteIds.length === 0) return [];
-  const db = await getDb();
+  const db = await getReadDb();
   const [{ totals, daily }, names] = await Promise.all([
     country
-      ? inOneCountry(siteIds, country, fromDate, toDate)
+      ? inOneCountry(principal.userId, siteIds, country, fromDate, toDate)
       : fromRollup(principal.userId, siteIds, fromDate, toDate),
     db
       .select({ siteId: sites.id, name: sites.name, url: sites.url, status: sites.status })
@@ -61,7 +61,7 @@ export async function getRevenueBySite(principal: Principal, input: ReportInput)
 
 /** Each site's sums and revenue by day, from the rollup's site grains summed over countries. */
 async function fromRollup(userId: string, siteIds: string[], fromDate: string, toDate: string) {
-  const db = await getDb();
+  const db = await getReadDb();
   const pieces = splitRange(fromDate, toDate);
   const periods = [pieces.leadingDays, pieces.trailingDays]
     .filter((p) => p !== undefined)
@@ -83,13 +83,15 @@ async function fromRollup(userId: string, siteIds: string[], fromDate: string, t
 }
 
 /** Each site's sums and revenue by day in one country: its daily rows by site and day, summed here exactly. */
-async function inOneCountry(siteIds: string[], country: string, fromDate: string, toDate: string) {
-  const db = await getDb();
+async function inOneCountry(userId: string, siteIds: string[], country: string, fromDate: string, toDate: string) {
+  const db = await getReadDb();
   const d = revenueDaily;
   const rows = await db
     .select({ siteId: d.siteId, day: d.day, ...sumsOf(d) })
     .from(d)
-    .where(and(inArray(d.siteId, siteIds), eq(d.country, country), between(d.day, fromDate, toDate)))
+    .where(
+      and(eq(d.userId, userId), inArray(d.siteId, siteIds), eq(d.country, country), between(d.day, fromDate, toDate)),
+    )
     .groupBy(d.siteId, d.day);
   const totals = new Map<string, SiteSums>();
   for (const row of rows) {

@@ -1,5 +1,5 @@
 import { and, between, eq, inArray, isNull, sql } from 'drizzle-orm';
-import { getDb } from '@/db/client';
+import { getReadDb } from '@/db/client';
 import { revenueDaily, revenueRollup } from '@/db/schema';
 import { type Metrics, metricsOf, NO_SUMS, type Sums } from '@/lib/shared/money';
 import { eachDay } from '@/lib/query';
@@ -29,7 +29,7 @@ export async function getDailyRevenue(principal: Principal, input: ReportInput):
   const allSites = otherSiteIds.length === 0;
   const byDay = new Map<string, Sums>();
   if (siteIds.length > 0) {
-    const db = await getDb();
+    const db = await getReadDb();
     const r = revenueRollup;
     const d = revenueDaily;
     const rows =
@@ -37,7 +37,14 @@ export async function getDailyRevenue(principal: Principal, input: ReportInput):
         ? await db
             .select({ day: d.day, ...sumsOf(d) })
             .from(d)
-            .where(and(inArray(d.siteId, siteIds), eq(d.country, country), between(d.day, fromDate, toDate)))
+            .where(
+              and(
+                eq(d.userId, principal.userId),
+                inArray(d.siteId, siteIds),
+                eq(d.country, country),
+                between(d.day, fromDate, toDate),
+              ),
+            )
             .groupBy(d.day)
         : await db
             .select({ day: r.period, ...sumsOf(r) })

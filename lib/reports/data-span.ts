@@ -1,5 +1,5 @@
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
-import { getDb } from '@/db/client';
+import { getReadDb } from '@/db/client';
 import { revenueRollup } from '@/db/schema';
 import type { Principal } from '@/lib/accounts';
 
@@ -18,7 +18,7 @@ export interface DataSpan {
  * its account).
  */
 export async function getDataSpan(principal: Principal): Promise<DataSpan> {
-  const db = await getDb();
+  const db = await getReadDb();
   const r = revenueRollup;
   const [span] = await db
     .select({

@@ -1,5 +1,5 @@
 import { and, count, eq, gte, inArray, lte, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
-import { getDb } from '@/db/client';
+import { getReadDb } from '@/db/client';
 import { revenueDaily, sites } from '@/db/schema';
 import { countryCodesMatching } from '@/lib/shared/countries';
 import {
@@ -50,7 +50,7 @@ export async function resolveReportRange(principal: Principal, input: ReportInpu
 
 export async function getTotals(principal: Principal, input: ReportInput): Promise<RevenueTotalResponse> {
   const scope = await reportScope(principal, input);
-  const db = await getDb();
+  const db = await getReadDb();
   const [sums] = await db.select(aggregates).from(revenueSource(scope, { byCountry: false }));
   return totalsResponse(sums);
 }
@@ -62,7 +62,7 @@ export async function getTotals(principal: Principal, input: ReportInput): Promi
 export async function getSumsByCountry(principal: Principal, input: ByCountryInput): Promise<Paged<CountrySums>> {
   const filter = filterToSql(input.filter, byCountryColumns);
   const source = revenueSource(await reportScope(principal, input), { byCountry: true });
-  const db = await getDb();
+  const db = await getReadDb();
   // sortBy is a field's name: the grammar takes no other.
   const sortColumn = byCountryColumns[(input.sortBy ?? 'country') as ByCountryField];
   // At most one row per country (~250), so the whole filtered, sorted result is fetched and paged here;
@@ -97,7 +97,7 @@ function countrySearch(search: string, column: SQLWrapper): SQL {
 export async function getRows(principal: Principal, paging: PagedRowsInput): Promise<Paged<RevenueRowResponse>> {
   requireAccountLevel(principal, 'Rows (one per site, country and day)');
   const { filter } = paging;
-  const db = await getDb();
+  const db = await getReadDb();
   const { userId } = principal;
   const selection = await selectRows(db, { userId, ...paging });
   const offset = pageOffset(paging);

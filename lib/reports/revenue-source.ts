@@ -125,10 +125,16 @@ function rollupPiece(userId: string, part: Part, grain: 'd' | 'm', range: DayRan
 }
 
 /** The daily rows themselves: only for some sites by country, the one grain the rollup has no day level for. */
-function dailyPiece(part: Part & { siteIds: readonly string[] }, range: DayRange, countries: Countries): SQL {
+function dailyPiece(
+  userId: string,
+  part: Part & { siteIds: readonly string[] },
+  range: DayRange,
+  countries: Countries,
+): SQL {
   const d = revenueDaily;
   const only = countries !== null && countries !== 'every' ? eq(d.country, countries.only) : undefined;
-  const where = and(inArray(d.siteId, [...part.siteIds]), between(d.day, range), only);
+  // The account too, though the sites imply it: distributed by account, a query goes where its account is.
+  const where = and(eq(d.userId, userId), inArray(d.siteId, [...part.siteIds]), between(d.day, range), only);
   return select(part, d.country, d, where);
 }
 
@@ -159,7 +165,7 @@ export function revenueSource(scope: RevenueScope, options: { byCountry: boolean
     const { siteIds, sign } = part;
     const days = (range: DayRange) =>
       countries && siteIds !== 'account'
-        ? dailyPiece({ siteIds, sign }, range, countries)
+        ? dailyPiece(scope.userId, { siteIds, sign }, range, countries)
         : rollupPiece(scope.userId, part, 'd', range, countries);
     return [
       leadingDays && days(leadingDays),

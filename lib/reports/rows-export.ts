@@ -4,7 +4,7 @@
  * exactly the paged endpoint's: the same selection, the same rowResponse.
  */
 import { eq, sql } from 'drizzle-orm';
-import { getDatabase } from '@/db/client';
+import { getReadDatabase } from '@/db/client';
 import { revenueDaily, sites } from '@/db/schema';
 import type { StreamRow } from '@/db/stream';
 import { csvCell } from '@/lib/shared/csv';
@@ -70,7 +70,7 @@ export async function exportRows(
 ): Promise<AsyncIterable<string>> {
   requireAccountLevel(principal, 'The export of rows');
   const { userId } = principal;
-  const database = await getDatabase();
+  const database = await getReadDatabase();
   const selection = await selectRows(database.db, { userId, ...request });
   const selected = database.db.select(STREAMED_COLUMNS).from(r).$dynamic();
   // Filtering or sorting on a site field needs sites in the SQL; the output takes them from the lookup anyway.

@@ -163,7 +163,10 @@ describe('GET /api/v1/openapi.json', () => {
       expect.arrayContaining(['ETag', 'Cache-Control', 'Access-Control-Allow-Origin', 'X-RateLimit-Limit']),
     );
     expect(headersOf('/api/v1/health', '304')).toEqual(expect.arrayContaining(['ETag', 'Cache-Control']));
-    expect(doc.paths['/api/v1/sites'].get.responses['304']).toBeUndefined();
+    expect(headersOf('/api/v1/sites', '304')).toEqual(
+      expect.arrayContaining(['ETag', 'Last-Modified', 'Cache-Control', 'X-RateLimit-Limit']),
+    );
+    expect(doc.paths['/api/v1/api-keys'].get.responses['304']).toBeUndefined();
     const remaining = (path: string, status: string) =>
       doc.paths[path].get.responses[status].headers['X-RateLimit-Remaining'].description;
     expect(remaining('/api/v1/health', '200')).toMatch(/client address/);

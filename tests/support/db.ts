@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, inject } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { type Database, type Db, openPglite, openPostgres, setDatabase } from '@/db/client';
+import type { QueryObserver } from '@/db/open';
 
 /**
  * The database of an integration test file: a private in-memory copy of the seeded PGlite template, or
@@ -25,11 +26,14 @@ export interface TestDatabase {
 const TEST_APPLICATION_NAME = `portal-test-${randomUUID()}`;
 
 /** Opens a new connection to the test data: a fresh PGlite copy, or a small pool on the shared server. */
-export async function openTestDatabase(): Promise<Database> {
+export async function openTestDatabase(options: { observe?: QueryObserver } = {}): Promise<Database> {
   const source = inject('testDatabase');
-  if (source.kind === 'postgres') return openPostgres(source.url, { max: 5, applicationName: TEST_APPLICATION_NAME });
+  const { observe } = options;
+  if (source.kind === 'postgres') {
+    return openPostgres(source.url, { max: 5, applicationName: TEST_APPLICATION_NAME, observe });
+  }
   const tarball = fs.readFileSync(source.templatePath);
-  return openPglite(undefined, { loadDataDir: new Blob([tarball], { type: 'application/x-tar' }) });
+  return openPglite(undefined, { loadDataDir: new Blob([tarball], { type: 'application/x-tar' }), observe });
 }
 
 /**

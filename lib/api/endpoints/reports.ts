@@ -45,7 +45,7 @@ export const REPORT_ENDPOINTS: ApiEndpoint[] = [
       "Each site's id, name, URL, status and audience; the ids are what the reports' siteIds parameter takes.",
     response: { status: 200, description: 'Sites, oldest first', schema: z.array(SiteResponse) },
     errors: [],
-    run: { handler: ({ principal }) => listSites(principal) },
+    run: { accountData: true, handler: ({ principal }) => listSites(principal) },
   }),
   endpoint({
     method: 'GET',
@@ -59,7 +59,7 @@ export const REPORT_ENDPOINTS: ApiEndpoint[] = [
     query: totalsQuery,
     response: { status: 200, description: 'Sums over the range', schema: RevenueTotalResponse },
     errors: [400, 403],
-    run: { handler: ({ principal, input }) => getTotals(principal, input) },
+    run: { accountData: true, handler: ({ principal, input }) => getTotals(principal, input) },
   }),
   endpoint({
     method: 'GET',
@@ -78,7 +78,11 @@ export const REPORT_ENDPOINTS: ApiEndpoint[] = [
       mediaTypes: PAGED_TYPES,
     },
     errors: [400, 403, 406],
-    run: { csvColumns: BY_COUNTRY_COLUMNS, handler: ({ principal, input }) => getRevenueByCountry(principal, input) },
+    run: {
+      accountData: true,
+      csvColumns: BY_COUNTRY_COLUMNS,
+      handler: ({ principal, input }) => getRevenueByCountry(principal, input),
+    },
   }),
   endpoint({
     method: 'GET',
@@ -90,7 +94,7 @@ export const REPORT_ENDPOINTS: ApiEndpoint[] = [
     description:
       "The data as stored, sortable and filterable like by country; a site-scoped key gets 403. As text/csv the page's rows, with the totals in X-Total-Rows and X-Total-Pages.",
     ...ROWS_REPORT,
-    run: { csvColumns: ROW_COLUMNS, handler: ({ principal, input }) => getRows(principal, input) },
+    run: { accountData: true, csvColumns: ROW_COLUMNS, handler: ({ principal, input }) => getRows(principal, input) },
   }),
   endpoint({
     method: 'GET',
@@ -110,6 +114,7 @@ export const REPORT_ENDPOINTS: ApiEndpoint[] = [
     errors: [400, 403, 406],
     download: { filename: 'revenue-rows-<today>.<csv|ndjson>' },
     run: {
+      accountData: true,
       offers: [CSV_TYPE, NDJSON_TYPE],
       handler: async ({ principal, input, type }) => {
         const format = type === NDJSON_TYPE ? 'ndjson' : 'csv';
@@ -134,6 +139,7 @@ export const REPORT_ENDPOINTS: ApiEndpoint[] = [
     ...ROWS_REPORT,
     headers: LEGACY_HEADERS,
     run: {
+      accountData: true,
       keyInQuery: true,
       csvColumns: ROW_COLUMNS,
       handler: ({ principal, input }) => getRows(principal, input),

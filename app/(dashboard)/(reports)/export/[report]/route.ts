@@ -10,6 +10,8 @@ import { StreamedBody, streamResponse, withoutBody } from '@/lib/http/render';
 import { claimExportSlot } from '@/lib/http/report-slots';
 import { isDatabaseUnavailable } from '@/lib/http/unavailable';
 import { resolveReportRange } from '@/lib/reports';
+import { readDataVersion } from '@/lib/accounts';
+import { accountValidators, clientCopyIsCurrent, notModified, setValidators } from '@/lib/http/validators';
 
 const text = (body: string, status: number, headers: Record<string, string> = {}) =>
   new Response(body, { status, headers: { 'Content-Type': 'text/plain; charset=utf-8', ...headers } });
@@ -45,8 +47,13 @@ async function answer(request: Request, params: Promise<{ report: string }>) {
     const view = readCountriesView(searchParams);
     if (view instanceof ValidationError) throw view;
     const range = await resolveReportRange(viewer.principal, { ...given, country });
+    // Revalidated like the API's reports: nothing is computed for a copy the browser already has.
+    const data = await readDataVersion(viewer.principal.userId);
+    const validators = accountValidators(viewer.principal, data, request, 'text/csv');
+    if (clientCopyIsCurrent(request, validators)) return notModified(new Headers(), validators);
     const { fileName, body } = await download(viewer.principal, report as ExportName, range, view);
-    const headers = new Headers({ 'Cache-Control': 'no-store' });
+    const headers = new Headers();
+    setValidators(headers, validators);
     if (typeof body !== 'string') {
       // Counted with the account's API exports: each holds a database connection while it downloads.
       const release = claimExportSlot(viewer.principal.userId);
