@@ -19,7 +19,7 @@ import {
   openAccess,
   waitUntilDatabaseIdle,
 } from './bench/fixtures';
-import { load, probe, stopCurrentLoad, summarize, type Stats } from './bench/measure';
+import { expectedStatus, load, probe, stopCurrentLoad, summarize, type Stats } from './bench/measure';
 import { DEFAULT_URL, options } from './bench/options';
 import { machineLine, readmeTable } from './bench/readme-table';
 import {
@@ -88,6 +88,13 @@ async function warmUp(origin: string, bench: BenchCase, headers: Record<string, 
   return null;
 }
 
+/** Each connection's headers with If-None-Match: the ETag of the case's answer (the same for every key). */
+async function revalidating(origin: string, bench: BenchCase, headers: Record<string, string>[]) {
+  const etag = (await probe(origin + bench.path, headers[0])).headers.get('etag');
+  if (!etag) throw new Error(`${bench.name}: the answer has no ETag to revalidate`);
+  return headers.map((h) => ({ ...h, 'if-none-match': etag }));
+}
+
 async function runPhases(origin: string, dataset: Dataset, access: Access) {
   const allCases = benchCases({ today: todayUtc(), siteIds: dataset.siteIds });
   const cases = selectCases(allCases, settings.only);
@@ -137,7 +144,12 @@ async function runPhases(origin: string, dataset: Dataset, access: Access) {
         console.error(`!!! ERROR ${bench.name}: ${failed} — not measured`);
         continue;
       }
-      const stats = summarize(await load({ url: origin + bench.path, headersByConnection: headers, ...phase }));
+      const isExpected = expectedStatus(!!bench.revalidate);
+      const sent = bench.revalidate ? await revalidating(origin, bench, headers) : headers;
+      const stats = summarize(
+        await load({ url: origin + bench.path, headersByConnection: sent, ...phase }),
+        isExpected,
+      );
       checkInterrupted(); // a run cut short by Ctrl-C is not a figure
       if (!(await waitUntilDatabaseIdle(SETTLE_SECONDS))) {
         console.warn(`warning: the database was still busy ${SETTLE_SECONDS} s after "${bench.name}"`);
@@ -146,7 +158,7 @@ async function runPhases(origin: string, dataset: Dataset, access: Access) {
       const result = withRatios(bench, stats, floor);
       done.cases.push(result);
       printRow(result);
-      const problem = describeErrors(stats);
+      const problem = describeErrors(stats, isExpected);
       if (problem) {
         errors.push(`${bench.name} (${phase.name}): ${problem}`);
         console.error(`!!! ERROR ${bench.name}: ${problem}`);

@@ -14,6 +14,11 @@ export interface BenchCase {
   sites?: number;
   /** Its row in the README's Performance table, where the cases of one row stand side by side (`a / b / c`). */
   row: string;
+  /**
+   * Sends the ETag of its own first answer back as If-None-Match, as a client revalidating its copy does: every
+   * answer must then be 304, which the server gives without running the report.
+   */
+  revalidate?: boolean;
 }
 
 export interface CaseContext {
@@ -74,6 +79,18 @@ export function benchCases({ today, siteIds }: CaseContext): BenchCase[] {
     ]),
     ...row('by-country, 731 days, 50 sites', [
       { name: 'by-country 731 d top 100, 50 sites', path: q(byCountry, { ...top100, ...range(731), ...first(50) }), auth: 'key', sites: 50 },
+    ]),
+
+    ...row('304 to `If-None-Match`: totals 365 d / by-country 50 sites / rows page 10,000', [
+      { name: 'totals 365 d, 304', path: q(totals, range(365)), auth: 'key', revalidate: true },
+      {
+        name: 'by-country 365 d top 100, 50 sites, 304',
+        path: q(byCountry, { ...top100, ...first(50) }),
+        auth: 'key',
+        sites: 50,
+        revalidate: true,
+      },
+      { name: 'countries page 10,000, 304', path: q(rows, { page: 10_000, pageSize: 100 }), auth: 'key', revalidate: true },
     ]),
 
     ...row('rows, page 1', [{ name: 'countries page 1', path: q(rows, { pageSize: 100 }), auth: 'key' }]),

@@ -21,7 +21,8 @@ export interface Stats {
   reqPerSec: number;
   statusCodes: Record<string, number>;
   failures: number;
-  non2xx: number;
+  /** Answers of another status than the case expects (2xx, or 304 for a revalidation). */
+  unexpected: number;
 }
 
 export interface LoadOptions {
@@ -80,12 +81,16 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length, Math.max(1, Math.ceil((p / 100) * sorted.length))) - 1];
 }
 
-export function summarize(sample: Sample): Stats {
+/** Whether a status is the answer a case wants: any 2xx, or exactly 304 when it revalidates. */
+export const expectedStatus = (revalidates: boolean) => (status: string) =>
+  revalidates ? status === '304' : status.startsWith('2');
+
+export function summarize(sample: Sample, isExpected = expectedStatus(false)): Stats {
   const sorted = Float64Array.from(sample.latenciesMs).sort();
   const values = Array.from(sorted);
   const n = values.length;
-  const non2xx = Object.entries(sample.statusCodes)
-    .filter(([status]) => !status.startsWith('2'))
+  const unexpected = Object.entries(sample.statusCodes)
+    .filter(([status]) => !isExpected(status))
     .reduce((sum, [, count]) => sum + count, 0);
   return {
     requests: n,
@@ -98,7 +103,7 @@ export function summarize(sample: Sample): Stats {
     reqPerSec: sample.elapsedMs > 0 ? (n * 1000) / sample.elapsedMs : NaN,
     statusCodes: sample.statusCodes,
     failures: sample.failures,
-    non2xx,
+    unexpected,
   };
 }
 

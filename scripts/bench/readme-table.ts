@@ -1,5 +1,6 @@
 import type { BenchCase } from './cases';
 import type { Machine } from './fixtures';
+import { expectedStatus } from './measure';
 import { type CaseResult, describeErrors, type PhaseResult } from './report';
 
 /** The machine in one line, as the README states it above the table. */
@@ -22,13 +23,15 @@ const FAILED = '†';
  * The README's Performance table (its columns, rows and number style, aligned as Prettier aligns it), from
  * the run's figures: one row per `row` of all the cases, their figures side by side. A case the run did not
  * measure (--only, a failed warm-up) shows as `–`; a row with none measured is left out. A figure that
- * includes answers other than 2xx (a 503 at the API's deadline, say) is marked †, and noted below the table.
+ * includes answers other than the expected 2xx or 304 (a 503 at the API's deadline, say) is marked †, and noted below the table.
  */
 export function readmeTable(allCases: BenchCase[], phases: PhaseResult[], concurrency: number): string {
   const find = (phase: PhaseResult['name'], name: string): CaseResult | undefined =>
     phases.find((p) => p.name === phase)?.cases.find((c) => c.name === name);
   const measured = (c: BenchCase) => phases.some((p) => p.cases.some((r) => r.name === c.name));
   const labels = new Set(allCases.filter(measured).map((c) => c.row));
+  const problemOf = (result: CaseResult) =>
+    describeErrors(result, expectedStatus(!!allCases.find((c) => c.name === result.name)?.revalidate));
   const rows = [...labels].map((label) => {
     const inRow = allCases.filter((c) => c.row === label);
     const cell = (
@@ -39,7 +42,7 @@ export function readmeTable(allCases: BenchCase[], phases: PhaseResult[], concur
       inRow
         .map((c) => {
           const result = find(phase, c.name);
-          return format(pick(result)) + (result && describeErrors(result) ? FAILED : '');
+          return format(pick(result)) + (result && problemOf(result) ? FAILED : '');
         })
         .join(' / ');
     return [
@@ -52,7 +55,7 @@ export function readmeTable(allCases: BenchCase[], phases: PhaseResult[], concur
   });
   const notes = phases.flatMap((phase) =>
     phase.cases.flatMap((result) => {
-      const problem = describeErrors(result);
+      const problem = problemOf(result);
       return problem ? [`${FAILED} ${result.name}, ${phase.name}: ${problem}.`] : [];
     }),
   );

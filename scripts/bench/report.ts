@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { BenchCase } from './cases';
 import type { Machine } from './fixtures';
-import type { Stats } from './measure';
+import { expectedStatus, type Stats } from './measure';
 
 export interface CaseResult extends Stats {
   name: string;
@@ -76,10 +76,10 @@ export function printRow(result: CaseResult) {
 }
 
 /** A case with any answer outside 2xx or any request without an answer, described for the error banner. */
-export function describeErrors(result: Stats): string | null {
-  if (result.non2xx === 0 && result.failures === 0) return null;
+export function describeErrors(result: Stats, isExpected = expectedStatus(false)): string | null {
+  if (result.unexpected === 0 && result.failures === 0) return null;
   const codes = Object.entries(result.statusCodes)
-    .filter(([status]) => !status.startsWith('2'))
+    .filter(([status]) => !isExpected(status))
     .map(([status, n]) => `${n} × ${status}`);
   if (result.failures > 0) codes.push(`${result.failures} without an answer (connection error or timeout)`);
   const hint = result.statusCodes['429']
