@@ -108,7 +108,8 @@ export async function requireTwoFactorAction(account: string | null, required: u
   if (typeof required !== 'boolean') return { ok: false, message: MALFORMED };
   try {
     await setTwoFactorRequired(await actingPrincipal(account), required);
-    revalidatePath(PAGE);
+    // No revalidatePath: the switch holds its own state, and re-rendering here would lead an Owner without a
+    // second factor to its setup at once, racing the message away; their next page leads them there instead.
     return {
       ok: true,
       message: required
