@@ -33,6 +33,7 @@ import {
 } from './bench/report';
 import { freePort, startServer } from './bench/server';
 import { benchMonthEndClose, closeTable } from './bench/month-end-close';
+import { benchImports, importTable } from './bench/imports';
 
 const EMAIL = 'big@example.com';
 /** Above anything the run can send, so no case is throttled while every request still passes the limiter. */
@@ -206,6 +207,9 @@ async function main(): Promise<number> {
           // The month-end close, in-process (each close rolled back): with the server idle, not under load.
           const closes = settings.only && !settings.only.test('close') ? [] : await benchMonthEndClose();
           if (closes.length > 0) console.log(`\n${closeTable(closes)}`);
+          // Last: they rewrite the account's recent rows (ending as they began), which bumps its data version.
+          const imports = settings.only && !settings.only.test('import') ? [] : await benchImports(dataset);
+          if (imports.length > 0) console.log(`\n${importTable(imports)}`);
           const date = new Date().toISOString();
           const results: Results = {
             date,
@@ -221,6 +225,7 @@ async function main(): Promise<number> {
             },
             phases,
             closes,
+            imports,
             errors,
           };
           writeResults(RESULTS_FILE, results);
@@ -229,6 +234,7 @@ async function main(): Promise<number> {
           console.log(`${machineLine(machine)}, ${count(dataset.revenueRows)} daily rows:\n`);
           console.log(readmeTable(allCases, phases, CONCURRENCY));
           if (closes.length > 0) console.log(`\n${closeTable(closes)}`);
+          if (imports.length > 0) console.log(`\n${importTable(imports)}`);
           if (errors.length > 0) {
             // The table marks those figures (†); the run still fails, loudly, naming each case.
             console.error(`\n!!! ${errors.length} case(s) failed:\n${errors.map((e) => `  - ${e}`).join('\n')}`);

@@ -7,7 +7,7 @@
 import { getDatabase, getDb } from '@/db/client';
 import { actorOf, recordEvent } from '@/lib/audit';
 import { forbidden } from '@/lib/shared/errors';
-import { type ImportFormat, type LineError, parseRevenueFile } from '@/lib/revenue-in/parse';
+import { type ImportFormat, type LineError, parseRevenueBatches } from '@/lib/revenue-in/parse';
 import { findUserByEmail, type Principal } from '@/lib/accounts';
 import { createStaging, resolveSites, stage, stagingLine, upsertStaged } from './write';
 import type { ImportSummary } from './schemas';
@@ -97,19 +97,21 @@ export async function importRevenue(
         copying.catch(() => {}); // awaited (and so thrown) before the next COPY or after the last
       };
       try {
-        for await (const parsed of parseRevenueFile(input, options.format, { today: options.today })) {
-          if ('error' in parsed) {
-            fail(parsed.error);
-            continue;
-          }
-          rows++;
-          if (options.maxRows !== undefined && rows > options.maxRows) reject({ ...failed(), tooManyRows: true });
-          // Staged even once the file is known to be bad, so that the site checks below can report every line.
-          batch += stagingLine(parsed.row);
-          if (++batched === COPY_BATCH) {
-            await copy(batch);
-            [batch, batched] = ['', 0];
-            options.onProgress?.({ rows, phase: 'reading' });
+        for await (const lines of parseRevenueBatches(input, options.format, { today: options.today })) {
+          for (const parsed of lines) {
+            if ('error' in parsed) {
+              fail(parsed.error);
+              continue;
+            }
+            rows++;
+            if (options.maxRows !== undefined && rows > options.maxRows) reject({ ...failed(), tooManyRows: true });
+            // Staged even once the file is known to be bad, so that the site checks below can report every line.
+            batch += stagingLine(parsed.row);
+            if (++batched === COPY_BATCH) {
+              await copy(batch);
+              [batch, batched] = ['', 0];
+              options.onProgress?.({ rows, phase: 'reading' });
+            }
           }
         }
       } finally {

@@ -95,15 +95,32 @@ function unprintable(s: string): Bad | null {
   return null;
 }
 
+/**
+ * A text check that remembers its answers: a file repeats the same few days, sites and countries on every line,
+ * and checking one again (regular expressions, a calendar) cost more than the rest of the line.
+ */
+function remembered<T>(check: Check<T>): Check<T> {
+  const answers = new Map<string, { today: string; answer: T | Bad }>();
+  return (v, today) => {
+    if (typeof v !== 'string') return check(v, today);
+    const known = answers.get(v);
+    if (known?.today === today) return known.answer;
+    const answer = check(v, today);
+    if (answers.size >= 10_000) answers.clear(); // bounded whatever the file holds
+    answers.set(v, { today, answer });
+    return answer;
+  };
+}
+
 const maxLength = (n: number) => (s: string) =>
   s.length <= n ? s : new Bad(`is ${s.length} characters long; at most ${n} are allowed (${quote(s)})`);
 
 // Built once: this runs for every line of files with millions of lines.
 const CHECKS = {
-  day: required(text(checkDay)),
-  siteId: optional(text(checkUuid)),
-  siteName: optional(text(maxLength(200))),
-  country: required(text(checkCountry)),
+  day: required(remembered(text(checkDay))),
+  siteId: optional(remembered(text(checkUuid))),
+  siteName: optional(remembered(text(maxLength(200)))),
+  country: required(remembered(text(checkCountry))),
   impressions: required(checkCount),
   clicks: required(checkCount),
   adRequests: required(checkCount),
@@ -138,6 +155,7 @@ function checkCountry(s: string): string | Bad {
 }
 
 const MAX = Number.MAX_SAFE_INTEGER;
+const DIGITS = /^\d+$/;
 const MAX_USD = `${String(MAX).slice(0, -6)}.${String(MAX).slice(-6)}`;
 
 /** A count: a JSON integer, or digits only (no sign, decimals or exponent, which a count never needs). */
@@ -149,8 +167,10 @@ function checkCount(v: unknown): number | Bad {
   }
   if (typeof v !== 'string') return new Bad(`must be a whole number, got ${quote(v)}`);
   const s = v.trim();
-  if (/^-\d/.test(s)) return new Bad(`must not be negative, got ${quote(s)}`);
-  if (!/^\d+$/.test(s)) return new Bad(`must be a whole number written with digits only, got ${quote(s)}`);
+  if (!DIGITS.test(s)) {
+    if (/^-\d/.test(s)) return new Bad(`must not be negative, got ${quote(s)}`);
+    return new Bad(`must be a whole number written with digits only, got ${quote(s)}`);
+  }
   // Any digit string above MAX parses to at least MAX + 1, so this comparison is exact.
   const n = Number(s);
   return n <= MAX ? n : new Bad(`is too large (at most ${MAX}), got ${quote(s)}`);
@@ -172,9 +192,13 @@ function checkRevenue(v: unknown): number | Bad {
 }
 
 const DECIMAL = /^(\d+)(?:\.(\d+))?(?:e([+-]?\d+))?$/i;
+/** Up to 9 whole digits and 6 decimals: below 2^53 micros, so exact in a double, and most amounts look so. */
+const SMALL_DECIMAL = /^(\d{1,9})(?:\.(\d{1,6}))?$/;
 
 /** digits × 10^shift, where shift moves the decimal point 6 places right; exact in BigInt. */
 function microsOf(text: string, shown: unknown): number | Bad {
+  const small = SMALL_DECIMAL.exec(text);
+  if (small) return Number(small[1]) * 1_000_000 + (small[2] ? Number(small[2].padEnd(6, '0')) : 0);
   const m = DECIMAL.exec(text);
   if (!m) return new Bad(`must be a decimal number of USD like 12.5, got ${quote(shown)}`);
   const [, whole, fraction = '', exponent = '0'] = m;

@@ -1,3 +1,4 @@
+import type { ImportFigure } from './imports';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { BenchCase } from './cases';
@@ -33,6 +34,7 @@ export interface Results {
   phases: PhaseResult[];
   /** The month-end close's timings (scripts/bench/month-end-close.ts). */
   closes: { name: string; accounts: number; statements: number; seconds: number }[];
+  imports: ImportFigure[];
   /** One line per failed case and phase; empty when ok. */
   errors: string[];
 }

@@ -129,6 +129,13 @@ describe('importing a file', () => {
       { line: 4, field: 'line', detail: 'repeats the site, day and country of line 2' },
     ]);
     expect((await dailyRows([site])).map((r) => r.impressions)).toEqual(['1']);
+
+    // One of the two lines equal to the stored row, the other not: still ambiguous, still refused.
+    const stored = await run(csv(`2025-06-01,${site},US,1,0,1,1,`, `2025-06-01,${site},US,5,0,5,5,`));
+    expect(stored.ok ? null : stored.errors).toEqual([
+      { line: 3, field: 'line', detail: 'repeats the site, day and country of line 2' },
+    ]);
+    expect((await dailyRows([site])).map((r) => r.impressions)).toEqual(['1']);
   });
 
   it('names sites within an owner, creates missing ones on request, and never writes to another account', async () => {

@@ -1,0 +1,106 @@
+/**
+ * Imports timed in-process on the bench database, as `npm run import` runs them (parse, COPY, site checks,
+ * upsert, rollup triggers): the account's most recent days of rows, written out as the CSV a network sends.
+ * Those rows are first deleted, so the first import inserts every one of them ("new rows"); the same file is
+ * then imported again and changes nothing ("unchanged rows"). The table ends as it began, and is vacuumed so
+ * the cases that follow read it as before.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { sql } from 'drizzle-orm';
+import { getDb } from '@/db/client';
+import { queryRows } from '@/db/raw-query';
+import { OPERATOR } from '@/lib/accounts';
+import { importRevenue, type ImportSummary } from '@/lib/revenue-in';
+
+import type { Dataset } from './fixtures';
+
+export interface ImportFigure {
+  name: string;
+  rows: number;
+  inserted: number;
+  updated: number;
+  seconds: number;
+  rowsPerSecond: number;
+}
+
+/** Days of the account's rows in each import: about 200,000 rows for big@example.com. */
+const DAYS = 10;
+
+const revenue = (micros: string) => `${micros.slice(0, -6) || '0'}.${micros.slice(-6).padStart(6, '0')}`;
+
+/** The account's rows of its last `DAYS` days as an import file, and the range they cover. */
+async function recentRowsAsCsv(userId: string) {
+  const db = await getDb();
+  const [{ last }] = await queryRows<{ last: string }>(
+    db,
+    sql`select max(day)::text as last from revenue_daily where user_id = ${userId}`,
+  );
+  const rows = await queryRows<{
+    site_id: string;
+    day: string;
+    country: string;
+    impressions: string;
+    clicks: string;
+    ad_requests: string;
+    revenue_micros: string;
+  }>(
+    db,
+    sql`
+    select site_id, day::text as day, country, impressions::text, clicks::text, ad_requests::text,
+           revenue_micros::text
+    from revenue_daily where user_id = ${userId} and day > ${last}::date - ${DAYS}::int`,
+  );
+  const lines = rows.map(
+    (r) =>
+      `${r.day},${r.site_id},${r.country},${r.impressions},${r.clicks},${r.ad_requests},${revenue(r.revenue_micros)}\n`,
+  );
+  const file = path.join(os.tmpdir(), `portal-bench-import-${process.pid}.csv`);
+  fs.writeFileSync(file, `day,siteId,country,impressions,clicks,adRequests,revenue\n${lines.join('')}`);
+  return { last, file };
+}
+
+/** The file read as `npm run import` reads it: streamed, in 1 MiB chunks. */
+async function timedImport(name: string, file: string): Promise<ImportFigure> {
+  const started = performance.now();
+  const result = await importRevenue(OPERATOR, fs.createReadStream(file, { highWaterMark: 1 << 20 }), { format: 'csv' });
+  const seconds = (performance.now() - started) / 1000;
+  if (!result.ok) throw new Error(`${name}: the import was refused: ${JSON.stringify(result.errors.slice(0, 3))}`);
+  const { rows, inserted, updated }: ImportSummary = result.summary;
+  return { name, rows, inserted, updated, seconds, rowsPerSecond: Math.round(rows / seconds) };
+}
+
+export async function benchImports(dataset: Dataset): Promise<ImportFigure[]> {
+  const userId = dataset.principal.userId;
+  const { last, file } = await recentRowsAsCsv(userId);
+  const db = await getDb();
+  await db.execute(sql`delete from revenue_daily where user_id = ${userId} and day > ${last}::date - ${DAYS}::int`);
+  await vacuum();
+  const figures = [
+    await timedImport(`import ${DAYS} days of new rows`, file),
+    await timedImport(`import the same ${DAYS} days again, unchanged`, file),
+  ];
+  fs.rmSync(file);
+  if (figures[0].inserted !== figures[0].rows || figures[1].inserted + figures[1].updated !== 0) {
+    throw new Error(`imports: expected every row new, then none changed: ${JSON.stringify(figures)}`);
+  }
+  await vacuum();
+  return figures;
+}
+
+/** Dead rows of the delete and the rollup's updates cleared, as autovacuum would; the statistics kept current. */
+async function vacuum() {
+  // Scripts' connections have no statement_timeout (scripts/open-database.ts), and VACUUM runs outside a transaction.
+  await (await getDb()).execute(sql`vacuum (analyze) revenue_daily, revenue_rollup`);
+}
+
+/** The imports as the README's Markdown table. */
+export function importTable(figures: ImportFigure[]): string {
+  const n = (v: number) => v.toLocaleString('en-US');
+  return [
+    '| import (`npm run import`) | rows | inserted | seconds | rows/s |',
+    '| --- | ---: | ---: | ---: | ---: |',
+    ...figures.map((f) => `| ${f.name} | ${n(f.rows)} | ${n(f.inserted)} | ${f.seconds.toFixed(2)} | ${n(f.rowsPerSecond)} |`),
+  ].join('\n');
+}
