@@ -238,6 +238,11 @@ export const revenueRollup = pgTable(
   (t) => [
     // Key order: one account and grain, then a contiguous run of periods per site (or for the whole account).
     unique('revenue_rollup_key').on(t.userId, t.grain, t.siteId, t.period, t.country).nullsNotDistinct(),
+    // The account's own rows (no site, no country): its first day and last change (lib/reports/data-span.ts), on
+    // every dashboard page. In the key they lie among the account's by-country rows: 98 ms for big@example.com.
+    index('revenue_rollup_account_idx')
+      .on(t.userId, t.grain, t.period, t.updatedAt)
+      .where(sql`${t.siteId} is null and ${t.country} is null`),
     // What each site earned by month (statements, lib/payments): the key would walk every country's month rows.
     index('revenue_rollup_site_month_idx')
       .on(t.userId, t.period)

@@ -1,0 +1,1 @@
+CREATE INDEX "revenue_rollup_account_idx" ON "revenue_rollup" USING btree ("user_id","grain","period","updated_at") WHERE "revenue_rollup"."site_id" is null and "revenue_rollup"."country" is null;
