@@ -2,7 +2,7 @@ import { and, between, eq, inArray, isNull, or, sql } from 'drizzle-orm';
 import { getReadDb } from '@/db/client';
 import { revenueDaily, revenueRollup, sites } from '@/db/schema';
 import { addSums, type Metrics, metricsOf, NO_SUMS, type Sums, usdFromMicros } from '@/lib/shared/money';
-import { daysBetweenInclusive, eachDay } from '@/lib/query';
+import { daysBetweenInclusive } from '@/lib/query';
 import type { Principal } from '@/lib/accounts';
 import { reportScope, type ReportInput } from './reports';
 import { splitRange } from './revenue-source';
@@ -27,7 +27,12 @@ const sumsOf = (t: typeof revenueRollup | typeof revenueDaily) => ({
   clicks: sql`coalesce(sum(${t.clicks}), 0)`.mapWith(Number),
 });
 type SiteSums = Sums & { siteId: string | null };
-type SiteDay = { siteId: string | null; day: string; revenueMicros: number };
+/** A site's revenue in one bucket of the sparkline (0 is the range's first). */
+type SiteBucket = { siteId: string | null; bucket: number; revenueMicros: number };
+
+/** Whole days per sparkline point: a range of up to SERIES_POINTS days has a point a day. */
+const daysPerBucket = (fromDate: string, toDate: string) =>
+  Math.ceil(daysBetweenInclusive(fromDate, toDate) / SERIES_POINTS);
 
 /**
  * Each readable site's figures for a range (the dashboard's Sites page and the overview's top sites), every
@@ -39,7 +44,7 @@ export async function getRevenueBySite(principal: Principal, input: ReportInput)
   const { siteIds, fromDate, toDate, country } = await reportScope(principal, input);
   if (siteIds.length === 0) return [];
   const db = await getReadDb();
-  const [{ totals, daily }, names] = await Promise.all([
+  const [{ totals, buckets }, names] = await Promise.all([
     country
       ? inOneCountry(principal.userId, siteIds, country, fromDate, toDate)
       : fromRollup(principal.userId, siteIds, fromDate, toDate),
@@ -48,7 +53,7 @@ export async function getRevenueBySite(principal: Principal, input: ReportInput)
       .from(sites)
       .where(inArray(sites.id, siteIds)),
   ]);
-  const series = seriesBySite(daily, fromDate, toDate);
+  const series = seriesBySite(buckets, fromDate, toDate);
   const byId = new Map(totals.map((t) => [t.siteId!, t]));
   return names
     .map((site) => ({
@@ -59,7 +64,10 @@ export async function getRevenueBySite(principal: Principal, input: ReportInput)
     .sort((a, b) => b.revenue - a.revenue || (a.name ?? '').localeCompare(b.name ?? ''));
 }
 
-/** Each site's sums and revenue by day, from the rollup's site grains summed over countries. */
+/**
+ * Each site's sums and revenue by sparkline bucket, from the rollup's site grains summed over countries: summed in
+ * the database, a year of 100 sites is 6,000 rows rather than 36,500 days.
+ */
 async function fromRollup(userId: string, siteIds: string[], fromDate: string, toDate: string) {
   const db = await getReadDb();
   const pieces = splitRange(fromDate, toDate);
@@ -68,18 +76,21 @@ async function fromRollup(userId: string, siteIds: string[], fromDate: string, t
     .map((p) => and(eq(r.grain, 'd'), between(r.period, p.from, p.to)));
   if (pieces.months) periods.push(and(eq(r.grain, 'm'), between(r.period, pieces.months.from, pieces.months.to)));
   const inScope = and(eq(r.userId, userId), inArray(r.siteId, siteIds), isNull(r.country));
-  const [totals, daily] = await Promise.all([
+  const bucket = sql<number>`((${r.period} - ${fromDate}::date) / ${daysPerBucket(fromDate, toDate)})::int`;
+  const [totals, buckets] = await Promise.all([
     db
       .select({ siteId: r.siteId, ...sumsOf(r) })
       .from(r)
       .where(and(inScope, or(...periods)))
       .groupBy(r.siteId),
     db
-      .select({ siteId: r.siteId, day: r.period, revenueMicros: r.revenueMicros })
+      .select({ siteId: r.siteId, bucket: bucket.mapWith(Number), revenueMicros: sumsOf(r).revenueMicros })
       .from(r)
-      .where(and(inScope, eq(r.grain, 'd'), between(r.period, fromDate, toDate))),
+      .where(and(inScope, eq(r.grain, 'd'), between(r.period, fromDate, toDate)))
+      // By position: the bucket's expression, written twice, would carry different parameters and not match.
+      .groupBy(r.siteId, sql`2`),
   ]);
-  return { totals: totals as SiteSums[], daily: daily as SiteDay[] };
+  return { totals: totals as SiteSums[], buckets: buckets as SiteBucket[] };
 }
 
 /** Each site's sums and revenue by day in one country: its daily rows by site and day, summed here exactly. */
@@ -97,20 +108,23 @@ async function inOneCountry(userId: string, siteIds: string[], country: string, 
   for (const row of rows) {
     totals.set(row.siteId, { siteId: row.siteId, ...addSums(totals.get(row.siteId) ?? NO_SUMS, row) });
   }
-  return { totals: [...totals.values()], daily: rows as SiteDay[] };
+  const perBucket = daysPerBucket(fromDate, toDate);
+  const buckets = rows.map((row) => ({
+    siteId: row.siteId,
+    bucket: Math.floor((daysBetweenInclusive(fromDate, row.day) - 1) / perBucket),
+    revenueMicros: row.revenueMicros,
+  }));
+  return { totals: [...totals.values()], buckets };
 }
 
-/** Per site, revenue by day summed into buckets of equal whole days (the last may be shorter); '' is all zeros. */
-function seriesBySite(rows: SiteDay[], fromDate: string, toDate: string): Map<string, number[]> {
-  const days = eachDay(fromDate, toDate);
-  const perBucket = Math.ceil(daysBetweenInclusive(fromDate, toDate) / SERIES_POINTS);
-  const indexOf = new Map(days.map((day, i) => [day, Math.floor(i / perBucket)]));
-  const buckets = Math.ceil(days.length / perBucket);
+/** Per site, revenue in buckets of equal whole days (the last may be shorter); '' is all zeros. */
+function seriesBySite(rows: SiteBucket[], fromDate: string, toDate: string): Map<string, number[]> {
+  const buckets = Math.ceil(daysBetweenInclusive(fromDate, toDate) / daysPerBucket(fromDate, toDate));
   const micros = new Map<string, number[]>([['', new Array(buckets).fill(0)]]);
   for (const row of rows) {
     const siteId = row.siteId!;
     if (!micros.has(siteId)) micros.set(siteId, new Array(buckets).fill(0));
-    micros.get(siteId)![indexOf.get(row.day)!] += row.revenueMicros;
+    micros.get(siteId)![row.bucket] += row.revenueMicros;
   }
   return new Map([...micros].map(([siteId, values]) => [siteId, values.map(usdFromMicros)]));
 }

@@ -35,6 +35,20 @@ describe('revenue by site', () => {
             expect(site.series.length).toBeLessThanOrEqual(SERIES_POINTS);
             expect(sum(site.series)).toBe(micros(site.revenue));
           }
+          // The first and the last points are their own days' revenue, so the points sit where their days are.
+          const perBucket = Math.ceil(length / SERIES_POINTS);
+          const top = bySite[0];
+          const lastStart = shiftDay(range.fromDate, (top.series.length - 1) * perBucket);
+          const [first, last] = await Promise.all(
+            [
+              { fromDate: range.fromDate, toDate: shiftDay(range.fromDate, perBucket - 1) },
+              { fromDate: lastStart, toDate },
+            ].map((days) => getRevenueBySite(demo, { ...days, siteIds: [top.siteId] })),
+          );
+          expect([micros(top.series[0]), micros(top.series.at(-1)!)]).toEqual([
+            micros(first[0].revenue),
+            micros(last[0].revenue),
+          ]);
           const revenues = bySite.map((s) => s.revenue);
           expect(revenues).toEqual([...revenues].sort((a, b) => b - a));
         },
