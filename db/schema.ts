@@ -243,6 +243,22 @@ export const revenueRollup = pgTable(
     index('revenue_rollup_account_idx')
       .on(t.userId, t.grain, t.period, t.updatedAt)
       .where(sql`${t.siteId} is null and ${t.country} is null`),
+    // The sites' rows with their figures, so that a subset of sites is read from this index alone: by country,
+    // a year of 50 of big@example.com's sites is 110,000 month rows, which the key found on 41,000 heap pages.
+    index('revenue_rollup_site_figures_idx')
+      .on(
+        t.userId,
+        t.grain,
+        t.siteId,
+        t.period,
+        t.country,
+        t.impressions,
+        t.clicks,
+        t.adRequests,
+        t.revenueMicros,
+        t.rows,
+      )
+      .where(sql`${t.siteId} is not null`),
     // What each site earned by month (statements, lib/payments): the key would walk every country's month rows.
     index('revenue_rollup_site_month_idx')
       .on(t.userId, t.period)
