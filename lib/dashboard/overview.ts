@@ -74,7 +74,8 @@ export async function loadTrends(
     getDailyRevenue(principal, range),
     compared ? getDailyRevenue(principal, compared) : [],
     getRevenueByCountry(principal, { ...topCountriesView, ...range }),
-    getRevenueBySite(principal, range),
+    // The top sites are a table without sparklines.
+    getRevenueBySite(principal, range, { series: false }),
   ]);
   return {
     daily,

@@ -12,7 +12,10 @@ export interface SiteRevenue extends Metrics {
   name: string | null;
   url: string | null;
   status: 'live' | 'approved' | 'pending' | null;
-  /** Revenue over the range in at most SERIES_POINTS buckets of whole days, oldest first: the sparkline. */
+  /**
+   * Revenue over the range in at most SERIES_POINTS buckets of whole days, oldest first: the sparkline. Empty
+   * when the caller did not ask for it (`{ series: false }`).
+   */
   series: number[];
 }
 
@@ -40,20 +43,24 @@ const daysPerBucket = (fromDate: string, toDate: string) =>
  * grains (partial months by day, whole months by month), so they add up exactly to the totals report; in one
  * country, from the daily rows (the rollup keeps no site × country × day grain).
  */
-export async function getRevenueBySite(principal: Principal, input: ReportInput): Promise<SiteRevenue[]> {
+export async function getRevenueBySite(
+  principal: Principal,
+  input: ReportInput,
+  options: { series: boolean } = { series: true },
+): Promise<SiteRevenue[]> {
   const { siteIds, fromDate, toDate, country } = await reportScope(principal, input);
   if (siteIds.length === 0) return [];
   const db = await getReadDb();
   const [{ totals, buckets }, names] = await Promise.all([
     country
       ? inOneCountry(principal.userId, siteIds, country, fromDate, toDate)
-      : fromRollup(principal.userId, siteIds, fromDate, toDate),
+      : fromRollup(principal.userId, siteIds, fromDate, toDate, options.series),
     db
       .select({ siteId: sites.id, name: sites.name, url: sites.url, status: sites.status })
       .from(sites)
       .where(inArray(sites.id, siteIds)),
   ]);
-  const series = seriesBySite(buckets, fromDate, toDate);
+  const series = options.series ? seriesBySite(buckets, fromDate, toDate) : new Map([['', []]]);
   const byId = new Map(totals.map((t) => [t.siteId!, t]));
   return names
     .map((site) => ({
@@ -68,7 +75,7 @@ export async function getRevenueBySite(principal: Principal, input: ReportInput)
  * Each site's sums and revenue by sparkline bucket, from the rollup's site grains summed over countries: summed in
  * the database, a year of 100 sites is 6,000 rows rather than 36,500 days.
  */
-async function fromRollup(userId: string, siteIds: string[], fromDate: string, toDate: string) {
+async function fromRollup(userId: string, siteIds: string[], fromDate: string, toDate: string, series: boolean) {
   const db = await getReadDb();
   const pieces = splitRange(fromDate, toDate);
   const periods = [pieces.leadingDays, pieces.trailingDays]
@@ -83,12 +90,14 @@ async function fromRollup(userId: string, siteIds: string[], fromDate: string, t
       .from(r)
       .where(and(inScope, or(...periods)))
       .groupBy(r.siteId),
-    db
-      .select({ siteId: r.siteId, bucket: bucket.mapWith(Number), revenueMicros: sumsOf(r).revenueMicros })
-      .from(r)
-      .where(and(inScope, eq(r.grain, 'd'), between(r.period, fromDate, toDate)))
-      // By position: the bucket's expression, written twice, would carry different parameters and not match.
-      .groupBy(r.siteId, sql`2`),
+    series
+      ? db
+          .select({ siteId: r.siteId, bucket: bucket.mapWith(Number), revenueMicros: sumsOf(r).revenueMicros })
+          .from(r)
+          .where(and(inScope, eq(r.grain, 'd'), between(r.period, fromDate, toDate)))
+          // By position: the bucket's expression, written twice, would carry different parameters and not match.
+          .groupBy(r.siteId, sql`2`)
+      : [],
   ]);
   return { totals: totals as SiteSums[], buckets: buckets as SiteBucket[] };
 }
