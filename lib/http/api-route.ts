@@ -188,7 +188,7 @@ function serve<P, I>(endpoint: Endpoint<P, I>, request: Request, context: RouteC
       const params = (await context.params) as P;
       const validators = endpoint.accountData && validatorsFor ? await validatorsFor(type) : null;
       if (validators && clientCopyIsCurrent(request, validators)) return notModified(headers, validators);
-      const releaseReport = endpoint.report && keyId ? claimReportSlot(keyId) : () => {};
+      const releaseReport = endpoint.report && keyId ? await claimReportSlot(keyId) : () => {};
       let streaming = false;
       try {
         const result = await handle({
@@ -205,7 +205,7 @@ function serve<P, I>(endpoint: Endpoint<P, I>, request: Request, context: RouteC
         if (validators) setValidators(headers, validators);
         if (result instanceof StreamedBody) {
           // The export holds its slots until its last row is sent, the client goes, or it is cut off.
-          const releaseExport = claimExportSlot(result.accountId);
+          const releaseExport = await claimExportSlot(result.accountId);
           const release = () => (releaseExport(), releaseReport());
           const response = streamResponse(result, type, headers, { release });
           streaming = true;

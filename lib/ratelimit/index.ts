@@ -1,6 +1,8 @@
 import { env } from '@/lib/platform/env';
 import { createMemoryStore } from './memory';
+import { createMemorySlots, type SlotStore } from './slots';
 import { createUpstashStore } from './upstash';
+import { createUpstashSlots } from './upstash-slots';
 
 /** Requests per window per key: RATE_LIMIT_PER_MINUTE, 120 unless configured. */
 export const keyLimit = (): number => env().RATE_LIMIT_PER_MINUTE;
@@ -40,7 +42,7 @@ function createConfiguredStore(): RateLimitStore {
   return url && token ? createUpstashStore({ url, token }) : createMemoryStore();
 }
 
-const slot = globalThis as unknown as { __portalRateLimit?: RateLimitStore };
+const slot = globalThis as unknown as { __portalRateLimit?: RateLimitStore; __portalSlots?: SlotStore };
 
 export function getRateLimitStore(): RateLimitStore {
   return (slot.__portalRateLimit ??= createConfiguredStore());
@@ -49,4 +51,15 @@ export function getRateLimitStore(): RateLimitStore {
 /** Tests install a store of their own (e.g. with an injected clock). */
 export function setRateLimitStore(store: RateLimitStore | undefined) {
   slot.__portalRateLimit = store;
+}
+
+/** The slots of keys' reports and accounts' exports: shared through Upstash when it is configured, as the limits are. */
+export function getSlotStore(): SlotStore {
+  const { UPSTASH_REDIS_REST_URL: url, UPSTASH_REDIS_REST_TOKEN: token } = env();
+  return (slot.__portalSlots ??= url && token ? createUpstashSlots({ url, token }) : createMemorySlots());
+}
+
+/** Tests install a store of their own. */
+export function setSlotStore(store: SlotStore | undefined) {
+  slot.__portalSlots = store;
 }

@@ -14,14 +14,14 @@ import { demoKey } from '../support/keys';
 useTestDatabase();
 
 /** Takes every slot of the key, as that many reports in flight would. */
-function fillSlots(keyId: string): Array<() => void> {
-  return Array.from({ length: MAX_CONCURRENT_REPORTS_PER_KEY }, () => claimReportSlot(keyId));
+function fillSlots(keyId: string): Promise<Array<() => void>> {
+  return Promise.all(Array.from({ length: MAX_CONCURRENT_REPORTS_PER_KEY }, () => claimReportSlot(keyId)));
 }
 
 describe(`at most ${MAX_CONCURRENT_REPORTS_PER_KEY} report requests per key at once`, () => {
   it('answers one more report with 429 and Retry-After: 1 at once, and serves again when one finishes', async () => {
     const { raw, record } = await demoKey();
-    const running = fillSlots(record.id);
+    const running = await fillSlots(record.id);
     for (const path of [
       '/api/v1/reports/totals',
       '/api/v1/reports/by-country',
@@ -46,7 +46,7 @@ describe(`at most ${MAX_CONCURRENT_REPORTS_PER_KEY} report requests per key at o
     running[0](); // giving back twice frees one slot, not two
     expect((await get('/api/v1/reports/totals', { key: raw })).status).toBe(200);
     expect((await get('/api/v1/reports/totals', { key: raw })).status).toBe(200);
-    const third = claimReportSlot(record.id);
+    const third = await claimReportSlot(record.id);
     expect((await get('/api/v1/reports/totals', { key: raw })).status).toBe(429);
     third();
     running[1]();
@@ -67,6 +67,6 @@ describe(`at most ${MAX_CONCURRENT_REPORTS_PER_KEY} report requests per key at o
       expect(exported.status).toBe(200);
     }
     // Had any of them kept its slot, these would be refused.
-    for (const key of [record.id, full.record.id]) fillSlots(key).forEach((release) => release());
+    for (const key of [record.id, full.record.id]) (await fillSlots(key)).forEach((release) => release());
   });
 });

@@ -34,10 +34,10 @@ async function expectNothingOpen() {
 }
 
 /** True when the account has every export slot free again (taken and given back at once). */
-function accountSlotsFree(accountId: string): boolean {
+async function accountSlotsFree(accountId: string): Promise<boolean> {
   const held = [];
   try {
-    for (let i = 0; i < MAX_CONCURRENT_EXPORTS_PER_ACCOUNT; i++) held.push(claimExportSlot(accountId));
+    for (let i = 0; i < MAX_CONCURRENT_EXPORTS_PER_ACCOUNT; i++) held.push(await claimExportSlot(accountId));
     return true;
   } catch {
     return false;
@@ -60,7 +60,7 @@ describe('a HEAD on the export', () => {
     const whole = await get(EXPORT, { key: raw });
     expect(whole.status).toBe(200);
     expect(whole.text.split('\n').length).toBeGreaterThan(10_000);
-    expect(accountSlotsFree(DEMO_IDS.users.demo)).toBe(true);
+    expect(await accountSlotsFree(DEMO_IDS.users.demo)).toBe(true);
     await expectNothingOpen();
   });
 
@@ -85,7 +85,7 @@ describe('a download the client stops reading', () => {
     await sleep(1_500);
     await expect(reader.read()).rejects.toThrow(/the client stopped reading/);
     await expectNothingOpen();
-    expect(accountSlotsFree(DEMO_IDS.users.demo)).toBe(true);
+    expect(await accountSlotsFree(DEMO_IDS.users.demo)).toBe(true);
     for (const path of ['/api/v1/reports/totals', '/api/v1/reports/by-country', EXPORT]) {
       expect((await get(path, { key: raw })).status, path).toBe(200);
     }
@@ -104,7 +104,7 @@ describe('a download the client stops reading', () => {
     }).rejects.toThrow(/longer than an export may/);
     expect(Date.now() - started).toBeLessThan(3_000);
     await expectNothingOpen();
-    expect(accountSlotsFree(DEMO_IDS.users.demo)).toBe(true);
+    expect(await accountSlotsFree(DEMO_IDS.users.demo)).toBe(true);
   });
 });
 
@@ -117,17 +117,19 @@ describe('exports are counted', () => {
     expect(third.json.detail).toMatch(/This account already has 2 exports running/);
     expect(third.headers.get('retry-after')).toBe('5');
     // The dashboard's downloads take the same slots.
-    expect(() => claimExportSlot(DEMO_IDS.users.demo)).toThrow(/This account already has 2 exports running/);
+    await expect(claimExportSlot(DEMO_IDS.users.demo)).rejects.toThrow(/This account already has 2 exports running/);
     // Another account is not held up, and neither are the account's reports.
     expect((await get(EXPORT, { key: (await rivalKey()).raw })).status).toBe(200);
     expect((await get('/api/v1/reports/totals', { key: (await demoKey()).raw })).status).toBe(200);
     await Promise.all(running.map((response) => response.body!.cancel()));
-    expect(accountSlotsFree(DEMO_IDS.users.demo)).toBe(true);
+    expect(await accountSlotsFree(DEMO_IDS.users.demo)).toBe(true);
     await expectNothingOpen();
   });
 
   it(`per server, ${MAX_CONCURRENT_EXPORTS} at once whoever asks, so reports always keep connections`, async () => {
-    const others = Array.from({ length: MAX_CONCURRENT_EXPORTS }, (_, i) => claimExportSlot(`other-account-${i}`));
+    const others = await Promise.all(
+      Array.from({ length: MAX_CONCURRENT_EXPORTS }, (_, i) => claimExportSlot(`other-account-${i}`)),
+    );
     try {
       const refused = await get(EXPORT, { key: (await demoKey()).raw });
       expect(refused.status).toBe(503);
@@ -136,7 +138,7 @@ describe('exports are counted', () => {
     } finally {
       others.forEach((release) => release());
     }
-    expect(accountSlotsFree(DEMO_IDS.users.demo)).toBe(true); // the refusal gave the account's slot back
+    expect(await accountSlotsFree(DEMO_IDS.users.demo)).toBe(true); // the refusal gave the account's slot back
     expect((await get(EXPORT, { key: (await demoKey()).raw })).status).toBe(200);
   });
 

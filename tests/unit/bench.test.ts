@@ -20,10 +20,10 @@ describe('npm run bench: one API key per connection', () => {
   let url: string;
 
   beforeAll(async () => {
-    server = http.createServer((request, response) => {
+    server = http.createServer(async (request, response) => {
       let release: () => void;
       try {
-        release = claimReportSlot(String(request.headers['x-api-key']));
+        release = await claimReportSlot(String(request.headers['x-api-key']));
       } catch (err) {
         response.writeHead(err instanceof ProblemError ? err.status : 500).end();
         return;

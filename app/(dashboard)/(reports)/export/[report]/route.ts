@@ -56,7 +56,7 @@ async function answer(request: Request, params: Promise<{ report: string }>) {
     setValidators(headers, validators);
     if (typeof body !== 'string') {
       // Counted with the account's API exports: each holds a database connection while it downloads.
-      const release = claimExportSlot(viewer.principal.userId);
+      const release = await claimExportSlot(viewer.principal.userId);
       return streamResponse(new StreamedBody(body, fileName, viewer.principal.userId), 'text/csv', headers, {
         release,
       });
