@@ -9,8 +9,6 @@ import { copyLine } from '@/db/bulk';
 import type { ImportRow, LineError } from '@/lib/revenue-in/parse';
 
 const STAGING = 'revenue_import';
-/** SQLSTATE of ON CONFLICT DO UPDATE meeting the same key twice in one statement. */
-const CARDINALITY_VIOLATION = '21000';
 const STAGING_COLUMNS = [
   'line',
   'site_id',
@@ -169,9 +167,9 @@ const duplicates = (session: BulkSession, max: number) =>
  * Sets aside the staged rows that equal the stored ones, so that re-sending a file reads the table once and writes
  * nothing: a file's rows span a few accounts and a run of days, whose stored rows one range of an index returns
  * for a hash join (an upsert's lookup per row takes ~4 µs on a 14.6 M-row table, and locks the row it leaves).
- * A file that repeats a key is left whole, for the upsert to report; bounds are parameters so the plan sees them.
+ * Bounds are parameters so the plan sees them. A file that repeats a key is left whole: 'repeats'.
  */
-async function dropUnchanged(session: BulkSession): Promise<void> {
+async function setAsideUnchanged(session: BulkSession): Promise<'repeats' | 'done'> {
   // Hashes of a large file's keys fit in memory then (the default 4 MB spills them to disk in batches).
   await session.query(`set local work_mem = '64MB'`);
   const [span] = await session.query<{ accounts: string | null; first: string; last: string; repeats: boolean }>(
@@ -180,7 +178,8 @@ async function dropUnchanged(session: BulkSession): Promise<void> {
        (select min(day)::text from ${STAGING}) as first, (select max(day)::text from ${STAGING}) as last,
        exists (select from ${STAGING} group by site_id, day, country having count(*) > 1) as repeats`,
   );
-  if (!span.accounts || span.repeats) return;
+  if (span.repeats) return 'repeats';
+  if (!span.accounts) return 'done';
   await session.query(
     `delete from ${STAGING} s using revenue_daily r
      where r.user_id = any($1::uuid[]) and r.day between $2::date and $3::date
@@ -189,6 +188,7 @@ async function dropUnchanged(session: BulkSession): Promise<void> {
            (s.impressions, s.clicks, s.ad_requests, s.revenue_micros, s.ad_unit_id)`,
     [span.accounts, span.first, span.last],
   );
+  return 'done';
 }
 
 /**
@@ -199,14 +199,11 @@ export async function upsertStaged(
   session: BulkSession,
   max: number,
 ): Promise<{ inserted: number; updated: number } | { errors: LineError[]; count: number }> {
-  await dropUnchanged(session);
-  // A key given twice makes the statement fail ("cannot affect row a second time"). Looking for repeats
-  // only then keeps a sort of every staged row off the normal path; the savepoint keeps the transaction usable.
-  await session.query('savepoint upsert');
-  let counts: { inserted: string; updated: string };
-  try {
-    [counts] = await session.query<{ inserted: string; updated: string }>(
-      `with upserted as (
+  // Looked for before the upsert, which cannot be trusted to fail on them: on PostgreSQL 15 a repeat whose first
+  // line equals the stored row updates nothing, so the second line wins without "cannot affect row a second time".
+  if ((await setAsideUnchanged(session)) === 'repeats') return duplicates(session, max);
+  const [counts] = await session.query<{ inserted: string; updated: string }>(
+    `with upserted as (
        insert into revenue_daily as r
          (site_id, user_id, day, country, impressions, clicks, ad_requests, revenue_micros, ad_unit_id, updated_at)
        select s.site_id, x.user_id, s.day, s.country, s.impressions, s.clicks, s.ad_requests, s.revenue_micros,
@@ -220,11 +217,6 @@ export async function upsertStaged(
              (excluded.impressions, excluded.clicks, excluded.ad_requests, excluded.revenue_micros, excluded.ad_unit_id)
        returning xmax = 0 as inserted)
      select count(*) filter (where inserted) as inserted, count(*) filter (where not inserted) as updated from upserted`,
-    );
-  } catch (error) {
-    if ((error as { code?: string }).code !== CARDINALITY_VIOLATION) throw error;
-    await session.query('rollback to savepoint upsert');
-    return duplicates(session, max);
-  }
+  );
   return { inserted: Number(counts.inserted), updated: Number(counts.updated) };
 }
