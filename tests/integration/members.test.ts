@@ -122,7 +122,8 @@ describe('inviting', () => {
     const kinds = await t.db
       .select({ kind: auditEvents.kind })
       .from(auditEvents)
-      .where(and(eq(auditEvents.accountId, account.id), eq(auditEvents.subjectId, sent.id)));
+      .where(and(eq(auditEvents.accountId, account.id), eq(auditEvents.subjectId, sent.id)))
+      .orderBy(auditEvents.id); // without it, PostgreSQL may return them in another order (CI did once)
     expect(kinds.map((k) => k.kind)).toEqual(['invitation.sent', 'invitation.sent', 'invitation.revoked']);
   });
 });

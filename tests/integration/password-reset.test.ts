@@ -37,7 +37,8 @@ afterEach(() => setRateLimitStore(undefined));
 
 const outboxTo = (email: string) =>
   t.db.select().from(mailOutbox).where(eq(mailOutbox.recipient, email)).orderBy(desc(mailOutbox.createdAt));
-const eventsOf = (userId: string) => t.db.select().from(auditEvents).where(eq(auditEvents.subjectId, userId));
+const eventsOf = (userId: string) =>
+  t.db.select().from(auditEvents).where(eq(auditEvents.subjectId, userId)).orderBy(auditEvents.id);
 
 /** Asks for a link and reads it from the message the SMTP sink received: the whole way a person goes. */
 async function linkFor(email: string): Promise<string> {
