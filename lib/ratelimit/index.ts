@@ -37,9 +37,15 @@ export function secondsUntilReset(store: RateLimitStore, result: RateLimitResult
   return Math.max(1, Math.ceil((result.reset - now) / 1000));
 }
 
-function createConfiguredStore(): RateLimitStore {
+/** Upstash's URL and token when the deployment names both: the limits and the slots then live there. */
+function upstashConnection(): { url: string; token: string } | null {
   const { UPSTASH_REDIS_REST_URL: url, UPSTASH_REDIS_REST_TOKEN: token } = env();
-  return url && token ? createUpstashStore({ url, token }) : createMemoryStore();
+  return url && token ? { url, token } : null;
+}
+
+function createConfiguredStore(): RateLimitStore {
+  const upstash = upstashConnection();
+  return upstash ? createUpstashStore(upstash) : createMemoryStore();
 }
 
 const slot = globalThis as unknown as { __portalRateLimit?: RateLimitStore; __portalSlots?: SlotStore };
@@ -55,8 +61,8 @@ export function setRateLimitStore(store: RateLimitStore | undefined) {
 
 /** The slots of keys' reports and accounts' exports: shared through Upstash when it is configured, as the limits are. */
 export function getSlotStore(): SlotStore {
-  const { UPSTASH_REDIS_REST_URL: url, UPSTASH_REDIS_REST_TOKEN: token } = env();
-  return (slot.__portalSlots ??= url && token ? createUpstashSlots({ url, token }) : createMemorySlots());
+  const upstash = upstashConnection();
+  return (slot.__portalSlots ??= upstash ? createUpstashSlots(upstash) : createMemorySlots());
 }
 
 /** Tests install a store of their own. */

@@ -18,7 +18,7 @@ const WARN_EVERY_MS = 60_000;
 /** Extra time an HTTP call to Upstash may live after we stopped waiting for it, before it is aborted. */
 const ABORT_AFTER_MS = 1_000;
 
-export const TIMED_OUT = Symbol('timed out');
+const TIMED_OUT = Symbol('timed out');
 
 /** The next turn of the event loop after pending I/O has been read (setImmediate), or the nearest thing. */
 function afterIo(fn: () => void): void {
@@ -98,26 +98,30 @@ export function upstashRedis(options: UpstashConnection): Redis {
 
 export const DEFAULT_TIMEOUT_MS = 1000;
 
-/** `work`'s answer, or TIMED_OUT once `ms` of this process's listening time have passed. */
-export async function withinDeadline<T>(work: Promise<T>, ms: number): Promise<T | typeof TIMED_OUT> {
+/**
+ * Upstash's answer to `work`, or why there is none: it failed, or `ms` of this process's listening time passed
+ * first. The caller then counts in its own process instead (fails open).
+ */
+export async function answerOf<T>(work: Promise<T>, ms: number): Promise<{ answer: T } | { unavailable: string }> {
   const timer = listenFor(ms);
   try {
-    return await Promise.race([work, timer.promise]);
+    const answer = await Promise.race([work, timer.promise]);
+    return answer === TIMED_OUT ? { unavailable: `no answer within ${ms} ms` } : { answer };
+  } catch (err) {
+    return { unavailable: err instanceof Error ? err.message.slice(0, 200) : String(err) };
   } finally {
     timer.cancel();
   }
 }
 
-/** Says that Upstash is unavailable, and why, at most once a minute. */
-export function unavailableWarner(options: Pick<UpstashConnection, 'warn' | 'now'>) {
+/** Says that Upstash is unavailable, why, and that `what` goes on in this process: at most once a minute. */
+export function unavailableWarner(options: Pick<UpstashConnection, 'warn' | 'now'>, what: string) {
   const now = options.now ?? Date.now;
   const warn = options.warn ?? ((message: string) => log.warn(message));
   let lastWarning = -Infinity;
-  return (what: string, reason: string) => {
+  return (reason: string) => {
     if (now() - lastWarning < WARN_EVERY_MS) return;
     lastWarning = now();
     warn(`[ratelimit] Upstash unavailable (${reason}); ${what} in this process until it answers again.`);
   };
 }
-
-export const reasonOf = (err: unknown) => (err instanceof Error ? err.message.slice(0, 200) : String(err));

@@ -1,13 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { createMemorySlots, once, type SlotStore } from './slots';
 import {
+  answerOf,
   DEFAULT_TIMEOUT_MS,
-  reasonOf,
-  TIMED_OUT,
   unavailableWarner,
   type UpstashConnection,
   upstashRedis,
-  withinDeadline,
 } from './upstash-client';
 
 /**
@@ -40,28 +38,23 @@ export function createUpstashSlots(options: UpstashConnection & { leaseMs?: numb
   const now = options.now ?? Date.now;
   const redis = upstashRedis(options);
   const fallback = createMemorySlots();
-  const warn = unavailableWarner(options);
-  const failOpen = (owner: string, max: number, reason: string) => {
-    warn('counting slots', reason);
-    return fallback.claimNow(owner, max);
-  };
+  const warnUnavailable = unavailableWarner(options, 'counting slots');
   return {
     async claim(owner, max) {
       const key = `portal:slots:${owner}`;
       const id = randomUUID();
-      try {
-        const taken = await withinDeadline(
-          redis.eval<string[], number>(CLAIM, [key], [String(now()), String(leaseMs), String(max), id]),
-          timeoutMs,
-        );
-        if (taken === TIMED_OUT) return failOpen(owner, max, `no answer within ${timeoutMs} ms`);
-        if (taken !== 1) return null;
-      } catch (err) {
-        return failOpen(owner, max, reasonOf(err));
+      const taken = await answerOf(
+        redis.eval<string[], number>(CLAIM, [key], [String(now()), String(leaseMs), String(max), id]),
+        timeoutMs,
+      );
+      if ('unavailable' in taken) {
+        warnUnavailable(taken.unavailable);
+        return fallback.claimNow(owner, max);
       }
+      if (taken.answer !== 1) return null;
       return once(() => {
         // Not waited for: the answer is already out. A release Upstash misses ends with the lease.
-        withinDeadline(redis.zrem(key, id), timeoutMs).catch((err) => warn('counting slots', reasonOf(err)));
+        void answerOf(redis.zrem(key, id), timeoutMs).then((r) => 'unavailable' in r && warnUnavailable(r.unavailable));
       });
     },
   };

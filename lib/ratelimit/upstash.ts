@@ -2,13 +2,11 @@ import { Ratelimit } from '@upstash/ratelimit';
 import type { RateLimitResult, RateLimitStore } from './index';
 import { createMemoryStore } from './memory';
 import {
+  answerOf,
   DEFAULT_TIMEOUT_MS,
-  reasonOf,
-  TIMED_OUT,
   unavailableWarner,
   type UpstashConnection,
   upstashRedis,
-  withinDeadline,
 } from './upstash-client';
 
 export interface UpstashStoreOptions extends UpstashConnection {
@@ -45,38 +43,26 @@ export function createUpstashStore(options: UpstashStoreOptions): RateLimitStore
     return limiter;
   };
 
-  const warn = unavailableWarner(options);
-  const warnUnavailable = (reason: string) => warn('counting', reason);
-  const failOpen = (bucket: string, limit: number, windowMs: number, reason: string): Promise<RateLimitResult> => {
-    warnUnavailable(reason);
-    return fallback.hit(bucket, limit, windowMs);
-  };
-
+  const warnUnavailable = unavailableWarner(options, 'counting');
   return {
     now,
     async reset(bucket, limit, windowMs) {
       // Counted locally while Upstash failed: clear both. A reset Upstash cannot take only warns.
       await fallback.reset(bucket, limit, windowMs);
-      try {
-        const done = await withinDeadline(limiterFor(limit, windowMs).resetUsedTokens(bucket), timeoutMs);
-        if (done === TIMED_OUT) warnUnavailable(`no answer within ${timeoutMs} ms`);
-      } catch (err) {
-        warnUnavailable(reasonOf(err));
-      }
+      const done = await answerOf(limiterFor(limit, windowMs).resetUsedTokens(bucket), timeoutMs);
+      if ('unavailable' in done) warnUnavailable(done.unavailable);
     },
-    async hit(bucket, limit, windowMs) {
-      try {
-        const result = await withinDeadline(limiterFor(limit, windowMs).limit(bucket), timeoutMs);
-        if (result === TIMED_OUT || result.reason === 'timeout') {
-          return failOpen(bucket, limit, windowMs, `no answer within ${timeoutMs} ms`);
-        }
-        // The library counts windows on the real clock (Date.now()); state the window's end on this store's
-        // clock, which Retry-After is measured on (they differ only when a test injects `now`).
-        const reset = options.now ? now() + (result.reset - Date.now()) : result.reset;
-        return { success: result.success, limit, remaining: result.remaining, reset };
-      } catch (err) {
-        return failOpen(bucket, limit, windowMs, reasonOf(err));
+    async hit(bucket, limit, windowMs): Promise<RateLimitResult> {
+      const got = await answerOf(limiterFor(limit, windowMs).limit(bucket), timeoutMs);
+      const result = 'answer' in got && got.answer.reason !== 'timeout' ? got.answer : null;
+      if (!result) {
+        warnUnavailable('unavailable' in got ? got.unavailable : `no answer within ${timeoutMs} ms`);
+        return fallback.hit(bucket, limit, windowMs);
       }
+      // The library counts windows on the real clock (Date.now()); state the window's end on this store's
+      // clock, which Retry-After is measured on (they differ only when a test injects `now`).
+      const reset = options.now ? now() + (result.reset - Date.now()) : result.reset;
+      return { success: result.success, limit, remaining: result.remaining, reset };
     },
   };
 }
