@@ -45,6 +45,8 @@ const SETTLE_SECONDS = 30;
 const RESULTS_FILE = path.join(root, 'bench', 'results.json');
 
 const settings = options();
+/** Whether --only (if given) asks for the in-process figures of this name. */
+const selected = (name: string) => !settings.only || settings.only.test(name);
 const databaseUrl = process.env.BENCH_DATABASE_URL || process.env.DATABASE_URL || DEFAULT_URL;
 // withDatabase (key, session, dataset checks) and the server must act on the same database.
 process.env.DATABASE_URL = databaseUrl;
@@ -205,10 +207,10 @@ async function main(): Promise<number> {
           );
           const { allCases, phases, errors } = await runPhases(server.origin, dataset, access);
           // The month-end close, in-process (each close rolled back): with the server idle, not under load.
-          const closes = settings.only && !settings.only.test('close') ? [] : await benchMonthEndClose();
+          const closes = selected('close') ? await benchMonthEndClose() : [];
           if (closes.length > 0) console.log(`\n${closeTable(closes)}`);
           // Last: they rewrite the account's recent rows (ending as they began), which bumps its data version.
-          const imports = settings.only && !settings.only.test('import') ? [] : await benchImports(dataset);
+          const imports = selected('import') ? await benchImports(dataset) : [];
           if (imports.length > 0) console.log(`\n${importTable(imports)}`);
           const date = new Date().toISOString();
           const results: Results = {

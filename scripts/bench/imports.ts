@@ -8,12 +8,13 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { sql } from 'drizzle-orm';
+import { and, eq, gte, max, sql, type SQL } from 'drizzle-orm';
 import { getDb } from '@/db/client';
-import { queryRows } from '@/db/raw-query';
+import { revenueDaily } from '@/db/schema';
 import { OPERATOR } from '@/lib/accounts';
+import { addDays } from '@/lib/query';
 import { importRevenue, type ImportSummary } from '@/lib/revenue-in';
-
+import { usdFromMicros } from '@/lib/shared/money';
 import type { Dataset } from './fixtures';
 
 export interface ImportFigure {
@@ -28,37 +29,26 @@ export interface ImportFigure {
 /** Days of the account's rows in each import: about 200,000 rows for big@example.com. */
 const DAYS = 10;
 
-const revenue = (micros: string) => `${micros.slice(0, -6) || '0'}.${micros.slice(-6).padStart(6, '0')}`;
-
-/** The account's rows of its last `DAYS` days as an import file, and the range they cover. */
-async function recentRowsAsCsv(userId: string) {
+/** The account's rows of its last `DAYS` days. */
+async function recentRows(userId: string) {
   const db = await getDb();
-  const [{ last }] = await queryRows<{ last: string }>(
-    db,
-    sql`select max(day)::text as last from revenue_daily where user_id = ${userId}`,
-  );
-  const rows = await queryRows<{
-    site_id: string;
-    day: string;
-    country: string;
-    impressions: string;
-    clicks: string;
-    ad_requests: string;
-    revenue_micros: string;
-  }>(
-    db,
-    sql`
-    select site_id, day::text as day, country, impressions::text, clicks::text, ad_requests::text,
-           revenue_micros::text
-    from revenue_daily where user_id = ${userId} and day > ${last}::date - ${DAYS}::int`,
-  );
-  const lines = rows.map(
-    (r) =>
-      `${r.day},${r.site_id},${r.country},${r.impressions},${r.clicks},${r.ad_requests},${revenue(r.revenue_micros)}\n`,
+  const [{ last }] = await db.select({ last: max(revenueDaily.day) }).from(revenueDaily).where(eq(revenueDaily.userId, userId));
+  return and(eq(revenueDaily.userId, userId), gte(revenueDaily.day, addDays(last!, -(DAYS - 1))));
+}
+
+/** Those rows as an import file, with revenue in USD as the API's export writes it (the import reads it back exactly). */
+async function asCsv(recent: SQL | undefined): Promise<string> {
+  const d = revenueDaily;
+  const rows = await (await getDb())
+    .select({ day: d.day, siteId: d.siteId, country: d.country, impressions: d.impressions, clicks: d.clicks, adRequests: d.adRequests, revenueMicros: d.revenueMicros })
+    .from(d)
+    .where(recent);
+  const lines = rows.map((r) =>
+    [r.day, r.siteId, r.country, r.impressions, r.clicks, r.adRequests, usdFromMicros(r.revenueMicros)].join(','),
   );
   const file = path.join(os.tmpdir(), `portal-bench-import-${process.pid}.csv`);
-  fs.writeFileSync(file, `day,siteId,country,impressions,clicks,adRequests,revenue\n${lines.join('')}`);
-  return { last, file };
+  fs.writeFileSync(file, `day,siteId,country,impressions,clicks,adRequests,revenue\n${lines.join('\n')}\n`);
+  return file;
 }
 
 /** The file read as `npm run import` reads it: streamed, in 1 MiB chunks. */
@@ -73,9 +63,9 @@ async function timedImport(name: string, file: string): Promise<ImportFigure> {
 
 export async function benchImports(dataset: Dataset): Promise<ImportFigure[]> {
   const userId = dataset.principal.userId;
-  const { last, file } = await recentRowsAsCsv(userId);
-  const db = await getDb();
-  await db.execute(sql`delete from revenue_daily where user_id = ${userId} and day > ${last}::date - ${DAYS}::int`);
+  const recent = await recentRows(userId);
+  const file = await asCsv(recent);
+  await (await getDb()).delete(revenueDaily).where(recent);
   await vacuum();
   const figures = [
     await timedImport(`import ${DAYS} days of new rows`, file),
