@@ -122,11 +122,9 @@ async function* readCsv(input: Input, today: string): AsyncGenerator<ParsedLine[
 
   for await (const lines of splitLines(input)) {
     const out: ParsedLine[] = [];
-    if (!readLines(out, lines)) {
-      yield out;
-      return;
-    }
+    const goesOn = lines.every((item) => readLine(out, item));
     if (out.length > 0) yield out;
+    if (!goesOn) return;
   }
   if (pending) {
     const detail = 'opens a quoted cell that is never closed; the rest of the file was not read';
@@ -136,12 +134,7 @@ async function* readCsv(input: Input, today: string): AsyncGenerator<ParsedLine[
     yield [{ error: { line: 1, field: 'header', detail } }];
   }
 
-  /** Reads a batch of lines into `out`; false when the file ends there. */
-  function readLines(out: ParsedLine[], lines: Line[]): boolean {
-    for (const item of lines) if (!readLine(out, item)) return false;
-    return true;
-  }
-
+  /** Adds what a line makes to `out`; false when the file cannot be read past it. */
   function readLine(out: ParsedLine[], item: Line): boolean {
     if ('problem' in item) {
       // No reliable place to resume in CSV (the line may have opened a quote): the file ends here.
