@@ -1,4 +1,4 @@
-import { and, between, eq, inArray, isNull, or, sql } from 'drizzle-orm';
+import { and, between, eq, inArray, isNull, or, sql, type SQLWrapper } from 'drizzle-orm';
 import { getReadDb } from '@/db/client';
 import { revenueDaily, revenueRollup, sites } from '@/db/schema';
 import { addSums, type Metrics, metricsOf, NO_SUMS, type Sums, usdFromMicros } from '@/lib/shared/money';
@@ -36,6 +36,13 @@ type SiteBucket = { siteId: string | null; bucket: number; revenueMicros: number
 /** Whole days per sparkline point: a range of up to SERIES_POINTS days has a point a day. */
 const daysPerBucket = (fromDate: string, toDate: string) =>
   Math.ceil(daysBetweenInclusive(fromDate, toDate) / SERIES_POINTS);
+
+/**
+ * The sparkline point a day falls in, in SQL. Grouped by position (`sql\`2\``) where it is selected second: the
+ * expression written twice would carry different parameters, and PostgreSQL would not match them.
+ */
+const bucketOf = (day: SQLWrapper, fromDate: string, toDate: string) =>
+  sql<number>`((${day} - ${fromDate}::date) / ${daysPerBucket(fromDate, toDate)})::int`.mapWith(Number);
 
 /**
  * Each readable site's figures for a range (the dashboard's Sites page and the overview's top sites), every
@@ -83,7 +90,6 @@ async function fromRollup(userId: string, siteIds: string[], fromDate: string, t
     .map((p) => and(eq(r.grain, 'd'), between(r.period, p.from, p.to)));
   if (pieces.months) periods.push(and(eq(r.grain, 'm'), between(r.period, pieces.months.from, pieces.months.to)));
   const inScope = and(eq(r.userId, userId), inArray(r.siteId, siteIds), isNull(r.country));
-  const bucket = sql<number>`((${r.period} - ${fromDate}::date) / ${daysPerBucket(fromDate, toDate)})::int`;
   const [totals, buckets] = await Promise.all([
     db
       .select({ siteId: r.siteId, ...sumsOf(r) })
@@ -92,38 +98,35 @@ async function fromRollup(userId: string, siteIds: string[], fromDate: string, t
       .groupBy(r.siteId),
     series
       ? db
-          .select({ siteId: r.siteId, bucket: bucket.mapWith(Number), revenueMicros: sumsOf(r).revenueMicros })
+          .select({
+            siteId: r.siteId,
+            bucket: bucketOf(r.period, fromDate, toDate),
+            revenueMicros: sumsOf(r).revenueMicros,
+          })
           .from(r)
           .where(and(inScope, eq(r.grain, 'd'), between(r.period, fromDate, toDate)))
-          // By position: the bucket's expression, written twice, would carry different parameters and not match.
           .groupBy(r.siteId, sql`2`)
       : [],
   ]);
   return { totals: totals as SiteSums[], buckets: buckets as SiteBucket[] };
 }
 
-/** Each site's sums and revenue by day in one country: its daily rows by site and day, summed here exactly. */
+/** Each site's sums and revenue by sparkline point in one country: its daily rows summed by site and point. */
 async function inOneCountry(userId: string, siteIds: string[], country: string, fromDate: string, toDate: string) {
   const db = await getReadDb();
   const d = revenueDaily;
   const rows = await db
-    .select({ siteId: d.siteId, day: d.day, ...sumsOf(d) })
+    .select({ siteId: d.siteId, bucket: bucketOf(d.day, fromDate, toDate), ...sumsOf(d) })
     .from(d)
     .where(
       and(eq(d.userId, userId), inArray(d.siteId, siteIds), eq(d.country, country), between(d.day, fromDate, toDate)),
     )
-    .groupBy(d.siteId, d.day);
+    .groupBy(d.siteId, sql`2`);
   const totals = new Map<string, SiteSums>();
   for (const row of rows) {
     totals.set(row.siteId, { siteId: row.siteId, ...addSums(totals.get(row.siteId) ?? NO_SUMS, row) });
   }
-  const perBucket = daysPerBucket(fromDate, toDate);
-  const buckets = rows.map((row) => ({
-    siteId: row.siteId,
-    bucket: Math.floor((daysBetweenInclusive(fromDate, row.day) - 1) / perBucket),
-    revenueMicros: row.revenueMicros,
-  }));
-  return { totals: [...totals.values()], buckets };
+  return { totals: [...totals.values()], buckets: rows };
 }
 
 /** Per site, revenue in buckets of equal whole days (the last may be shorter); '' is all zeros. */
