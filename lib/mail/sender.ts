@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, isNull, lte, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, lt, sql } from 'drizzle-orm';
 import { getDb } from '@/db/client';
 import { mailOutbox } from '@/db/schema';
 import { log } from '@/lib/platform/log';
@@ -50,7 +50,15 @@ async function claimDue(now: Date) {
     const due = await tx
       .select({ id: mailOutbox.id })
       .from(mailOutbox)
-      .where(and(isNull(mailOutbox.sentAt), isNull(mailOutbox.failedAt), lte(mailOutbox.nextAttemptAt, now)))
+      // Due up to the end of `now`'s millisecond: the column keeps microseconds, and a message queued in that very
+      // millisecond (its default is the database's now()) would otherwise wait for the next run.
+      .where(
+        and(
+          isNull(mailOutbox.sentAt),
+          isNull(mailOutbox.failedAt),
+          lt(mailOutbox.nextAttemptAt, new Date(now.getTime() + 1)),
+        ),
+      )
       .orderBy(asc(mailOutbox.createdAt), asc(mailOutbox.id))
       .limit(BATCH)
       .for('update', { skipLocked: true });

@@ -72,14 +72,21 @@ describe('the mail sender', () => {
     expect(sink.to(to)).toHaveLength(1);
   });
 
+  it('sends a message that became due within the same millisecond as the run', async () => {
+    // The row's due time keeps microseconds, a clock milliseconds: read back, it is that millisecond's start.
+    // Compared as is, the message was not yet due (42 in 150 queued-then-sent messages waited, on PostgreSQL).
+    const to = newAddress();
+    const id = await queue(to);
+    const due = (await row(id)).nextAttemptAt;
+    await sendDueMail({ now: () => due });
+    expect(sink.to(to)).toHaveLength(1);
+  });
+
   it('clears the body of a secret message once it is sent', async () => {
     const to = newAddress();
     const id = await queue(to, { secret: true });
     await sendDueMail();
-    // On PostgreSQL an earlier file's sender (a write kicks one off) may have claimed it first: it sends it too.
-    await expect.poll(() => sink.to(to).length).toBe(1);
     expect(sink.to(to)[0].links).toEqual(['https://portal.example.com/reset-password/abc']);
-    await expect.poll(async () => (await row(id)).sentAt).toBeInstanceOf(Date);
     const sent = await row(id);
     expect(sent.text).toBe('');
     expect(sent.html).toBe('');
