@@ -8,7 +8,14 @@ import { clearedViewHref, type SearchParams } from '@/lib/dashboard/url';
 /** A report page's filter bar: its range, sites, first day, today and comparison. */
 export function ReportFilterBar({ reading: { bar, today, compare } }: { reading: ReportReading }) {
   return (
-    <FilterBar range={bar.range} allSites={bar.sites} firstDay={bar.span.firstDay} today={today} compare={compare} />
+    <FilterBar
+      range={bar.range}
+      // Only what the picker shows: every field of every site would be sent to the browser with each page.
+      allSites={bar.sites.map(({ siteId, name }) => ({ siteId, name }))}
+      firstDay={bar.span.firstDay}
+      today={today}
+      compare={compare}
+    />
   );
 }
 

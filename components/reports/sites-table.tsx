@@ -2,6 +2,8 @@
 
 import {
   type ColumnDef,
+  createPaginatedRowModel,
+  rowPaginationFeature,
   rowSortingFeature,
   type SortingState,
   tableFeatures,
@@ -13,6 +15,7 @@ import Link from 'next/link';
 import { useState } from 'react';
 import { Sparkline } from '@/components/reports/charts/sparkline';
 import { Badge, type BadgeTone } from '@/components/ui/badge';
+import { buttonClass } from '@/components/ui/button';
 import type { SiteSort } from '@/lib/dashboard/sites';
 import { withChanges } from '@/lib/dashboard/url';
 import { formatInt, formatPct, formatUsd, relativeChange } from '@/lib/shared/format';
@@ -33,7 +36,15 @@ const STATUS: Record<NonNullable<SiteRevenue['status']>, { tone: BadgeTone; labe
   pending: { tone: 'amber', label: 'Pending' },
 };
 
-const features = tableFeatures({ rowSortingFeature, sortedRowModel: createSortedRowModel(), sortFns });
+const features = tableFeatures({
+  rowSortingFeature,
+  rowPaginationFeature,
+  sortedRowModel: createSortedRowModel(),
+  paginatedRowModel: createPaginatedRowModel(),
+  sortFns,
+});
+/** Rows per page: a hundred sites' rows, each with its sparkline, made the page 600 KB. */
+const PAGE_SIZE = 25;
 const num = (format: (n: number) => string) => (info: { getValue: () => unknown }) => format(info.getValue() as number);
 // "New" (no revenue before) sorts above every growth rate.
 const changeOf = ({ change }: SiteRow) =>
@@ -86,32 +97,67 @@ const columns: ColumnDef<typeof features, SiteRow>[] = [
 ];
 
 /**
- * Every site's money for the range, sorted in the browser (an account has at most a few hundred sites); the
- * sort is written into the URL without a reload, so a shared link opens sorted the same way.
+ * Every site's money for the range, sorted in the browser (an account has at most a few hundred sites) and
+ * shown 25 at a time; the sort is written into the URL without a reload, so a shared link opens sorted the
+ * same way. A new sort starts again at the first page.
  */
 export function SitesTable({ rows, sortBy, descending }: { rows: SiteRow[]; sortBy: SiteSort; descending: boolean }) {
   const [sorting, setSorting] = useState<SortingState>([{ id: sortBy, desc: descending }]);
+  const [pagination, setPagination] = useState({ pageIndex: 0, pageSize: PAGE_SIZE });
   const table = useTable({
     features,
     columns,
     data: rows,
     enableSortingRemoval: false,
-    state: { sorting },
+    state: { sorting, pagination },
+    onPaginationChange: (updater) => setPagination(typeof updater === 'function' ? updater(pagination) : updater),
     onSortingChange: (updater) => {
       const sort = requestedSort(updater, sorting);
       if (!sort) return;
       setSorting(sort.sorting);
+      setPagination({ ...pagination, pageIndex: 0 });
       window.history.replaceState(null, '', `?${withChanges(window.location.search, sort.params)}`);
     },
   });
 
+  const first = pagination.pageIndex * PAGE_SIZE;
   return (
-    <ReportTable
-      table={table}
-      caption="Revenue by site; column headers sort the table"
-      className="stack-table w-full text-sm md:min-w-[52rem]"
-      rowKey={(row) => row.original.siteId}
-      rowTestId="site-row"
-    />
+    <>
+      <ReportTable
+        table={table}
+        caption="Revenue by site; column headers sort the table"
+        className="stack-table w-full text-sm md:min-w-[52rem]"
+        rowKey={(row) => row.original.siteId}
+        rowTestId="site-row"
+      />
+      {rows.length > PAGE_SIZE && (
+        <nav
+          aria-label="Pages of sites"
+          className="flex flex-wrap items-center justify-between gap-3 border-t border-zinc-200 px-4 py-3 text-sm dark:border-zinc-800"
+        >
+          <p className="text-zinc-700 dark:text-zinc-300">
+            {formatInt(first + 1)}–{formatInt(Math.min(rows.length, first + PAGE_SIZE))} of {formatInt(rows.length)}
+          </p>
+          <div className="flex items-center gap-2">
+            <button
+              type="button"
+              className={buttonClass('secondary')}
+              disabled={!table.getCanPreviousPage()}
+              onClick={() => table.previousPage()}
+            >
+              Previous
+            </button>
+            <button
+              type="button"
+              className={buttonClass('secondary')}
+              disabled={!table.getCanNextPage()}
+              onClick={() => table.nextPage()}
+            >
+              Next
+            </button>
+          </div>
+        </nav>
+      )}
+    </>
   );
 }

@@ -1,26 +1,29 @@
 'use client';
 
 import { useSearchParams } from 'next/navigation';
+import { useMemo } from 'react';
 import { LazyTrendChart } from '@/components/reports/charts/lazy-charts';
 import { Card } from '@/components/ui/card';
 import { cn } from '@/components/ui/cn';
 import { METRICS, metricById } from '@/lib/dashboard/metrics';
 import { paramOf, withChanges } from '@/lib/dashboard/url';
-import type { DailyPoint } from '@/lib/reports';
+import { type PackedDays, unpackDays } from '@/lib/dashboard/daily-series';
 
 /**
  * The overview's daily chart with its metric switch. The metric is `?metric=` in the URL (shareable), changed
  * in place: every metric of every day is already here, so switching asks the server for nothing.
  */
 export function TrendCard(props: {
-  daily: DailyPoint[];
-  previousDaily: DailyPoint[];
+  daily: PackedDays;
+  previousDaily: PackedDays;
   comparedLabel: string | null;
   today: string;
   hasData: boolean;
 }) {
   const searchParams = useSearchParams();
   const metric = metricById(paramOf(searchParams, 'metric'));
+  const daily = useMemo(() => unpackDays(props.daily), [props.daily]);
+  const previousDaily = useMemo(() => unpackDays(props.previousDaily), [props.previousDaily]);
   const choose = (id: string) => {
     const params = withChanges(searchParams.toString(), { metric: id === METRICS[0].id ? null : id });
     window.history.replaceState(null, '', `?${params}`);
@@ -51,8 +54,8 @@ export function TrendCard(props: {
       {props.hasData ? (
         <LazyTrendChart
           metric={metric.id}
-          daily={props.daily}
-          previousDaily={props.previousDaily}
+          daily={daily}
+          previousDaily={previousDaily}
           comparedLabel={props.comparedLabel}
           today={props.today}
         />

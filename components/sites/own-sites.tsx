@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import type { ReviewedSite, SiteHistoryEntry } from '@/lib/accounts';
 import { Card } from '@/components/ui/card';
 import { DeleteSiteButton } from './delete-site-button';
@@ -15,11 +16,14 @@ export function OwnSites({
   histories,
   frameworks,
   readOnly,
+  pagination,
 }: {
   sites: ReviewedSite[];
   histories: Map<string, SiteHistoryEntry[]>;
   frameworks: readonly string[];
   readOnly: boolean;
+  /** Links to the list's other pages, when it has more than one. */
+  pagination?: ReactNode;
 }) {
   return (
     <section aria-labelledby="site-status-heading" className="mt-8">
@@ -79,6 +83,7 @@ export function OwnSites({
           })}
         </ul>
       )}
+      {pagination}
     </section>
   );
 }

@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { getDb } from '@/db/client';
 import { sites, users } from '@/db/schema';
 import { AppError, forbidden } from '@/lib/shared/errors';
@@ -21,18 +21,24 @@ export interface ReadableSites {
  */
 export async function readableSites(principal: Principal, requested: string[] | null): Promise<ReadableSites> {
   const db = await getDb();
-  const rows = await db
-    .select({ defaultRangeDays: users.defaultRangeDays, siteId: sites.id })
+  // One row with the site ids as one text (uuids hold no comma): every report asks this, and a row per site
+  // through drizzle's row mapping cost more than the query (100 sites: ~0.3 ms of CPU a request).
+  const [account] = await db
+    .select({
+      defaultRangeDays: users.defaultRangeDays,
+      siteIds: sql<string>`coalesce(string_agg(${sites.id}::text, ',' order by ${sites.createdAt}, ${sites.id}), '')`,
+    })
     .from(users)
     .leftJoin(sites, eq(sites.userId, users.id))
     .where(eq(users.id, principal.userId))
-    .orderBy(sites.createdAt, sites.id);
+    .groupBy(users.id);
   // Only a race: the account went between the credential's check and this query. It answers what the
   // credential answers from then on (its keys and sessions go with the account).
-  if (rows.length === 0) throw new AppError('unauthorized', 'The account of this credential no longer exists.');
+  if (!account) throw new AppError('unauthorized', 'The account of this credential no longer exists.');
 
+  const accountSiteIds = account.siteIds === '' ? [] : account.siteIds.split(',');
   const scope = principal.siteScope ? new Set(principal.siteScope) : null;
-  const allowed = rows.flatMap((r) => (r.siteId && (!scope || scope.has(r.siteId)) ? [r.siteId] : []));
+  const allowed = scope ? accountSiteIds.filter((id) => scope.has(id)) : accountSiteIds;
   let siteIds = allowed;
   if (requested) {
     const allowedSet = new Set(allowed);
@@ -46,8 +52,8 @@ export async function readableSites(principal: Principal, requested: string[] | 
     siteIds = allowed.filter((id) => requested.includes(id));
   }
   const chosen = new Set(siteIds);
-  const otherSiteIds = rows.flatMap((r) => (r.siteId && !chosen.has(r.siteId) ? [r.siteId] : []));
-  return { siteIds, allSites: otherSiteIds.length === 0, otherSiteIds, defaultRangeDays: rows[0].defaultRangeDays };
+  const otherSiteIds = accountSiteIds.filter((id) => !chosen.has(id));
+  return { siteIds, allSites: otherSiteIds.length === 0, otherSiteIds, defaultRangeDays: account.defaultRangeDays };
 }
 
 /**

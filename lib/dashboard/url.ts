@@ -12,6 +12,7 @@
 import { ValidationError } from '@/lib/shared/errors';
 import { readQuery, totalsQuery, type QuerySchema, type SiteDayInput } from '@/lib/query/input';
 import { QueryParams } from '@/lib/query/params';
+import { DEFAULT_PAGE_SIZE, parsePage, parsePageSize } from '@/lib/query/paging';
 
 export type SearchParams = Record<string, string | string[] | undefined>;
 
@@ -120,3 +121,22 @@ export const clearedViewHref = (path: string, current: SearchParams | URLSearchP
 /** The same page of another account (`?as=`), its filters cleared: the sites differ from account to account. */
 export const otherAccountHref = (path: string, current: SearchParams | URLSearchParams, accountId: string) =>
   viewHref(path, current, { ...NO_FILTERS, as: accountId });
+
+/**
+ * A plain list's page from the URL (`page`, `pageSize`), with its meta for <Pagination>. A hand-edited
+ * value that is not a page shows the first page rather than an error; a page past the end is empty.
+ */
+export function listPage(searchParams: SearchParams, totalRows: number, defaultPageSize = DEFAULT_PAGE_SIZE) {
+  const read = (name: string, fallback: number, parse: (raw: string) => number) => {
+    const raw = paramOf(searchParams, name);
+    try {
+      return raw === undefined ? fallback : parse(raw);
+    } catch {
+      return fallback;
+    }
+  };
+  const page = read('page', 1, parsePage);
+  const pageSize = read('pageSize', defaultPageSize, parsePageSize);
+  const offset = (page - 1) * pageSize;
+  return { page, pageSize, totalRows, totalPages: Math.ceil(totalRows / pageSize), offset };
+}

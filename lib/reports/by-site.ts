@@ -1,4 +1,4 @@
-import { and, between, eq, inArray, isNull, or, sql, type SQLWrapper } from 'drizzle-orm';
+import { and, between, eq, inArray, isNull, or, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import { getReadDb } from '@/db/client';
 import { revenueDaily, revenueRollup, sites } from '@/db/schema';
 import { addSums, type Metrics, metricsOf, NO_SUMS, type Sums, usdFromMicros } from '@/lib/shared/money';
@@ -96,19 +96,41 @@ async function fromRollup(userId: string, siteIds: string[], fromDate: string, t
       .from(r)
       .where(and(inScope, or(...periods)))
       .groupBy(r.siteId),
-    series
-      ? db
-          .select({
-            siteId: r.siteId,
-            bucket: bucketOf(r.period, fromDate, toDate),
-            revenueMicros: sumsOf(r).revenueMicros,
-          })
-          .from(r)
-          .where(and(inScope, eq(r.grain, 'd'), between(r.period, fromDate, toDate)))
-          .groupBy(r.siteId, sql`2`)
-      : [],
+    series ? sitePoints(inScope, fromDate, toDate) : [],
   ]);
-  return { totals: totals as SiteSums[], buckets: buckets as SiteBucket[] };
+  return { totals: totals as SiteSums[], buckets };
+}
+
+/**
+ * The sites' revenue by sparkline point, from the rollup's days. A row per site with its points as one text
+ * ("point:micros,…"): a year of 100 sites is 6,000 points, and as rows drizzle's mapping of them took ~10 ms of
+ * CPU per Sites page.
+ */
+async function sitePoints(inScope: SQL | undefined, fromDate: string, toDate: string): Promise<SiteBucket[]> {
+  const db = await getReadDb();
+  const points = db
+    .select({
+      siteId: r.siteId,
+      bucket: bucketOf(r.period, fromDate, toDate).as('bucket'),
+      micros: sql`sum(${r.revenueMicros})`.as('micros'),
+    })
+    .from(r)
+    .where(and(inScope, eq(r.grain, 'd'), between(r.period, fromDate, toDate)))
+    .groupBy(r.siteId, sql`2`)
+    .as('points');
+  const rows = await db
+    .select({
+      siteId: points.siteId,
+      points: sql<string>`string_agg(${points.bucket} || ':' || ${points.micros}, ',')`,
+    })
+    .from(points)
+    .groupBy(points.siteId);
+  return rows.flatMap(({ siteId, points }) =>
+    points.split(',').map((point) => {
+      const [bucket, micros] = point.split(':');
+      return { siteId, bucket: Number(bucket), revenueMicros: Number(micros) };
+    }),
+  );
 }
 
 /** Each site's sums and revenue by sparkline point in one country: its daily rows summed by site and point. */

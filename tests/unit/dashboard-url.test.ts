@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hrefWith, queryStringOf, viewHref, withChanges } from '@/lib/dashboard/url';
+import { hrefWith, listPage, queryStringOf, viewHref, withChanges } from '@/lib/dashboard/url';
 
 describe('withChanges', () => {
   it('removes every letter-case spelling of a parameter it changes', () => {
@@ -53,5 +53,25 @@ describe('links to other views carry the filter bar in any spelling', () => {
     expect(queryStringOf({ 'FilterList[country]': ['US', 'DE'], page: '2', none: undefined })).toBe(
       'FilterList%5Bcountry%5D=US&FilterList%5Bcountry%5D=DE&page=2',
     );
+  });
+});
+
+describe('listPage', () => {
+  it('reads page and pageSize, with the offset and page count of the list', () => {
+    expect(listPage({ page: '3', pageSize: '50' }, 120)).toEqual({
+      page: 3,
+      pageSize: 50,
+      totalRows: 120,
+      totalPages: 3,
+      offset: 100,
+    });
+  });
+
+  it('shows the first page of 20 for missing or hand-edited values, and an empty page past the end', () => {
+    const first = { page: 1, pageSize: 20, totalRows: 45, totalPages: 3, offset: 0 };
+    expect(listPage({}, 45)).toEqual(first);
+    expect(listPage({ page: '0', pageSize: 'many' }, 45)).toEqual(first);
+    expect(listPage({ page: '1.5', pageSize: '1001' }, 45)).toEqual(first);
+    expect(listPage({ page: '9' }, 45)).toMatchObject({ page: 9, offset: 160, totalPages: 3 });
   });
 });

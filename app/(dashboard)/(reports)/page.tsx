@@ -18,6 +18,7 @@ import { readReportPage } from '@/lib/dashboard/report-page';
 import { loadHeadline, loadTrends, TOP_SITES } from '@/lib/dashboard/overview';
 import { metricById, type Metric } from '@/lib/dashboard/metrics';
 import { paramOf, viewHref, type SearchParams } from '@/lib/dashboard/url';
+import { packDays } from '@/lib/dashboard/daily-series';
 import { formatDay, formatRange } from '@/lib/shared/format';
 import { AppError } from '@/lib/shared/errors';
 import type { Principal } from '@/lib/accounts';
@@ -85,8 +86,8 @@ async function Trends(props: {
   return (
     <>
       <TrendCard
-        daily={trends.daily}
-        previousDaily={trends.previousDaily}
+        daily={packDays(trends.daily)}
+        previousDaily={packDays(trends.previousDaily)}
         comparedLabel={compared && formatRange(compared.fromDate, compared.toDate)}
         today={today}
         hasData={hasData}

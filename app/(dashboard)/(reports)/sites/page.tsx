@@ -2,6 +2,7 @@ import type { Metadata } from 'next';
 import { Downloads } from '@/components/reports/downloads';
 import { downloadsFor } from '@/lib/dashboard/exports';
 import { PageHeader } from '@/components/layout/page-header';
+import { Pagination } from '@/components/reports/pagination';
 import { ReportFilterBar, ReportFilterProblem } from '@/components/reports/report-page';
 import { SitesTable } from '@/components/reports/sites-table';
 import { ViewerFallback } from '@/components/layout/viewer-fallback';
@@ -13,7 +14,7 @@ import { can, FRAMEWORK_SUGGESTIONS, listOwnSites, siteHistories } from '@/lib/a
 import { orFilterProblem } from '@/lib/dashboard/filters';
 import { readReportPage } from '@/lib/dashboard/report-page';
 import { loadSiteBreakdown, SITE_SORTS } from '@/lib/dashboard/sites';
-import { paramOf, viewHref, type SearchParams } from '@/lib/dashboard/url';
+import { listPage, paramOf, viewHref, type SearchParams } from '@/lib/dashboard/url';
 import { AppError } from '@/lib/shared/errors';
 import { formatDay, formatRange } from '@/lib/shared/format';
 
@@ -38,10 +39,13 @@ export default async function SitesPage({ searchParams }: { searchParams: Promis
   const rows = breakdown.rows.map((site) => ({ ...site, href: viewHref('/', params, { sites: site.siteId }) }));
   // An admin's view of a publisher, or a member whose role does not manage sites: the list without its buttons.
   const readOnly = !!principal.viewedBy || !can(principal, 'manageSites');
+  // The review list is paged: a hundred sites' cards and histories made this page 600 KB.
   const ownSites = await listOwnSites(principal);
+  const reviewPage = listPage(params, ownSites.length);
+  const shownSites = ownSites.slice(reviewPage.offset, reviewPage.offset + reviewPage.pageSize);
   const histories = await siteHistories(
     principal,
-    ownSites.map((s) => s.siteId),
+    shownSites.map((s) => s.siteId),
   );
   return (
     <SiteAnnouncer>
@@ -71,7 +75,19 @@ export default async function SitesPage({ searchParams }: { searchParams: Promis
           <SitesTable rows={rows} sortBy={sortBy} descending={descending} />
         )}
       </Card>
-      <OwnSites sites={ownSites} histories={histories} frameworks={FRAMEWORK_SUGGESTIONS} readOnly={readOnly} />
+      <OwnSites
+        sites={shownSites}
+        histories={histories}
+        frameworks={FRAMEWORK_SUGGESTIONS}
+        readOnly={readOnly}
+        pagination={
+          ownSites.length > reviewPage.pageSize && (
+            <Card className="mt-3">
+              <Pagination searchParams={params} {...reviewPage} />
+            </Card>
+          )
+        }
+      />
     </SiteAnnouncer>
   );
 }
