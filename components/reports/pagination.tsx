@@ -1,10 +1,27 @@
 import Link from 'next/link';
+import type { ReactNode } from 'react';
 import { buttonClass } from '@/components/ui/button';
 import { cn } from '@/components/ui/cn';
 import { hrefWith } from '@/lib/dashboard/url';
 import { formatInt } from '@/lib/shared/format';
 
 const SIZES = [20, 50, 100];
+
+/** A list's pager: which rows are shown ("21–40 of 95") and its controls. */
+export function PagerBar(props: { label: string; first: number; last: number; total: number; children: ReactNode }) {
+  const { label, first, last, total, children } = props;
+  return (
+    <nav
+      aria-label={label}
+      className="flex flex-wrap items-center justify-between gap-3 border-t border-zinc-200 px-4 py-3 text-sm dark:border-zinc-800"
+    >
+      <p className="text-zinc-700 dark:text-zinc-300">
+        {formatInt(first)}–{formatInt(last)} of {formatInt(total)}
+      </p>
+      {children}
+    </nav>
+  );
+}
 
 /** Server-rendered paging: plain links that change `page`/`pageSize` in the URL. */
 export function Pagination({
@@ -26,13 +43,7 @@ export function Pagination({
   const last = Math.min(totalRows, page * pageSize);
   const disabled = 'pointer-events-none opacity-50';
   return (
-    <nav
-      aria-label="Pages"
-      className="flex flex-wrap items-center justify-between gap-3 border-t border-zinc-200 px-4 py-3 text-sm dark:border-zinc-800"
-    >
-      <p className="text-zinc-700 dark:text-zinc-300">
-        {formatInt(first)}–{formatInt(last)} of {formatInt(totalRows)}
-      </p>
+    <PagerBar label="Pages" first={first} last={last} total={totalRows}>
       <div className="flex items-center gap-2">
         <span className="text-zinc-700 dark:text-zinc-300">Rows per page</span>
         {SIZES.map((size) => (
@@ -67,6 +78,6 @@ export function Pagination({
           Next
         </Link>
       </div>
-    </nav>
+    </PagerBar>
   );
 }

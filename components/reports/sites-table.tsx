@@ -19,6 +19,7 @@ import { buttonClass } from '@/components/ui/button';
 import type { SiteSort } from '@/lib/dashboard/sites';
 import { withChanges } from '@/lib/dashboard/url';
 import { formatInt, formatPct, formatUsd, relativeChange } from '@/lib/shared/format';
+import { PagerBar } from './pagination';
 import type { SiteRevenue } from '@/lib/reports';
 import { Change } from './change';
 import { ReportTable, requestedSort } from './report-table';
@@ -131,32 +132,23 @@ export function SitesTable({ rows, sortBy, descending }: { rows: SiteRow[]; sort
         rowTestId="site-row"
       />
       {rows.length > PAGE_SIZE && (
-        <nav
-          aria-label="Pages of sites"
-          className="flex flex-wrap items-center justify-between gap-3 border-t border-zinc-200 px-4 py-3 text-sm dark:border-zinc-800"
+        <PagerBar
+          label="Pages of sites"
+          first={first + 1}
+          last={Math.min(rows.length, first + PAGE_SIZE)}
+          total={rows.length}
         >
-          <p className="text-zinc-700 dark:text-zinc-300">
-            {formatInt(first + 1)}–{formatInt(Math.min(rows.length, first + PAGE_SIZE))} of {formatInt(rows.length)}
-          </p>
           <div className="flex items-center gap-2">
-            <button
-              type="button"
-              className={buttonClass('secondary')}
-              disabled={!table.getCanPreviousPage()}
-              onClick={() => table.previousPage()}
-            >
-              Previous
-            </button>
-            <button
-              type="button"
-              className={buttonClass('secondary')}
-              disabled={!table.getCanNextPage()}
-              onClick={() => table.nextPage()}
-            >
-              Next
-            </button>
+            {[
+              { label: 'Previous', enabled: table.getCanPreviousPage(), go: () => table.previousPage() },
+              { label: 'Next', enabled: table.getCanNextPage(), go: () => table.nextPage() },
+            ].map(({ label, enabled, go }) => (
+              <button key={label} type="button" className={buttonClass('secondary')} disabled={!enabled} onClick={go}>
+                {label}
+              </button>
+            ))}
           </div>
-        </nav>
+        </PagerBar>
       )}
     </>
   );

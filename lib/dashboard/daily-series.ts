@@ -1,6 +1,6 @@
 import { addDays } from '@/lib/query/dates';
 import type { DailyPoint } from '@/lib/reports';
-import { metricsOf, type Sums } from '@/lib/shared/money';
+import { metricsOf, NO_SUMS, type Sums } from '@/lib/shared/money';
 
 /**
  * A run of consecutive days as the browser receives it: the first day, then each sum as one array, a day per
@@ -12,7 +12,7 @@ export interface PackedDays {
   sums: { [K in keyof Sums]: number[] };
 }
 
-const SUM_KEYS = ['revenueMicros', 'impressions', 'adRequests', 'clicks'] as const satisfies (keyof Sums)[];
+const SUM_KEYS = Object.keys(NO_SUMS) as (keyof Sums)[];
 
 /** `points` must be consecutive days in order, as the daily report gives them. */
 export function packDays(points: DailyPoint[]): PackedDays {

@@ -12,7 +12,7 @@
 import { ValidationError } from '@/lib/shared/errors';
 import { readQuery, totalsQuery, type QuerySchema, type SiteDayInput } from '@/lib/query/input';
 import { QueryParams } from '@/lib/query/params';
-import { DEFAULT_PAGE_SIZE, parsePage, parsePageSize } from '@/lib/query/paging';
+import { DEFAULT_PAGE_SIZE, pageMeta, pageOffset, parsePage, parsePageSize } from '@/lib/query/paging';
 
 export type SearchParams = Record<string, string | string[] | undefined>;
 
@@ -137,6 +137,7 @@ export function listPage(searchParams: SearchParams, totalRows: number, defaultP
   };
   const page = read('page', 1, parsePage);
   const pageSize = read('pageSize', defaultPageSize, parsePageSize);
-  const offset = (page - 1) * pageSize;
-  return { page, pageSize, totalRows, totalPages: Math.ceil(totalRows / pageSize), offset };
+  const paging = { page, pageSize, sortBy: null, sortDirection: 'asc' } as const;
+  const { totalPages } = pageMeta(paging, totalRows);
+  return { page, pageSize, totalRows, totalPages, offset: pageOffset(paging) };
 }
