@@ -2,6 +2,7 @@ import { eq, sql } from 'drizzle-orm';
 import { getDb } from '@/db/client';
 import { sites, users } from '@/db/schema';
 import { AppError, forbidden } from '@/lib/shared/errors';
+import type { DataVersion } from './data-version';
 import type { Principal } from './principal';
 
 export interface ReadableSites {
@@ -12,6 +13,8 @@ export interface ReadableSites {
   /** The account's sites that are not in siteIds (a report may subtract them from the account's sums). */
   otherSiteIds: string[];
   defaultRangeDays: number;
+  /** The account's data version as this read found it (the report cache's key: lib/reports/result-cache.ts). */
+  dataVersion: DataVersion;
 }
 
 /**
@@ -26,6 +29,8 @@ export async function readableSites(principal: Principal, requested: string[] | 
   const [account] = await db
     .select({
       defaultRangeDays: users.defaultRangeDays,
+      version: users.dataVersion,
+      changedAt: users.dataChangedAt,
       siteIds: sql<string>`coalesce(string_agg(${sites.id}::text, ',' order by ${sites.createdAt}, ${sites.id}), '')`,
     })
     .from(users)
@@ -53,7 +58,14 @@ export async function readableSites(principal: Principal, requested: string[] | 
   }
   const chosen = new Set(siteIds);
   const otherSiteIds = accountSiteIds.filter((id) => !chosen.has(id));
-  return { siteIds, allSites: otherSiteIds.length === 0, otherSiteIds, defaultRangeDays: account.defaultRangeDays };
+  const { defaultRangeDays, version, changedAt } = account;
+  return {
+    siteIds,
+    allSites: otherSiteIds.length === 0,
+    otherSiteIds,
+    defaultRangeDays,
+    dataVersion: { version, changedAt },
+  };
 }
 
 /**

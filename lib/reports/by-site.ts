@@ -4,7 +4,8 @@ import { revenueDaily, revenueRollup, sites } from '@/db/schema';
 import { addSums, type Metrics, metricsOf, NO_SUMS, type Sums, usdFromMicros } from '@/lib/shared/money';
 import { daysBetweenInclusive } from '@/lib/query';
 import type { Principal } from '@/lib/accounts';
-import { reportScope, type ReportInput } from './reports';
+import { reportScope, scopeShape, type ReportInput, type ReportScope } from './reports';
+import { cachedReport } from './result-cache';
 import { splitRange } from './revenue-source';
 
 export interface SiteRevenue extends Metrics {
@@ -55,19 +56,25 @@ export async function getRevenueBySite(
   input: ReportInput,
   options: { series: boolean } = { series: true },
 ): Promise<SiteRevenue[]> {
-  const { siteIds, fromDate, toDate, country } = await reportScope(principal, input);
+  const scope = await reportScope(principal, input);
+  const { series } = options;
+  return cachedReport(scope, 'bySite', [scopeShape(scope), series], () => sitesOf(scope, series));
+}
+
+async function sitesOf(scope: ReportScope, withSeries: boolean): Promise<SiteRevenue[]> {
+  const { userId, siteIds, fromDate, toDate, country } = scope;
   if (siteIds.length === 0) return [];
   const db = await getReadDb();
   const [{ totals, buckets }, names] = await Promise.all([
     country
-      ? inOneCountry(principal.userId, siteIds, country, fromDate, toDate)
-      : fromRollup(principal.userId, siteIds, fromDate, toDate, options.series),
+      ? inOneCountry(userId, siteIds, country, fromDate, toDate)
+      : fromRollup(userId, siteIds, fromDate, toDate, withSeries),
     db
       .select({ siteId: sites.id, name: sites.name, url: sites.url, status: sites.status })
       .from(sites)
       .where(inArray(sites.id, siteIds)),
   ]);
-  const series = options.series ? seriesBySite(buckets, fromDate, toDate) : new Map([['', []]]);
+  const series = withSeries ? seriesBySite(buckets, fromDate, toDate) : new Map([['', []]]);
   const byId = new Map(totals.map((t) => [t.siteId!, t]));
   return names
     .map((site) => ({

@@ -4,7 +4,8 @@ import { revenueDaily, revenueRollup } from '@/db/schema';
 import { type Metrics, metricsOf, NO_SUMS, type Sums } from '@/lib/shared/money';
 import { eachDay } from '@/lib/query';
 import type { Principal } from '@/lib/accounts';
-import { reportScope, type ReportInput } from './reports';
+import { reportScope, scopeShape, type ReportInput, type ReportScope } from './reports';
+import { cachedReport } from './result-cache';
 
 export interface DailyPoint extends Metrics {
   day: string;
@@ -25,7 +26,12 @@ const sumsOf = (t: Table) => ({
  * day; only some sites in one country, a grain the rollup does not keep, come from the daily rows.
  */
 export async function getDailyRevenue(principal: Principal, input: ReportInput): Promise<DailyPoint[]> {
-  const { siteIds, otherSiteIds, fromDate, toDate, country } = await reportScope(principal, input);
+  const scope = await reportScope(principal, input);
+  return cachedReport(scope, 'daily', scopeShape(scope), () => dailyPoints(scope));
+}
+
+async function dailyPoints(scope: ReportScope): Promise<DailyPoint[]> {
+  const { userId, siteIds, otherSiteIds, fromDate, toDate, country } = scope;
   const allSites = otherSiteIds.length === 0;
   const byDay = new Map<string, Sums>();
   if (siteIds.length > 0) {
@@ -39,7 +45,7 @@ export async function getDailyRevenue(principal: Principal, input: ReportInput):
             .from(d)
             .where(
               and(
-                eq(d.userId, principal.userId),
+                eq(d.userId, userId),
                 inArray(d.siteId, siteIds),
                 eq(d.country, country),
                 between(d.day, fromDate, toDate),
@@ -51,7 +57,7 @@ export async function getDailyRevenue(principal: Principal, input: ReportInput):
             .from(r)
             .where(
               and(
-                eq(r.userId, principal.userId),
+                eq(r.userId, userId),
                 eq(r.grain, 'd'),
                 allSites ? isNull(r.siteId) : inArray(r.siteId, siteIds),
                 country ? eq(r.country, country) : isNull(r.country),

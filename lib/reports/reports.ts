@@ -20,6 +20,7 @@ import { byCountryFields, rowFields, type ByCountryField } from './fields';
 import { countAndLocate } from './rows-count';
 import { rowColumns, orderBy, selectRows } from './rows-query';
 import { revenue, revenueSource } from './revenue-source';
+import { cachedReport } from './result-cache';
 import { byCountryResponse, rowResponse, totalsResponse, type CountrySums, type RevenueRow } from './responses';
 import type { RevenueByCountryResponse, RevenueRowResponse, RevenueTotalResponse } from './schemas';
 
@@ -34,10 +35,15 @@ export type ByCountryInput = ReportInput & PagedRowsInput;
  * for the API and the dashboard alike.
  */
 export async function reportScope(principal: Principal, input: ReportInput) {
-  const { siteIds, otherSiteIds, defaultRangeDays } = await readableSites(principal, input.siteIds);
+  const { siteIds, otherSiteIds, defaultRangeDays, dataVersion } = await readableSites(principal, input.siteIds);
   const range: DateRange = resolveRange(input, { defaultDays: defaultRangeDays, today: todayUtc() });
-  return { userId: principal.userId, siteIds, otherSiteIds, ...range, country: input.country ?? null };
+  return { userId: principal.userId, siteIds, otherSiteIds, ...range, country: input.country ?? null, dataVersion };
 }
+
+export type ReportScope = Awaited<ReturnType<typeof reportScope>>;
+
+/** What a report's result depends on besides the account and its data version (the cache key's scope part). */
+export const scopeShape = ({ siteIds, fromDate, toDate, country }: ReportScope) => [siteIds, fromDate, toDate, country];
 
 /** Sites, days with the range resolved, and country, as a view shows them (the dashboard's filter bar). */
 export type ReportRange = ReportInput & DateRange;
@@ -50,9 +56,11 @@ export async function resolveReportRange(principal: Principal, input: ReportInpu
 
 export async function getTotals(principal: Principal, input: ReportInput): Promise<RevenueTotalResponse> {
   const scope = await reportScope(principal, input);
-  const db = await getReadDb();
-  const [sums] = await db.select(aggregates).from(revenueSource(scope, { byCountry: false }));
-  return totalsResponse(sums);
+  return cachedReport(scope, 'totals', scopeShape(scope), async () => {
+    const db = await getReadDb();
+    const [sums] = await db.select(aggregates).from(revenueSource(scope, { byCountry: false }));
+    return totalsResponse(sums);
+  });
 }
 
 /**
@@ -60,21 +68,30 @@ export async function getTotals(principal: Principal, input: ReportInput): Promi
  * getRevenueByCountry is the same report in the API's dollars.
  */
 export async function getSumsByCountry(principal: Principal, input: ByCountryInput): Promise<Paged<CountrySums>> {
-  const filter = filterToSql(input.filter, byCountryColumns);
-  const source = revenueSource(await reportScope(principal, input), { byCountry: true });
-  const db = await getReadDb();
-  // sortBy is a field's name: the grammar takes no other.
-  const sortColumn = byCountryColumns[(input.sortBy ?? 'country') as ByCountryField];
-  // At most one row per country (~250), so the whole filtered, sorted result is fetched and paged here;
-  // that also gives totalRows without a second pass over the day rows.
-  const rows = await db
-    .select({ country: revenue.country, ...aggregates })
-    .from(source)
-    .where(input.search ? countrySearch(input.search, revenue.country) : undefined)
-    .groupBy(revenue.country)
-    // A country whose rows were all subtracted (revenue-source.ts) has no rows in this scope.
-    .having(and(sql`sum(${revenue.rows}) > 0`, filter))
-    .orderBy(...orderBy(input.sortDirection, sortColumn, [revenue.country]));
+  const scope = await reportScope(principal, input);
+  const { filter, search, sortBy, sortDirection } = input;
+  const rows = await cachedReport(
+    scope,
+    'byCountry',
+    [scopeShape(scope), filter, search, sortBy, sortDirection],
+    async () => {
+      const db = await getReadDb();
+      // sortBy is a field's name: the grammar takes no other.
+      const sortColumn = byCountryColumns[(sortBy ?? 'country') as ByCountryField];
+      // At most one row per country (~250), so the whole filtered, sorted result is fetched and paged here;
+      // that also gives totalRows without a second pass over the day rows.
+      return (
+        db
+          .select({ country: revenue.country, ...aggregates })
+          .from(revenueSource(scope, { byCountry: true }))
+          .where(search ? countrySearch(search, revenue.country) : undefined)
+          .groupBy(revenue.country)
+          // A country whose rows were all subtracted (revenue-source.ts) has no rows in this scope.
+          .having(and(sql`sum(${revenue.rows}) > 0`, filterToSql(filter, byCountryColumns)))
+          .orderBy(...orderBy(sortDirection, sortColumn, [revenue.country]))
+      );
+    },
+  );
   const offset = pageOffset(input);
   return { data: rows.slice(offset, offset + input.pageSize), meta: pageMeta(input, rows.length) };
 }

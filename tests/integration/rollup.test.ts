@@ -400,9 +400,11 @@ describe('reports over partial and whole months = sums of revenue_daily', () => 
     }
 
     // Tamper with the account's February row: ranges holding all of February see it, others do not. Then undo.
+    // Bumping the data version as any real write does, so the report cache (lib/reports/result-cache.ts) does not answer.
     await exec(
       sql`update revenue_rollup set impressions = impressions + 1000 where user_id = ${owner.id} and grain = 'm' and site_id is null and country is null and period = '2024-02-01'`,
     );
+    await exec(sql`select account_data_bump(array[${owner.id}]::uuid[])`);
     const totalImpressions = async (from: string, to: string) =>
       (await get(`/api/v1/reports/totals?${q({ fromDate: from, toDate: to })}`, { key: raw })).json.totalImpressions;
     const wholeFeb = (await sqlSums(t.db, [site.id], '2024-02-01', '2024-02-29')).impressions;
