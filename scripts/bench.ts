@@ -10,6 +10,7 @@ import { todayUtc } from '@/lib/query';
 import { buildIfNeeded, root } from './production-build.mjs';
 import { configuredDatabaseTarget, withDatabase } from './open-database';
 import { type Auth, type BenchCase, benchCases, selectCases } from './bench/cases';
+import { type Phase, phasesOf } from './bench/phases';
 import {
   type Access,
   closeAccess,
@@ -98,7 +99,10 @@ async function revalidating(origin: string, bench: BenchCase, headers: Record<st
   return headers.map((h) => ({ ...h, 'if-none-match': etag }));
 }
 
-async function runPhases(origin: string, dataset: Dataset, access: Access) {
+const { PHASES, UNCACHED } = phasesOf(settings, CONCURRENCY);
+
+/** The cases of the run (--only), with a warning for those that want more sites than the account has. */
+function casesOf(dataset: Dataset) {
   const allCases = benchCases({ today: todayUtc(), siteIds: dataset.siteIds });
   const cases = selectCases(allCases, settings.only);
   for (const c of cases) {
@@ -108,22 +112,10 @@ async function runPhases(origin: string, dataset: Dataset, access: Access) {
       );
     }
   }
-  const phases = [
-    {
-      name: 'sequential',
-      connections: 1,
-      amount: settings.requests,
-      seconds: settings.sequentialCapSeconds,
-      title: `Sequential: 1 connection, ${settings.requests} requests per case after ${settings.warmups} warm-ups (at most ${settings.sequentialCapSeconds} s)`,
-    },
-    {
-      name: 'concurrent',
-      connections: CONCURRENCY,
-      amount: undefined,
-      seconds: settings.durationSeconds,
-      title: `Concurrent: ${CONCURRENCY} connections for ${settings.durationSeconds} s per case, after ${settings.warmups} warm-ups`,
-    },
-  ] as const;
+  return { allCases, cases };
+}
+
+async function runPhases(origin: string, cases: BenchCase[], access: Access, phases: Phase[]) {
   const results: PhaseResult[] = [];
   const errors: string[] = [];
   for (const phase of phases) {
@@ -168,7 +160,24 @@ async function runPhases(origin: string, dataset: Dataset, access: Access) {
       }
     }
   }
-  return { allCases, phases: results, errors };
+  return { phases: results, errors };
+}
+
+/** The cases the report cache answers, on a server of their own without it. */
+async function runUncached(cases: BenchCase[], access: Access) {
+  if (!cases.some((c) => c.cached)) return { phases: [], errors: [] };
+  const server = await startServer({
+    port: await freePort(),
+    database: { DATABASE_URL: databaseUrl },
+    rateLimitPerMinute: RATE_LIMIT,
+    env: { REPORT_CACHE_MB: '0' },
+    interrupted: () => interrupted,
+  });
+  try {
+    return await runPhases(server.origin, cases, access, UNCACHED);
+  } finally {
+    await server.stop();
+  }
 }
 
 async function main(): Promise<number> {
@@ -205,7 +214,15 @@ async function main(): Promise<number> {
           console.log(
             `server ${server.origin} (scripts/serve.mjs), RATE_LIMIT_PER_MINUTE=${RATE_LIMIT}, in-memory limiter`,
           );
-          const { allCases, phases, errors } = await runPhases(server.origin, dataset, access);
+          const { allCases, cases } = casesOf(dataset);
+          const { phases, errors } = await runPhases(server.origin, cases, access, PHASES);
+          await server.stop();
+          const uncached = await runUncached(
+            cases.filter((c) => c.floor || c.cached),
+            access,
+          );
+          phases.push(...uncached.phases);
+          errors.push(...uncached.errors);
           // The month-end close, in-process (each close rolled back): with the server idle, not under load.
           const closes = selected('close') ? await benchMonthEndClose() : [];
           if (closes.length > 0) console.log(`\n${closeTable(closes)}`);

@@ -102,6 +102,12 @@ const schema = z
     RATE_LIMIT_PER_MINUTE: perMinute(120),
     /** Per client address, for requests without a valid key (and public endpoints). */
     ADDRESS_RATE_LIMIT_PER_MINUTE: perMinute(30),
+    /** Megabytes of report results each server process keeps (lib/reports/result-cache.ts); 0 keeps none. */
+    REPORT_CACHE_MB: z
+      .string()
+      .regex(/^(0|[1-9]\d{0,5})$/, 'must be a whole number of megabytes, e.g. 64, or 0 for no cache')
+      .default('64')
+      .transform(Number),
     /** Browser origins allowed to call the API (lib/http/cors.ts). */
     CORS_ORIGINS: origins,
     /** How long a download may wait for its client to read on (lib/platform/limits.ts). */

@@ -11,11 +11,12 @@
  *   version: a write that lands in between only makes an entry fresher than its key says.
  * - With a replica (DATABASE_REPLICA_URL) reads may fall back to the primary and back again, so a result could
  *   be older than the version read a moment before: nothing is cached there; the replica carries the load.
- * - One cache per database (tests switch databases in one process), bounded by size; values are shared, so
- *   callers must not mutate what a report returns.
+ * - One cache per database (tests switch databases in one process), of REPORT_CACHE_MB megabytes (0: none);
+ *   values are shared, so callers must not mutate what a report returns.
  */
 import { LRUCache } from 'lru-cache';
 import { getDatabase, readsFromReplica, type Database } from '@/db/client';
+import { env } from '@/lib/platform/env';
 
 /** What a scope check read about the account: its data version, for the key. */
 export interface VersionedScope {
@@ -23,19 +24,17 @@ export interface VersionedScope {
   dataVersion: { version: number; changedAt: Date };
 }
 
-/** About 64 MB of results: a by-site report of 100 sites with sparklines is ~40 KB, a total under 1 KB. */
-const MAX_BYTES = 64 * 1024 * 1024;
-
 type Compute = () => Promise<object>;
 type Results = LRUCache<string, object, Compute>;
 
 const caches = new WeakMap<Database, Results>();
 
-function resultsOf(database: Database): Results {
+/** REPORT_CACHE_MB megabytes per database (64 by default): a by-site report of 100 sites is ~40 KB, a total under 1 KB. */
+function resultsOf(database: Database, megabytes: number): Results {
   let results = caches.get(database);
   if (!results) {
     results = new LRUCache<string, object, Compute>({
-      maxSize: MAX_BYTES,
+      maxSize: megabytes * 1024 * 1024,
       // JSON's length approximates the bytes held; computed once per miss, which cost a query already.
       sizeCalculation: (value) => Math.max(1, JSON.stringify(value).length),
       fetchMethod: (_key, _stale, { context }) => context(),
@@ -55,8 +54,9 @@ export async function cachedReport<T extends object>(
   shape: unknown,
   compute: () => Promise<T>,
 ): Promise<T> {
-  if (readsFromReplica()) return compute();
+  const megabytes = env().REPORT_CACHE_MB;
+  if (megabytes === 0 || readsFromReplica()) return compute();
   const { version, changedAt } = scope.dataVersion;
   const key = [scope.userId, version, changedAt.getTime(), report, JSON.stringify(shape)].join('\u0000');
-  return (await resultsOf(await getDatabase()).fetch(key, { context: compute })) as T;
+  return (await resultsOf(await getDatabase(), megabytes).fetch(key, { context: compute })) as T;
 }

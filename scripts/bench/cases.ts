@@ -19,6 +19,11 @@ export interface BenchCase {
    * answer must then be 304, which the server gives without running the report.
    */
   revalidate?: boolean;
+  /**
+   * Its answer comes from the report cache after the first request (lib/reports/result-cache.ts): measured again,
+   * sequentially, on a server without it (REPORT_CACHE_MB=0), which computes every answer.
+   */
+  cached?: boolean;
 }
 
 export interface CaseContext {
@@ -29,6 +34,8 @@ export interface CaseContext {
 
 /** The cases of one README row, in the order they are shown. */
 const row = (label: string, cases: Omit<BenchCase, 'row'>[]): BenchCase[] => cases.map((c) => ({ ...c, row: label }));
+/** A row of cases that the report cache answers. */
+const cachedRow = (label: string, cases: Omit<BenchCase, 'row'>[]) => row(label, cases.map((c) => ({ ...c, cached: true })));
 
 const q = (path: string, params: Record<string, string | number>) =>
   `${path}?${new URLSearchParams(Object.entries(params).map(([k, v]) => [k, String(v)]))}`;
@@ -55,29 +62,29 @@ export function benchCases({ today, siteIds }: CaseContext): BenchCase[] {
     ]),
     ...row('sites (auth floor)', [{ name: 'sites (auth floor)', path: '/api/v1/sites', auth: 'key', floor: 'auth' }]),
 
-    ...row('totals, 30 / 365 / 731 days', [
+    ...cachedRow('totals, 30 / 365 / 731 days', [
       { name: 'totals 30 d', path: q(totals, range(30)), auth: 'key' },
       { name: 'totals 365 d', path: q(totals, range(365)), auth: 'key' },
       { name: 'totals 731 d', path: q(totals, range(731)), auth: 'key' },
     ]),
-    ...row('totals, 365 days, 1 / 10 / 50 sites', [
+    ...cachedRow('totals, 365 days, 1 / 10 / 50 sites', [
       { name: 'totals 365 d, 1 site', path: q(totals, { ...range(365), ...first(1) }), auth: 'key', sites: 1 },
       { name: 'totals 365 d, 10 sites', path: q(totals, { ...range(365), ...first(10) }), auth: 'key', sites: 10 },
       { name: 'totals 365 d, 50 sites', path: q(totals, { ...range(365), ...first(50) }), auth: 'key', sites: 50 },
     ]),
 
-    ...row('by-country, 365 days, top 100 by revenue', [
+    ...cachedRow('by-country, 365 days, top 100 by revenue', [
       { name: 'by-country 365 d top 100', path: q(byCountry, top100), auth: 'key' },
     ]),
-    ...row('the same with `Filter=cpm>2`', [
+    ...cachedRow('the same with `Filter=cpm>2`', [
       { name: 'by-country 365 d top 100, cpm>2', path: q(byCountry, { ...top100, Filter: 'cpm>2' }), auth: 'key' },
     ]),
-    ...row('by-country, 365 days, 10 / 50 / 90 sites', [
+    ...cachedRow('by-country, 365 days, 10 / 50 / 90 sites', [
       { name: 'by-country 365 d top 100, 10 sites', path: q(byCountry, { ...top100, ...first(10) }), auth: 'key', sites: 10 },
       { name: 'by-country 365 d top 100, 50 sites', path: q(byCountry, { ...top100, ...first(50) }), auth: 'key', sites: 50 },
       { name: 'by-country 365 d top 100, 90 sites', path: q(byCountry, { ...top100, ...first(90) }), auth: 'key', sites: 90 },
     ]),
-    ...row('by-country, 731 days, 50 sites', [
+    ...cachedRow('by-country, 731 days, 50 sites', [
       { name: 'by-country 731 d top 100, 50 sites', path: q(byCountry, { ...top100, ...range(731), ...first(50) }), auth: 'key', sites: 50 },
     ]),
 
@@ -123,12 +130,12 @@ export function benchCases({ today, siteIds }: CaseContext): BenchCase[] {
     ]),
 
     // The dashboard's server-rendered documents: the account's default range, then a year through the filter bar.
-    ...row('dashboard, default range: overview / countries / sites (document)', [
+    ...cachedRow('dashboard, default range: overview / countries / sites (document)', [
       { name: 'dashboard / (overview)', path: '/', auth: 'session' },
       { name: 'dashboard /countries', path: '/countries', auth: 'session' },
       { name: 'dashboard /sites', path: '/sites', auth: 'session' },
     ]),
-    ...row('dashboard, 365 days: overview / countries / sites (document)', [
+    ...cachedRow('dashboard, 365 days: overview / countries / sites (document)', [
       { name: 'dashboard / (overview) 365 d', path: q('/', range365), auth: 'session' },
       { name: 'dashboard /countries 365 d', path: q('/countries', range365), auth: 'session' },
       { name: 'dashboard /sites 365 d', path: q('/sites', range365), auth: 'session' },

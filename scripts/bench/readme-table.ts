@@ -24,6 +24,7 @@ const FAILED = '†';
  * the run's figures: one row per `row` of all the cases, their figures side by side. A case the run did not
  * measure (--only, a failed warm-up) shows as `–`; a row with none measured is left out. A figure that
  * includes answers other than the expected 2xx or 304 (a 503 at the API's deadline, say) is marked †, and noted below the table.
+ * The last column is the sequential p95 on a server without the report cache, for the rows the cache answers.
  */
 export function readmeTable(allCases: BenchCase[], phases: PhaseResult[], concurrency: number): string {
   const find = (phase: PhaseResult['name'], name: string): CaseResult | undefined =>
@@ -51,6 +52,7 @@ export function readmeTable(allCases: BenchCase[], phases: PhaseResult[], concur
       cell('sequential', ms, (r) => r?.p95Ms),
       cell('concurrent', ms, (r) => r?.p95Ms),
       cell('concurrent', perSecond, (r) => r?.reqPerSec),
+      inRow.some((c) => c.cached) ? cell('uncached', ms, (r) => r?.p95Ms) : '',
     ];
   });
   const notes = phases.flatMap((phase) =>
@@ -59,7 +61,14 @@ export function readmeTable(allCases: BenchCase[], phases: PhaseResult[], concur
       return problem ? [`${FAILED} ${result.name}, ${phase.name}: ${problem}.`] : [];
     }),
   );
-  const header = ['request', 'p50', 'p95', `p95 at concurrency ${concurrency}`, `req/s at concurrency ${concurrency}`];
+  const header = [
+    'request',
+    'p50',
+    'p95',
+    `p95 at concurrency ${concurrency}`,
+    `req/s at concurrency ${concurrency}`,
+    'p95 without the report cache',
+  ];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   const line = (cells: string[]) =>
     `| ${cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join(' | ')} |`;

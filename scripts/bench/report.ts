@@ -16,7 +16,8 @@ export interface CaseResult extends Stats {
 }
 
 export interface PhaseResult {
-  name: 'sequential' | 'concurrent';
+  /** uncached: sequential again, on a server without the report cache, for the cases it answers. */
+  name: 'sequential' | 'concurrent' | 'uncached';
   connections: number;
   /** Sequential: requests per case (fewer if the time cap came first); concurrent: none. */
   requests?: number;

@@ -32,6 +32,8 @@ export async function startServer(options: {
   /** PostgreSQL, or an embedded database's folder. */
   database: { DATABASE_URL: string } | { PGLITE_DIR: string };
   rateLimitPerMinute: number;
+  /** More of the server's environment (REPORT_CACHE_MB, say). */
+  env?: Record<string, string>;
   interrupted: () => boolean;
 }): Promise<BenchServer> {
   const env: NodeJS.ProcessEnv = {
@@ -41,6 +43,7 @@ export async function startServer(options: {
     ...options.database,
     RATE_LIMIT_PER_MINUTE: String(options.rateLimitPerMinute),
     ADDRESS_RATE_LIMIT_PER_MINUTE: String(options.rateLimitPerMinute),
+    ...options.env,
   };
   // The in-memory limiter: exact for one server, and no network round trip to Upstash in the figures.
   delete env.UPSTASH_REDIS_REST_URL;

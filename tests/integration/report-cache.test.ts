@@ -6,6 +6,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setDatabase, setReadDatabase, type Database } from '@/db/client';
+import { readEnv, setEnv } from '@/lib/platform/env';
 import { byCountryQuery, getDailyRevenue, getRevenueBySite, getSumsByCountry, getTotals } from '@/lib/reports';
 import { get } from '../support/api';
 import { openTestDatabase } from '../support/db';
@@ -118,6 +119,17 @@ describe('the report cache', () => {
     );
     expect((await getTotals(second.principal, range)).totalImpressions).toBe(whole.totalImpressions + 6);
     expect((await getTotals(first.principal, range)).totalImpressions).toBe(whole.totalImpressions);
+  });
+
+  it('keeps nothing with REPORT_CACHE_MB=0', async () => {
+    const { principal } = await publisherWithRevenue();
+    setEnv(readEnv({ ...process.env, REPORT_CACHE_MB: '0' }));
+    try {
+      await getTotals(principal, range);
+      expect(await revenueReadsOf(() => getTotals(principal, range))).toBe(1);
+    } finally {
+      setEnv(undefined);
+    }
   });
 
   it('keeps nothing when reads go to a replica, whose answers may come from either database', async () => {
