@@ -18,6 +18,10 @@
  *   2025-02    … 2025-11      whole calendar months
  *   2025-12-01 … 2025-12-09   trailing days
  *
+ * A partial month with fewer days outside the range than in it is read as its whole month less those days: a
+ * range ending today (2025-12-01 … 2025-12-27) is December's month rows less December 28–31, which have no
+ * rows yet, instead of 27 days of rows (for 50 of big@example.com's sites by country, 270,000 daily rows).
+ *
  * A subset of more than half of an account's sites is read as the whole account minus the other sites (whose
  * rows come with their signs flipped): integers subtract exactly, and fewer sites are read.
  *
@@ -27,7 +31,7 @@
  */
 import { and, eq, inArray, isNotNull, isNull, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import { revenueDaily, revenueRollup } from '@/db/schema';
-import { addDays } from '@/lib/query';
+import { addDays, daysBetweenInclusive } from '@/lib/query';
 
 /** Columns of the derived table, for the aggregates and filters in field-sql.ts. */
 export const revenue = {
@@ -65,8 +69,13 @@ interface DayRange {
 const monthOf = (day: string) => Number(day.slice(0, 4)) * 12 + Number(day.slice(5, 7)) - 1;
 const firstDayOf = (month: number) =>
   `${String(Math.floor(month / 12)).padStart(4, '0')}-${String((month % 12) + 1).padStart(2, '0')}-01`;
-const isLastDayOfMonth = (day: string) =>
-  Number(day.slice(8)) === new Date(Date.UTC(Number(day.slice(0, 4)), Number(day.slice(5, 7)), 0)).getUTCDate();
+const isLeapYear = (year: number) => (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
+const daysInMonth = (month: number) => {
+  const [year, m] = [Math.floor(month / 12), month % 12];
+  return m === 1 ? (isLeapYear(year) ? 29 : 28) : [31, 0, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][m];
+};
+const lastDayOf = (month: number) => `${firstDayOf(month).slice(0, 8)}${daysInMonth(month)}`;
+const isLastDayOfMonth = (day: string) => day === lastDayOf(monthOf(day));
 
 /** Splits the inclusive range [fromDate, toDate] into partial-month days and whole months. */
 export function splitRange(fromDate: string, toDate: string): RangePieces {
@@ -80,6 +89,31 @@ export function splitRange(fromDate: string, toDate: string): RangePieces {
     months: { from: firstDayOf(firstWhole), to: firstDayOf(lastWhole) },
     ...(endsOnLast ? {} : { trailingDays: { from: firstDayOf(monthOf(toDate)), to: toDate } }),
   };
+}
+
+const dayCount = (ranges: DayRange[]) => ranges.reduce((n, r) => n + daysBetweenInclusive(r.from, r.to), 0);
+
+/** A range of days cut at the starts of months (a range without a whole month spans at most two). */
+function byMonth(range: DayRange): DayRange[] {
+  const pieces: DayRange[] = [];
+  for (let month = monthOf(range.from); month <= monthOf(range.to); month++) {
+    const [first, last] = [firstDayOf(month), lastDayOf(month)];
+    pieces.push({ from: range.from > first ? range.from : first, to: range.to < last ? range.to : last });
+  }
+  return pieces;
+}
+
+/**
+ * The month a range of days lies in (as the rollup's month grain names it: its first day) and the month's days
+ * outside the range, before and after it.
+ */
+function monthAround(range: DayRange): { month: DayRange; outside: DayRange[] } {
+  const first = firstDayOf(monthOf(range.from));
+  const last = lastDayOf(monthOf(range.from));
+  const outside: DayRange[] = [];
+  if (range.from > first) outside.push({ from: first, to: addDays(range.from, -1) });
+  if (range.to < last) outside.push({ from: addDays(range.to, 1), to: last });
+  return { month: { from: first, to: first }, outside };
 }
 
 const between = (column: SQLWrapper, range: DayRange) =>
@@ -162,16 +196,22 @@ export function revenueSource(scope: RevenueScope, options: { byCountry: boolean
   const countries: Countries = scope.country ? { only: scope.country } : options.byCountry ? 'every' : null;
   const { leadingDays, months, trailingDays } = splitRange(scope.fromDate, scope.toDate);
   const pieces = partsOf(scope).flatMap((part) => {
-    const { siteIds, sign } = part;
-    const days = (range: DayRange) =>
-      countries && siteIds !== 'account'
-        ? dailyPiece(scope.userId, { siteIds, sign }, range, countries)
-        : rollupPiece(scope.userId, part, 'd', range, countries);
+    const days = (range: DayRange, p: Part) =>
+      countries && p.siteIds !== 'account'
+        ? dailyPiece(scope.userId, { ...p, siteIds: p.siteIds }, range, countries)
+        : rollupPiece(scope.userId, p, 'd', range, countries);
+    // A partial month is read by day, or as its whole month less the days outside it when those are fewer.
+    const partialMonth = (range: DayRange) => {
+      const { month, outside } = monthAround(range);
+      if (1 + dayCount(outside) >= dayCount([range])) return [days(range, part)];
+      const less: Part = { ...part, sign: part.sign === 1 ? -1 : 1 };
+      return [rollupPiece(scope.userId, part, 'm', month, countries), ...outside.map((r) => days(r, less))];
+    };
     return [
-      leadingDays && days(leadingDays),
-      months && rollupPiece(scope.userId, part, 'm', months, countries),
-      trailingDays && days(trailingDays),
-    ].filter((p) => p !== undefined);
+      ...(leadingDays ? byMonth(leadingDays).flatMap(partialMonth) : []),
+      ...(months ? [rollupPiece(scope.userId, part, 'm', months, countries)] : []),
+      ...(trailingDays ? partialMonth(trailingDays) : []),
+    ];
   });
   return sql`(${sql.join(pieces, sql` union all `)}) as revenue`;
 }
