@@ -260,8 +260,10 @@ export const revenueRollup = pgTable(
       )
       .where(sql`${t.siteId} is not null`),
     // What each site earned by month (statements, lib/payments): the key would walk every country's month rows.
+    // Covering (site and revenue in it), so it is read alone: without them the planner preferred the sites'
+    // figures index, whose every country's month rows it walked (140 ms for big@example.com instead of ~2).
     index('revenue_rollup_site_month_idx')
-      .on(t.userId, t.period)
+      .on(t.userId, t.period, t.siteId, t.revenueMicros)
       .where(sql`${t.grain} = 'm' and ${t.siteId} is not null and ${t.country} is null`),
     check('revenue_rollup_grain_check', sql`${t.grain} in ('d', 'm')`),
     check('revenue_rollup_month_check', sql`${t.grain} = 'd' or extract(day from ${t.period}) = 1`),
