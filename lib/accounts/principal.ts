@@ -1,3 +1,5 @@
+import type { AccountSites } from './site-access';
+
 /**
  * Who is asking. Route handlers build it from an API key, dashboard pages and server actions from the
  * session (the operator CLI acts as the account it names);
@@ -20,6 +22,8 @@ export interface Principal {
   viewedBy?: string;
   /** The client's address as the door determined it (lib/http/client-address.ts), for the activity log. */
   clientAddress?: string;
+  /** Set for one page's render only: what it read once of each account (lib/accounts/site-access.ts). */
+  sameRender?: Map<string, Promise<AccountSites>>;
 }
 
 export type MemberRole = 'owner' | 'admin' | 'finance' | 'viewer';

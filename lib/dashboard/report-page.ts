@@ -25,7 +25,8 @@ export async function readReportPage(
 ): Promise<ReportReading | Exclude<Viewer, { kind: 'ready' }>> {
   const viewer = await viewerOf(await requireUser(), params);
   if (viewer.kind !== 'ready') return viewer;
-  const { principal } = viewer;
+  // The page's reports share one read of the account's sites and data version (lib/accounts/site-access.ts).
+  const principal: Principal = { ...viewer.principal, sameRender: new Map() };
   const today = todayUtc();
   const compare = readCompare(params);
   return { kind: 'ready', principal, today, compare, bar: await readFilterBar(principal, params) };

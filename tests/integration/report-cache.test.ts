@@ -12,6 +12,7 @@ import { get } from '../support/api';
 import { openTestDatabase } from '../support/db';
 import { createPublisher, createRevenue, createSite } from '../support/factories';
 import { issueKey, sessionPrincipal } from '../support/keys';
+import type { Principal } from '@/lib/accounts';
 import { q, sqlSums } from './reports-helpers';
 
 const statements: string[] = [];
@@ -141,5 +142,46 @@ describe('the report cache', () => {
     } finally {
       setReadDatabase(undefined);
     }
+  });
+});
+
+describe("a page's render (Principal.sameRender)", () => {
+  /** How many times `work` read the account's sites and data version (readableSites' one query). */
+  async function accountReadsOf(work: () => Promise<unknown>): Promise<number> {
+    const before = statements.length;
+    await work();
+    return statements.slice(before).filter((text) => text.includes('default_range_days')).length;
+  }
+  const pageOf = (principal: Principal): Principal => ({ ...principal, sameRender: new Map() });
+
+  it("reads the account once for all of a page's reports; a principal without it reads for each", async () => {
+    const { principal, sites } = await publisherWithRevenue();
+    const reports = (asking: Principal) => () =>
+      Promise.all([
+        getTotals(asking, range),
+        getTotals(asking, { ...range, siteIds: [sites[0].id] }),
+        getSumsByCountry(asking, { ...byCountryQuery.parse({}), ...range }),
+        getDailyRevenue(asking, range),
+        getRevenueBySite(asking, range),
+      ]);
+    expect(await accountReadsOf(reports(pageOf(principal)))).toBe(1);
+    expect(await accountReadsOf(reports(principal))).toBe(5);
+  });
+
+  it("still narrows to the principal's sites, and the next render sees a write", async () => {
+    const { principal, sites } = await publisherWithRevenue();
+    const viewer = pageOf({ ...principal, memberRole: 'viewer', siteScope: [sites[0].id] });
+    const oneSite = await getTotals(viewer, range);
+    expect(oneSite.totalImpressions).toBe(
+      (await sqlSums(database.db, [sites[0].id], days.fromDate, days.toDate)).impressions,
+    );
+    await expect(getTotals(viewer, { ...range, siteIds: [sites[1].id] })).rejects.toMatchObject({ code: 'forbidden' });
+
+    const render = pageOf(principal);
+    const before = await getTotals(render, range);
+    await createRevenue(database.db, sites[1].id, [
+      { day: '2025-04-04', country: 'FR', impressions: 3, revenueMicros: 1 },
+    ]);
+    expect((await getTotals(pageOf(principal), range)).totalImpressions).toBe(before.totalImpressions + 3);
   });
 });
