@@ -1,6 +1,6 @@
-import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, max, min, sql } from 'drizzle-orm';
 import { getReadDb } from '@/db/client';
-import { revenueRollup } from '@/db/schema';
+import { revenueRollup, users } from '@/db/schema';
 import type { Principal } from '@/lib/accounts';
 
 /** How far an account's figures reach and how fresh they are: the dashboard's "All time" and "Data updated". */
@@ -16,22 +16,29 @@ export interface DataSpan {
  * row per day and month of history, whatever the account's size. Every write that changes figures touches its
  * month's row (one that empties a whole month removes that row instead; the product deletes revenue only with
  * its account).
+ *
+ * Each figure is its own subquery, so each is one end of an index (revenue_rollup_account_idx for the whole
+ * account): one aggregate over both grains read every day row from the heap (14 ms for big@example.com, on
+ * every report page).
  */
 export async function getDataSpan(principal: Principal): Promise<DataSpan> {
   const db = await getReadDb();
   const r = revenueRollup;
+  const rowsOf = (grain: 'd' | 'm') =>
+    and(
+      eq(r.userId, principal.userId),
+      eq(r.grain, grain),
+      principal.siteScope ? inArray(r.siteId, principal.siteScope) : isNull(r.siteId),
+      isNull(r.country),
+    );
+  const firstDay = db.select({ day: min(r.period) }).from(r).where(rowsOf('d'));
+  const updatedAt = db.select({ at: max(r.updatedAt) }).from(r).where(rowsOf('m'));
   const [span] = await db
     .select({
-      firstDay: sql<string | null>`min(${r.period}) filter (where ${r.grain} = 'd')`.mapWith(r.period),
-      updatedAt: sql<Date | null>`max(${r.updatedAt}) filter (where ${r.grain} = 'm')`.mapWith(r.updatedAt),
+      firstDay: sql<string | null>`(${firstDay})`.mapWith(r.period),
+      updatedAt: sql<Date | null>`(${updatedAt})`.mapWith(r.updatedAt),
     })
-    .from(r)
-    .where(
-      and(
-        eq(r.userId, principal.userId),
-        principal.siteScope ? inArray(r.siteId, principal.siteScope) : isNull(r.siteId),
-        isNull(r.country),
-      ),
-    );
+    .from(users)
+    .where(eq(users.id, principal.userId));
   return { firstDay: span?.firstDay ?? null, updatedAt: span?.updatedAt ?? null };
 }
