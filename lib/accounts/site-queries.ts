@@ -66,11 +66,17 @@ export async function listSitesForReview(
   return { sites: list, total };
 }
 
-/** The account's own sites with their review status and reason (also for an admin viewing as the publisher). */
-export async function listOwnSites(principal: Principal): Promise<ReviewedSite[]> {
+/**
+ * The account's own sites with their review status and reason (also for an admin viewing as the publisher), all
+ * of them or one page (the Sites page shows a page: a hundred sites' revenue checks cost 7 ms).
+ */
+export async function listOwnSites(
+  principal: Principal,
+  page?: { limit: number; offset: number },
+): Promise<ReviewedSite[]> {
   // A site-scoped key or a Viewer limited to some sites sees those alone.
   const scope = principal.siteScope ? inArray(sites.id, principal.siteScope) : undefined;
-  return selectSites(and(eq(sites.userId, principal.userId), scope));
+  return selectSites(and(eq(sites.userId, principal.userId), scope), page);
 }
 
 export interface SiteHistoryEntry {

@@ -106,7 +106,10 @@ describe('a publisher adds, edits and deletes its own sites', () => {
     const refused = await refusal(addSite(publisher, GAME));
     expect(refused.code).toBe('conflict');
     expect(refused.detail).toContain(`${MAX_PENDING_SITES} sites waiting for review`);
-    expect(await listOwnSites(publisher)).toHaveLength(MAX_PENDING_SITES);
+    const all = await listOwnSites(publisher);
+    expect(all).toHaveLength(MAX_PENDING_SITES);
+    // A page of the list (the Sites page's) is that slice of the whole, in the same order.
+    expect(await listOwnSites(publisher, { limit: 2, offset: 1 })).toEqual(all.slice(1, 3));
     // Reviewed, one leaves the queue and makes room; an admin's additions do not count against the cap.
     const [first] = await listOwnSites(publisher);
     await updateSite(admin, first.siteId, { status: 'approved' });

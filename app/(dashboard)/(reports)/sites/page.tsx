@@ -40,9 +40,9 @@ export default async function SitesPage({ searchParams }: { searchParams: Promis
   // An admin's view of a publisher, or a member whose role does not manage sites: the list without its buttons.
   const readOnly = !!principal.viewedBy || !can(principal, 'manageSites');
   // The review list is paged: a hundred sites' cards and histories made this page 600 KB.
-  const ownSites = await listOwnSites(principal);
-  const reviewPage = listPage(params, ownSites.length);
-  const shownSites = ownSites.slice(reviewPage.offset, reviewPage.offset + reviewPage.pageSize);
+  // The filter bar's sites are the same ones (the account's, narrowed to the member's or key's scope).
+  const reviewPage = listPage(params, sites.length);
+  const shownSites = await listOwnSites(principal, { limit: reviewPage.pageSize, offset: reviewPage.offset });
   const histories = await siteHistories(
     principal,
     shownSites.map((s) => s.siteId),
@@ -81,7 +81,7 @@ export default async function SitesPage({ searchParams }: { searchParams: Promis
         frameworks={FRAMEWORK_SUGGESTIONS}
         readOnly={readOnly}
         pagination={
-          ownSites.length > reviewPage.pageSize && (
+          sites.length > reviewPage.pageSize && (
             <Card className="mt-3">
               <Pagination searchParams={params} {...reviewPage} />
             </Card>
