@@ -31,8 +31,14 @@ export async function getDataSpan(principal: Principal): Promise<DataSpan> {
       principal.siteScope ? inArray(r.siteId, principal.siteScope) : isNull(r.siteId),
       isNull(r.country),
     );
-  const firstDay = db.select({ day: min(r.period) }).from(r).where(rowsOf('d'));
-  const updatedAt = db.select({ at: max(r.updatedAt) }).from(r).where(rowsOf('m'));
+  const firstDay = db
+    .select({ day: min(r.period) })
+    .from(r)
+    .where(rowsOf('d'));
+  const updatedAt = db
+    .select({ at: max(r.updatedAt) })
+    .from(r)
+    .where(rowsOf('m'));
   const [span] = await db
     .select({
       firstDay: sql<string | null>`(${firstDay})`.mapWith(r.period),
