@@ -22,8 +22,8 @@ export interface Principal {
   viewedBy?: string;
   /** The client's address as the door determined it (lib/http/client-address.ts), for the activity log. */
   clientAddress?: string;
-  /** Set for one page's render only: what it read once of each account (lib/accounts/site-access.ts). */
-  sameRender?: Map<string, Promise<AccountSites>>;
+  /** Set for one request only: what it read once of each account (forOneRequest in lib/accounts/site-access.ts). */
+  oneRequest?: Map<string, Promise<AccountSites>>;
 }
 
 export type MemberRole = 'owner' | 'admin' | 'finance' | 'viewer';

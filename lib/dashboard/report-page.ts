@@ -1,5 +1,5 @@
 import { todayUtc } from '@/lib/query';
-import type { Principal } from '@/lib/accounts';
+import { forOneRequest, type Principal } from '@/lib/accounts';
 import { readCompare, type CompareMode } from './comparison';
 import { readFilterBar, type FilterBarState } from './filters';
 import { requireUser } from './session';
@@ -25,8 +25,8 @@ export async function readReportPage(
 ): Promise<ReportReading | Exclude<Viewer, { kind: 'ready' }>> {
   const viewer = await viewerOf(await requireUser(), params);
   if (viewer.kind !== 'ready') return viewer;
-  // The page's reports share one read of the account's sites and data version (lib/accounts/site-access.ts).
-  const principal: Principal = { ...viewer.principal, sameRender: new Map() };
+  // The page's reports share one read of the account's sites and data version.
+  const principal = forOneRequest(viewer.principal);
   const today = todayUtc();
   const compare = readCompare(params);
   return { kind: 'ready', principal, today, compare, bar: await readFilterBar(principal, params) };

@@ -3,7 +3,7 @@ import { getDb } from '@/db/client';
 import { hidingParameters } from '@/lib/shared/sql-errors';
 import { apiKeys, users } from '@/db/schema';
 import { hashApiKey, isWellFormedApiKey } from '@/lib/keys/key-format';
-import type { DataVersion, Principal } from '@/lib/accounts';
+import { accountSitesColumns, forOneRequest, type DataVersion, type Principal } from '@/lib/accounts';
 
 const LAST_USED_RESOLUTION_MS = 60_000;
 
@@ -28,8 +28,9 @@ export async function authenticateApiKey(
         revokedAt: apiKeys.revokedAt,
         lastUsedAt: apiKeys.lastUsedAt,
         role: users.role,
-        dataVersion: users.dataVersion,
-        dataChangedAt: users.dataChangedAt,
+        // The account's sites and data version come with the key, in the same round trip: what the request's
+        // reports are scoped by and its validators made from.
+        account: accountSitesColumns,
       })
       .from(apiKeys)
       .innerJoin(users, eq(users.id, apiKeys.userId))
@@ -39,15 +40,18 @@ export async function authenticateApiKey(
       .limit(1),
   );
   if (!key || key.revokedAt || (key.expiresAt && key.expiresAt.getTime() <= now.getTime())) return null;
-  const principal: Principal = {
-    userId: key.userId,
-    role: key.role,
-    siteScope: key.siteIds && key.siteIds.length > 0 ? key.siteIds : null,
-    via: 'apiKey',
-    keyId: key.id,
-  };
-  // The account's data version comes with the key, in the same round trip: what validators are made from.
-  return { principal, lastUsedAt: key.lastUsedAt, data: { version: key.dataVersion, changedAt: key.dataChangedAt } };
+  const principal = forOneRequest(
+    {
+      userId: key.userId,
+      role: key.role,
+      siteScope: key.siteIds && key.siteIds.length > 0 ? key.siteIds : null,
+      via: 'apiKey',
+      keyId: key.id,
+    },
+    key.account,
+  );
+  const { version, changedAt } = key.account;
+  return { principal, lastUsedAt: key.lastUsedAt, data: { version, changedAt } };
 }
 
 // Per-instance memory of recent writes, so a busy key does not even issue the (cheap, guarded) UPDATE.

@@ -12,7 +12,7 @@ import { get } from '../support/api';
 import { openTestDatabase } from '../support/db';
 import { createPublisher, createRevenue, createSite } from '../support/factories';
 import { issueKey, sessionPrincipal } from '../support/keys';
-import type { Principal } from '@/lib/accounts';
+import { forOneRequest, type Principal } from '@/lib/accounts';
 import { q, sqlSums } from './reports-helpers';
 
 const statements: string[] = [];
@@ -145,14 +145,14 @@ describe('the report cache', () => {
   });
 });
 
-describe("a page's render (Principal.sameRender)", () => {
+describe('a principal for one request (forOneRequest)', () => {
   /** How many times `work` read the account's sites and data version (readableSites' one query). */
   async function accountReadsOf(work: () => Promise<unknown>): Promise<number> {
     const before = statements.length;
     await work();
     return statements.slice(before).filter((text) => text.includes('default_range_days')).length;
   }
-  const pageOf = (principal: Principal): Principal => ({ ...principal, sameRender: new Map() });
+  const pageOf = (principal: Principal) => forOneRequest(principal);
 
   it("reads the account once for all of a page's reports; a principal without it reads for each", async () => {
     const { principal, sites } = await publisherWithRevenue();
@@ -183,5 +183,12 @@ describe("a page's render (Principal.sameRender)", () => {
       { day: '2025-04-04', country: 'FR', impressions: 3, revenueMicros: 1 },
     ]);
     expect((await getTotals(pageOf(principal), range)).totalImpressions).toBe(before.totalImpressions + 3);
+  });
+
+  it("takes an API key's request's account from the key's lookup: the report reads it no more", async () => {
+    const { owner } = await publisherWithRevenue();
+    const { raw } = await issueKey(owner.id);
+    const reads = await accountReadsOf(() => get(`/api/v1/reports/totals?${q(days)}`, { key: raw }));
+    expect(reads).toBe(1); // the key's lookup itself
   });
 });
