@@ -28,7 +28,6 @@ export {
   readableSites,
   requireAccountLevel,
   requireWritable,
-  type AccountSites,
 } from './site-access';
 export { listSites } from './sites';
 export { createAdmin } from './admins';
