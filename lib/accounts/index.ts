@@ -22,13 +22,7 @@ export {
 } from './two-factor';
 export type { TwoFactorSetup } from './two-factor';
 export type { SessionOrigin, SessionUser } from './sessions';
-export {
-  accountSitesColumns,
-  forOneRequest,
-  readableSites,
-  requireAccountLevel,
-  requireWritable,
-} from './site-access';
+export { accountSitesColumns, forOneRequest, readableSites, requireAccountLevel, requireWritable } from './site-access';
 export { listSites } from './sites';
 export { createAdmin } from './admins';
 export { acceptInvitation, invitationFor } from './invitations';
