@@ -24,7 +24,8 @@ export default defineConfig({
   reporter: [['list'], ['html', { open: 'never', outputFolder: 'playwright-report' }]],
   use: {
     baseURL: `http://127.0.0.1:${port}`,
-    screenshot: 'on',
+    // On failure only: nothing reads the passing tests' screenshots, and each is a capture on a busy 2-core machine.
+    screenshot: 'only-on-failure',
     trace: 'retain-on-failure',
   },
   projects: [
