@@ -180,35 +180,37 @@ const PAGES: { path: string; expected: Record<Visitor, Outcome> }[] = [
 ];
 
 test.describe('every page × every visitor', () => {
-  for (const { path, expected } of PAGES) {
-    test(path, async ({ openAs }) => {
-      // Six visitors, each a full page render.
-      test.setTimeout(120_000);
-      for (const visitor of VISITORS) {
-        const page = await openAs(ACCOUNT[visitor]);
+  // One browser context per visitor for all its pages: a fresh context per page and visitor (138 of them) made
+  // this the suite's slowest file. Every page is a full navigation, so nothing carries over but the session.
+  for (const visitor of VISITORS) {
+    test(visitor, async ({ openAs }) => {
+      test.setTimeout(PAGES.length * 20_000);
+      const page = await openAs(ACCOUNT[visitor]);
+      for (const { path, expected } of PAGES) {
         const response = await page.goto(path);
         const outcome = expected[visitor];
+        const at = `${visitor} at ${path}`;
         if (outcome === 'sign in') {
-          await expect(page, visitor).toHaveURL(/\/login(\?next=|$)/);
-          await expect(page.getByRole('heading', { name: 'Sign in to your account' })).toBeVisible();
+          await expect(page, at).toHaveURL(/\/login(\?next=|$)/);
+          await expect(page.getByRole('heading', { name: 'Sign in to your account' }), at).toBeVisible();
         } else if (outcome === 'not found') {
-          expect(response!.status(), visitor).toBe(404);
-          await expect(page.getByText('Sky Hopper'), visitor).toHaveCount(0);
+          expect(response!.status(), at).toBe(404);
+          await expect(page.getByText('Sky Hopper'), at).toHaveCount(0);
         } else if (outcome === 'not allowed' || outcome === 'not yours') {
-          expect(response!.status(), visitor).toBe(200);
+          expect(response!.status(), at).toBe(200);
           const refusal = outcome === 'not allowed' ? 'These filters can’t be shown' : 'This dashboard can’t be shown';
-          await expect(page.getByRole('alert').filter({ hasText: refusal }), visitor).toBeVisible();
-          await expect(page.getByText('Sky Hopper'), visitor).toHaveCount(0);
+          await expect(page.getByRole('alert').filter({ hasText: refusal }), at).toBeVisible();
+          await expect(page.getByText('Sky Hopper'), at).toHaveCount(0);
         } else if (outcome === 'choose') {
-          expect(response!.status(), visitor).toBe(200);
+          expect(response!.status(), at).toBe(200);
           const publishers = page.getByRole('list', { name: 'Publishers' });
-          await expect(publishers, visitor).toContainText('demo@example.com');
-          await expect(publishers, visitor).toContainText('rival@example.com');
-          await expect(page.getByText('Sky Hopper'), visitor).toHaveCount(0);
+          await expect(publishers, at).toContainText('demo@example.com');
+          await expect(publishers, at).toContainText('rival@example.com');
+          await expect(page.getByText('Sky Hopper'), at).toHaveCount(0);
         } else {
-          expect(response!.status(), visitor).toBe(200);
-          await expect(page.getByRole('heading', { level: 1, name: outcome.heading }), visitor).toBeVisible();
-          if ('refusal' in outcome) await expect(page.getByText(outcome.refusal), visitor).toBeVisible();
+          expect(response!.status(), at).toBe(200);
+          await expect(page.getByRole('heading', { level: 1, name: outcome.heading }), at).toBeVisible();
+          if ('refusal' in outcome) await expect(page.getByText(outcome.refusal), at).toBeVisible();
         }
       }
     });
