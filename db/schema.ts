@@ -163,6 +163,9 @@ export const sites = pgTable(
  * - The owning account's user_id is repeated on every row (kept true by the foreign key on (site_id, user_id))
  *   so that the rows report, which reads a whole account in (day, site, country) order, walks one index
  *   in that order instead of sorting the account's rows on every page.
+ * - Partitioned by the month of `day` (db/migrations/0016_revenue_daily_by_month.sql, which drizzle-kit cannot
+ *   describe): each month is a table with these indexes, so an import's new days update a month's small indexes.
+ *   A writer makes the months it writes first (db/revenue-months.ts).
  */
 export const revenueDaily = pgTable(
   'revenue_daily',

@@ -9,6 +9,7 @@
 import { hash } from '@node-rs/argon2';
 import { eq, sql } from 'drizzle-orm';
 import { copyLine, withoutSecondaryIndexes } from './bulk';
+import { addRevenueMonths } from './revenue-months';
 import type { Database } from './open';
 import { people, users } from './schema';
 import { insertAccountsWithOwners, insertSites } from './seed';
@@ -75,6 +76,7 @@ export async function seedLarge(
     { id: BIG_USER_ID, email: LARGE.email, name: LARGE.name, role: 'publisher', passwordHash },
   ]);
   await insertSites(db, LARGE_SITES, firstDay, (day) => new Date(day * 86_400_000)); // added at midnight UTC
+  await addRevenueMonths(db, dayString(firstDay), dayString(lastDay));
   let done = 0;
   await database.bulk((session) =>
     withoutSecondaryIndexes(session, 'revenue_daily', async () => {

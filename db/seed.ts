@@ -2,6 +2,7 @@ import { hash } from '@node-rs/argon2';
 import { sql } from 'drizzle-orm';
 import { COUNTRIES } from '@/lib/shared/countries';
 import { withoutSecondaryIndexes } from './bulk';
+import { addRevenueMonths } from './revenue-months';
 import type { Db } from './open';
 import { memberships, people, sites, users } from './schema';
 import {
@@ -63,6 +64,7 @@ async function insertRevenue(db: Db, sites: readonly DemoSite[], firstDay: numbe
       }
     }
   }
+  await addRevenueMonths(db, dayString(firstDay), dayString(lastDay));
   // A day's row is final the next night at 02:00 UTC; today's and yesterday's may not have got there yet.
   await db.execute(sql`
     INSERT INTO revenue_daily (site_id, user_id, day, country, ad_requests, impressions, clicks, revenue_micros, updated_at)

@@ -5,6 +5,8 @@
  * nothing, and every bad line is reported.
  */
 import { getDatabase, getDb } from '@/db/client';
+import { addRevenueMonths } from '@/db/revenue-months';
+import { addDays, todayUtc } from '@/lib/query/dates';
 import { actorOf, recordEvent } from '@/lib/audit';
 import { forbidden } from '@/lib/shared/errors';
 import { type ImportFormat, type LineError, parseRevenueBatches } from '@/lib/revenue-in/parse';
@@ -80,6 +82,10 @@ export async function importRevenue(
     return failed();
   }
   const database = await getDatabase();
+  // This month and the last, made in a transaction of their own: what a daily import writes. Making a month
+  // inside the import would hold a lock on `sites` (for the foreign key) until the whole file is applied.
+  const today = options.today ?? todayUtc();
+  await addRevenueMonths(database.db, addDays(today, -31), today);
   const reject = (result: ImportResult): never => {
     throw new Rejected(result);
   };
@@ -97,7 +103,7 @@ export async function importRevenue(
         copying.catch(() => {}); // awaited (and so thrown) before the next COPY or after the last
       };
       try {
-        for await (const lines of parseRevenueBatches(input, options.format, { today: options.today })) {
+        for await (const lines of parseRevenueBatches(input, options.format, { today })) {
           for (const parsed of lines) {
             if ('error' in parsed) {
               fail(parsed.error);

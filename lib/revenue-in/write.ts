@@ -167,9 +167,11 @@ const duplicates = (session: BulkSession, max: number) =>
  * Sets aside the staged rows that equal the stored ones, so that re-sending a file reads the table once and writes
  * nothing: a file's rows span a few accounts and a run of days, whose stored rows one range of an index returns
  * for a hash join (an upsert's lookup per row takes ~4 µs on a 14.6 M-row table, and locks the row it leaves).
- * Bounds are parameters so the plan sees them. A file that repeats a key is left whole: 'repeats'.
+ * Bounds are parameters so the plan sees them. A file that repeats a key is left whole: 'repeats'. Otherwise
+ * counts the staged rows stored with other values, which the upsert updates: a partitioned table cannot return
+ * `xmax` to tell an update from an insert.
  */
-async function setAsideUnchanged(session: BulkSession): Promise<'repeats' | 'done'> {
+async function setAsideUnchanged(session: BulkSession): Promise<'repeats' | { changed: number }> {
   // Hashes of a large file's keys fit in memory then (the default 4 MB spills them to disk in batches).
   await session.query(`set local work_mem = '64MB'`);
   const [span] = await session.query<{ accounts: string | null; first: string; last: string; repeats: boolean }>(
@@ -179,16 +181,18 @@ async function setAsideUnchanged(session: BulkSession): Promise<'repeats' | 'don
        exists (select from ${STAGING} group by site_id, day, country having count(*) > 1) as repeats`,
   );
   if (span.repeats) return 'repeats';
-  if (!span.accounts) return 'done';
-  await session.query(
-    `delete from ${STAGING} s using revenue_daily r
-     where r.user_id = any($1::uuid[]) and r.day between $2::date and $3::date
-       and r.site_id = s.site_id and r.day = s.day and r.country = s.country
-       and (r.impressions, r.clicks, r.ad_requests, r.revenue_micros, r.ad_unit_id) is not distinct from
-           (s.impressions, s.clicks, s.ad_requests, s.revenue_micros, s.ad_unit_id)`,
+  if (!span.accounts) return { changed: 0 };
+  const [stored] = await session.query<{ changed: string }>(
+    `with stored as (
+       select s.ctid as staged, (r.impressions, r.clicks, r.ad_requests, r.revenue_micros, r.ad_unit_id)
+         is not distinct from (s.impressions, s.clicks, s.ad_requests, s.revenue_micros, s.ad_unit_id) as same
+       from ${STAGING} s join revenue_daily r on r.site_id = s.site_id and r.day = s.day and r.country = s.country
+       where r.user_id = any($1::uuid[]) and r.day between $2::date and $3::date),
+     unchanged as (delete from ${STAGING} s using stored where s.ctid = stored.staged and stored.same)
+     select count(*) filter (where not same) as changed from stored`,
     [span.accounts, span.first, span.last],
   );
-  return 'done';
+  return { changed: Number(stored.changed) };
 }
 
 /**
@@ -201,8 +205,11 @@ export async function upsertStaged(
 ): Promise<{ inserted: number; updated: number } | { errors: LineError[]; count: number }> {
   // Looked for before the upsert, which cannot be trusted to fail on them: on PostgreSQL 15 a repeat whose first
   // line equals the stored row updates nothing, so the second line wins without "cannot affect row a second time".
-  if ((await setAsideUnchanged(session)) === 'repeats') return duplicates(session, max);
-  const [counts] = await session.query<{ inserted: string; updated: string }>(
+  const stored = await setAsideUnchanged(session);
+  if (stored === 'repeats') return duplicates(session, max);
+  // The months the rows fall in (db/revenue-months.ts); usually there already, made before this transaction.
+  await session.query(`select revenue_daily_add_months(min(day), max(day)) from ${STAGING}`);
+  const [counts] = await session.query<{ written: string }>(
     `with upserted as (
        insert into revenue_daily as r
          (site_id, user_id, day, country, impressions, clicks, ad_requests, revenue_micros, ad_unit_id, updated_at)
@@ -215,8 +222,10 @@ export async function upsertStaged(
          revenue_micros = excluded.revenue_micros, ad_unit_id = excluded.ad_unit_id, updated_at = excluded.updated_at
        where (r.impressions, r.clicks, r.ad_requests, r.revenue_micros, r.ad_unit_id) is distinct from
              (excluded.impressions, excluded.clicks, excluded.ad_requests, excluded.revenue_micros, excluded.ad_unit_id)
-       returning xmax = 0 as inserted)
-     select count(*) filter (where inserted) as inserted, count(*) filter (where not inserted) as updated from upserted`,
+       returning 1)
+     select count(*) as written from upserted`,
   );
-  return { inserted: Number(counts.inserted), updated: Number(counts.updated) };
+  // The changed rows as counted above: one another import wrote or removed meanwhile may be counted on the other side.
+  const updated = Math.min(stored.changed, Number(counts.written));
+  return { inserted: Number(counts.written) - updated, updated };
 }

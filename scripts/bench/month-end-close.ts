@@ -4,6 +4,7 @@
  * transaction that is rolled back, so the bench leaves no statement behind (statements are append-only).
  */
 import { getDb, type Tx } from '@/db/client';
+import { addRevenueMonths } from '@/db/revenue-months';
 import { revenueDaily, sites, users } from '@/db/schema';
 import { OPERATOR } from '@/lib/accounts';
 import { closeThrough } from '@/lib/payments/finalize';
@@ -41,6 +42,7 @@ async function addAccounts(tx: Tx, through: string) {
       rows.push({ siteId: site.id, userId: site.userId, day: `${month.slice(0, 8)}15`, country: 'US', revenueMicros: 40_000_000 + (rows.length % 97) * 1_000_000 });
     }
   }
+  await addRevenueMonths(tx, rows[0].day, rows[rows.length - 1].day);
   for (let i = 0; i < rows.length; i += 5_000) await tx.insert(revenueDaily).values(rows.slice(i, i + 5_000));
 }
 

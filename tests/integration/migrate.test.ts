@@ -161,12 +161,32 @@ describe.each(kinds)('migrations on %s', (kind) => {
           { name: 'revenue_daily_user_impressions_idx', valid: true },
         ]);
 
-        expect(await migrate(scratch.database)).toEqual(ALL.slice(5));
+        expect(await migrate(scratch.database, { folder: copyOf({ count: 16 }) })).toEqual(ALL.slice(5, 16));
         const indexes = await metricIndexes(scratch.database);
         expect(indexes).toHaveLength(6);
         expect(indexes.every((i) => i.valid && i.ready)).toBe(true);
         expect(indexes.find((i) => i.name === 'revenue_daily_user_clicks_idx')?.definition).toBe(
           'CREATE INDEX revenue_daily_user_clicks_idx ON public.revenue_daily USING btree (user_id, clicks)',
+        );
+
+        // 0016 moves the rows into months of a partitioned table, whose indexes are its months' (ON ONLY).
+        const rollup = sql`select grain, period::text, site_id, country, impressions, clicks, rows from revenue_rollup
+                           order by 1, 2, 3, 4`;
+        const rollupBefore = await rows(db, rollup);
+        expect(await migrate(scratch.database)).toEqual(ALL.slice(16));
+        expect(
+          await rows(db, sql`select day::text, tableoid::regclass::text as month from revenue_daily order by day`),
+        ).toEqual(
+          await rows(
+            db,
+            sql`select d::date::text as day, 'revenue_daily_' || to_char(d, 'YYYY_MM') as month
+                  from (values (current_date - 1), (current_date)) as v(d) order by d`,
+          ),
+        );
+        expect(await rows(db, rollup)).toEqual(rollupBefore);
+        const partitioned = await metricIndexes(scratch.database);
+        expect(partitioned.find((i) => i.name === 'revenue_daily_user_clicks_idx')?.definition).toBe(
+          'CREATE INDEX revenue_daily_user_clicks_idx ON ONLY public.revenue_daily USING btree (user_id, clicks)',
         );
       } finally {
         await scratch.drop();

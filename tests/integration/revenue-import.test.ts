@@ -5,6 +5,7 @@
  */
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
+import { addRevenueMonths } from '@/db/revenue-months';
 import type { LineError } from '@/lib/revenue-in/parse';
 import { OPERATOR } from '@/lib/accounts/principal';
 import { importRevenue, type ImportOptions } from '@/lib/revenue-in/import';
@@ -63,6 +64,14 @@ describe('importing a file', () => {
       ['2025-04-01', 'DE', '1', null],
       ['2025-04-01', 'US', '0', 'au-2'],
     ]);
+
+    // Each row in its month's partition, which the import made: the file's months are long past.
+    const months = await sqlRows<{ month: string }>(
+      t.db,
+      sql`select distinct tableoid::regclass::text as month from revenue_daily
+          where site_id = any(${`{${a},${b}}`}::uuid[]) order by 1`,
+    );
+    expect(months.map((m) => m.month)).toEqual(['revenue_daily_2025_03', 'revenue_daily_2025_04']);
 
     const again = await run(file);
     expect(again.ok && again.summary).toMatchObject({ rows: 4, inserted: 0, updated: 0, unchanged: 4 });
@@ -206,6 +215,23 @@ describe('importing a file', () => {
       ['2025-08-01', '300000'],
       ['2025-08-02', '500000'],
     ]);
+  });
+
+  it('writes a row only into a month that was made, and making a month twice changes nothing', async () => {
+    const { owner, sites } = await publisherWithSites(1);
+    const insert = sql`insert into revenue_daily (site_id, user_id, day, country) values (${sites[0].id}, ${owner.id}, '2003-05-06', 'US')`;
+    await expect(t.db.execute(insert)).rejects.toThrow();
+    await addRevenueMonths(t.db, '2003-05-31', '2003-05-01');
+    await addRevenueMonths(t.db, '2003-04-30', '2003-05-01');
+    const made = sql`select c.relname as name, pg_get_expr(c.relpartbound, c.oid) as bound from pg_inherits i
+                     join pg_class c on c.oid = i.inhrelid where i.inhparent = 'revenue_daily'::regclass
+                     and c.relname like 'revenue_daily_2003%' order by 1`;
+    expect(await sqlRows(t.db, made)).toEqual([
+      { name: 'revenue_daily_2003_04', bound: "FOR VALUES FROM ('2003-04-01') TO ('2003-05-01')" },
+      { name: 'revenue_daily_2003_05', bound: "FOR VALUES FROM ('2003-05-01') TO ('2003-06-01')" },
+    ]);
+    await t.db.execute(insert);
+    await expectRollupMatchesDaily(t.db, [owner.id]);
   });
 
   it('is for operators and admins only', async () => {

@@ -9,6 +9,7 @@ import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '@/db/client';
 import { DEMO_IDS } from '@/db/seed-data';
+import { addRevenueMonths } from '@/db/revenue-months';
 import { splitRange } from '@/lib/reports/revenue-source';
 import { get } from '../support/api';
 import { useTestDatabase } from '../support/db';
@@ -170,7 +171,8 @@ describe('revenue_rollup = revenue_daily grouped by every grain', () => {
     await exec(sql`update revenue_daily set updated_at = now() where site_id = any(${uuidArray(ids)})`);
     await expectRollupExact([owner.id]);
 
-    // A row moves to another day of its month, to another month (one that had no rows), and back.
+    // A row moves to another day of its month, to another month (one that had no rows, made first), and back.
+    await addRevenueMonths(t.db, '2024-07-01', '2024-07-01');
     await exec(
       sql`update revenue_daily set day = '2024-01-20' where site_id = ${a.id} and day = '2024-01-27' and country = 'DE'`,
     );

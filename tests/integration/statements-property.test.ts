@@ -10,6 +10,7 @@ import { and, eq, sql, type SQL } from 'drizzle-orm';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { queryRows } from '@/db/raw-query';
+import { addRevenueMonths } from '@/db/revenue-months';
 import { revenueDaily } from '@/db/schema';
 import { OPERATOR } from '@/lib/accounts';
 import { accountLedger, balanceOf, finalizeMonth, recordPayments, type AccountStatement } from '@/lib/payments';
@@ -150,6 +151,8 @@ describe('statements under any sequence of imports, closes and payments', () => 
                   return [`${row.siteId}|${day}|${country}`, row];
                 }),
               );
+              const days = [...batch.values()].map((row) => row.day).sort();
+              await addRevenueMonths(t.db, days[0], days[days.length - 1]);
               await t.db
                 .insert(revenueDaily)
                 .values([...batch.values()].map((row) => ({ ...row, userId: account.id })))

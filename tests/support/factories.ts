@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { hash } from '@node-rs/argon2';
 import { eq } from 'drizzle-orm';
 import type { Db } from '@/db/client';
+import { addRevenueMonths } from '@/db/revenue-months';
 import {
   type MemberRole,
   memberships,
@@ -101,6 +102,8 @@ export async function createRevenue(
   if (rows.length === 0) return [];
   const [site] = await db.select({ userId: sites.userId }).from(sites).where(eq(sites.id, siteId));
   if (!site) throw new Error(`createRevenue: no site ${siteId}`);
+  const days = rows.map((r) => r.day).sort();
+  await addRevenueMonths(db, days[0], days[days.length - 1]);
   return db
     .insert(revenueDaily)
     .values(
