@@ -9,7 +9,7 @@
  *   whole account, totals        account × day / month                 ≤ ~90 rows for any range
  *   whole account, by country    account × country × day / month       ≤ ~200 × 90 rows
  *   some sites, totals           site × day / month                    ≤ sites × 90 rows
- *   some sites, by country       site × country × month, and revenue_daily for the partial months
+ *   some sites, by country       site × country × year / month, and revenue_daily for the partial months
  *
  * A range is read in up to three pieces, UNION ALL-ed: its leading partial month by day, its whole months by
  * month, its trailing partial month by day:
@@ -21,6 +21,9 @@
  * A partial month with fewer days outside the range than in it is read as its whole month less those days: a
  * range ending today (2025-12-01 … 2025-12-27) is December's month rows less December 28–31, which have no
  * rows yet, instead of 27 days of rows (for 50 of big@example.com's sites by country, 270,000 daily rows).
+ *
+ * Some sites by country read a calendar year mostly inside the range as its year row less its months outside it
+ * (yearsAndMonths): December 2024 to November 2026 is 2024-12, the years 2025 and 2026, less 2026-12.
  *
  * A subset of more than half of an account's sites is read as the whole account minus the other sites (whose
  * rows come with their signs flipped): integers subtract exactly, and fewer sites are read.
@@ -142,7 +145,7 @@ function select(
 type Countries = { only: string } | 'every' | null;
 
 /** Rollup rows of one grain: the whole account's (site_id null) or the sites', summed over all countries or not. */
-function rollupPiece(userId: string, part: Part, grain: 'd' | 'm', range: DayRange, countries: Countries): SQL {
+function rollupPiece(userId: string, part: Part, grain: 'd' | 'm' | 'y', range: DayRange, countries: Countries): SQL {
   const r = revenueRollup;
   const where = and(
     eq(r.userId, userId),
@@ -184,6 +187,38 @@ function partsOf(scope: RevenueScope): Part[] {
   return [{ siteIds: scope.siteIds, sign: 1 }];
 }
 
+/** Months by number, as the rollup's period range from the first day of the first to that of the last. */
+const monthRange = (from: number, to: number): DayRange => ({ from: firstDayOf(from), to: firstDayOf(to) });
+
+/** Months (step 1) or years' first months (step 12) as runs of consecutive ones: one range of the rollup's key each. */
+function runsOf(numbers: number[], step: 1 | 12): Array<[number, number]> {
+  const runs: Array<[number, number]> = [];
+  for (const n of [...new Set(numbers)].sort((a, b) => a - b)) {
+    const last = runs.at(-1);
+    if (last && last[1] === n - step) last[1] = n;
+    else runs.push([n, n]);
+  }
+  return runs;
+}
+
+/**
+ * Whole months of some sites by country, as year rows where most of a year is read (less its months outside the
+ * range), else as month rows: two years of 50 sites are 20,000 year rows instead of 240,000 month rows.
+ */
+export function yearsAndMonths(wholeMonths: number[]) {
+  const [years, months, lessMonths]: number[][] = [[], [], []];
+  for (const year of new Set(wholeMonths.map((m) => Math.floor(m / 12)))) {
+    const inside = wholeMonths.filter((m) => Math.floor(m / 12) === year);
+    if (1 + (12 - inside.length) >= inside.length) {
+      months.push(...inside);
+      continue;
+    }
+    years.push(year);
+    for (let m = year * 12; m < year * 12 + 12; m++) if (!inside.includes(m)) lessMonths.push(m);
+  }
+  return { years, months, lessMonths };
+}
+
 /**
  * `(… union all …) as revenue`: the scope's rows, by country or summed over countries, for a FROM clause. A
  * scope of one country is read by country, that country's rows only.
@@ -196,21 +231,38 @@ export function revenueSource(scope: RevenueScope, options: { byCountry: boolean
   const countries: Countries = scope.country ? { only: scope.country } : options.byCountry ? 'every' : null;
   const { leadingDays, months, trailingDays } = splitRange(scope.fromDate, scope.toDate);
   const pieces = partsOf(scope).flatMap((part) => {
+    const less: Part = { ...part, sign: part.sign === 1 ? -1 : 1 };
+    const sites = countries && part.siteIds !== 'account' ? part.siteIds : null;
     const days = (range: DayRange, p: Part) =>
-      countries && p.siteIds !== 'account'
-        ? dailyPiece(scope.userId, { ...p, siteIds: p.siteIds }, range, countries)
+      sites
+        ? dailyPiece(scope.userId, { ...p, siteIds: sites }, range, countries)
         : rollupPiece(scope.userId, p, 'd', range, countries);
+    const dayPieces: SQL[] = [];
+    const wholeMonths: number[] = [];
     // A partial month is read by day, or as its whole month less the days outside it when those are fewer.
     const partialMonth = (range: DayRange) => {
       const { month, outside } = monthAround(range);
-      if (1 + dayCount(outside) >= dayCount([range])) return [days(range, part)];
-      const less: Part = { ...part, sign: part.sign === 1 ? -1 : 1 };
-      return [rollupPiece(scope.userId, part, 'm', month, countries), ...outside.map((r) => days(r, less))];
+      if (1 + dayCount(outside) >= dayCount([range])) return dayPieces.push(days(range, part));
+      wholeMonths.push(monthOf(month.from));
+      dayPieces.push(...outside.map((r) => days(r, less)));
     };
+    if (leadingDays) byMonth(leadingDays).forEach(partialMonth);
+    if (months) for (let m = monthOf(months.from); m <= monthOf(months.to); m++) wholeMonths.push(m);
+    if (trailingDays) partialMonth(trailingDays);
+    const grains = sites ? yearsAndMonths(wholeMonths) : { years: [], months: wholeMonths, lessMonths: [] };
+    const periods = (grain: 'm' | 'y', p: Part, numbers: number[]) =>
+      runsOf(numbers, grain === 'y' ? 12 : 1).map(([from, to]) =>
+        rollupPiece(scope.userId, p, grain, monthRange(from, to), countries),
+      );
     return [
-      ...(leadingDays ? byMonth(leadingDays).flatMap(partialMonth) : []),
-      ...(months ? [rollupPiece(scope.userId, part, 'm', months, countries)] : []),
-      ...(trailingDays ? partialMonth(trailingDays) : []),
+      ...dayPieces,
+      ...periods(
+        'y',
+        part,
+        grains.years.map((year) => year * 12),
+      ),
+      ...periods('m', part, grains.months),
+      ...periods('m', less, grains.lessMonths),
     ];
   });
   return sql`(${sql.join(pieces, sql` union all `)}) as revenue`;

@@ -19,13 +19,19 @@ const GRAINS = [
   ['site_id', 'null', 'd'],
   ['site_id', 'null', 'm'],
   ['site_id', 'trim(country)', 'm'],
+  ['site_id', 'trim(country)', 'y'],
 ] as const;
+
+const PERIODS = {
+  d: sql`day`,
+  m: sql`date_trunc('month', day::timestamp)::date`,
+  y: sql`date_trunc('year', day::timestamp)::date`,
+};
 
 const fromDaily = (where: ReturnType<typeof sql>) =>
   sql.join(
     GRAINS.map(([site, country, grain]) => {
-      const period = grain === 'd' ? sql`day` : sql`date_trunc('month', day::timestamp)::date`;
-      return sql`select user_id, ${sql.raw(site)}, ${sql.raw(country)}, ${grain}::text, ${period}::text,
+      return sql`select user_id, ${sql.raw(site)}, ${sql.raw(country)}, ${grain}::text, ${PERIODS[grain]}::text,
         sum(impressions)::text, sum(clicks)::text, sum(ad_requests)::text, sum(revenue_micros)::text, count(*)::text
         from revenue_daily ${where} group by 1, 2, 3, 5`;
     }),

@@ -10,7 +10,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '@/db/client';
 import { DEMO_IDS } from '@/db/seed-data';
 import { addRevenueMonths } from '@/db/revenue-months';
-import { splitRange } from '@/lib/reports/revenue-source';
+import { splitRange, yearsAndMonths } from '@/lib/reports/revenue-source';
 import { get } from '../support/api';
 import { useTestDatabase } from '../support/db';
 import { createPublisher, createRevenue, createSite } from '../support/factories';
@@ -49,6 +49,28 @@ const monthStart = (day: string) => `${day.slice(0, 7)}-01`;
 const monthEnd = (day: string) => shiftDay(monthStart(shiftDay(monthStart(day), 31)), -1);
 
 // ---- splitting a range ------------------------------------------------------------------------------
+
+describe('yearsAndMonths', () => {
+  // Months as the module numbers them: year × 12 + (month − 1).
+  const month = (year: number, m: number) => year * 12 + m - 1;
+  const months = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
+
+  it('reads a year mostly inside the range as its year row less its months outside, other months as months', () => {
+    // Dec 2024 … Nov 2026: December alone, then 2025 whole, then 2026 less December.
+    expect(yearsAndMonths(months(month(2024, 12), month(2026, 11)))).toEqual({
+      years: [2025, 2026],
+      months: [month(2024, 12)],
+      lessMonths: [month(2026, 12)],
+    });
+    // Seven months of a year are one year and five months less; six are six months.
+    expect(yearsAndMonths(months(month(2025, 3), month(2025, 9)))).toEqual({
+      years: [2025],
+      months: [],
+      lessMonths: [month(2025, 1), month(2025, 2), month(2025, 10), month(2025, 11), month(2025, 12)],
+    });
+    expect(yearsAndMonths(months(month(2025, 3), month(2025, 8)))).toMatchObject({ years: [], lessMonths: [] });
+  });
+});
 
 describe('splitRange', () => {
   it('reads whole months from the rollup and the days around them from revenue_daily', () => {
