@@ -7,6 +7,9 @@ import { formatInt } from '@/lib/shared/format';
 
 const SIZES = [20, 50, 100];
 
+/** Whether a list needs its pager: more rows than the smallest page holds, whatever page size was picked. */
+export const hasPages = (totalRows: number) => totalRows > SIZES[0];
+
 /** A list's pager: which rows are shown ("21–40 of 95") and its controls. */
 export function PagerBar(props: { label: string; first: number; last: number; total: number; children: ReactNode }) {
   const { label, first, last, total, children } = props;

@@ -2,7 +2,7 @@ import type { Metadata } from 'next';
 import { Downloads } from '@/components/reports/downloads';
 import { downloadsFor } from '@/lib/dashboard/exports';
 import { PageHeader } from '@/components/layout/page-header';
-import { Pagination } from '@/components/reports/pagination';
+import { hasPages, Pagination } from '@/components/reports/pagination';
 import { ReportFilterBar, ReportFilterProblem } from '@/components/reports/report-page';
 import { SitesTable } from '@/components/reports/sites-table';
 import { ViewerFallback } from '@/components/layout/viewer-fallback';
@@ -81,7 +81,7 @@ export default async function SitesPage({ searchParams }: { searchParams: Promis
         frameworks={FRAMEWORK_SUGGESTIONS}
         readOnly={readOnly}
         pagination={
-          sites.length > reviewPage.pageSize && (
+          hasPages(sites.length) && (
             <Card className="mt-3">
               <Pagination searchParams={params} {...reviewPage} />
             </Card>
