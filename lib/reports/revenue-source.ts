@@ -106,17 +106,14 @@ function byMonth(range: DayRange): DayRange[] {
   return pieces;
 }
 
-/**
- * The month a range of days lies in (as the rollup's month grain names it: its first day) and the month's days
- * outside the range, before and after it.
- */
-function monthAround(range: DayRange): { month: DayRange; outside: DayRange[] } {
+/** The days of the month a range of days lies in that are outside the range, before and after it. */
+function daysOutside(range: DayRange): DayRange[] {
   const first = firstDayOf(monthOf(range.from));
   const last = lastDayOf(monthOf(range.from));
   const outside: DayRange[] = [];
   if (range.from > first) outside.push({ from: first, to: addDays(range.from, -1) });
   if (range.to < last) outside.push({ from: addDays(range.to, 1), to: last });
-  return { month: { from: first, to: first }, outside };
+  return outside;
 }
 
 const between = (column: SQLWrapper, range: DayRange) =>
@@ -241,10 +238,13 @@ export function revenueSource(scope: RevenueScope, options: { byCountry: boolean
     const wholeMonths: number[] = [];
     // A partial month is read by day, or as its whole month less the days outside it when those are fewer.
     const partialMonth = (range: DayRange) => {
-      const { month, outside } = monthAround(range);
-      if (1 + dayCount(outside) >= dayCount([range])) return dayPieces.push(days(range, part));
-      wholeMonths.push(monthOf(month.from));
-      dayPieces.push(...outside.map((r) => days(r, less)));
+      const outside = daysOutside(range);
+      if (1 + dayCount(outside) >= dayCount([range])) {
+        dayPieces.push(days(range, part));
+      } else {
+        wholeMonths.push(monthOf(range.from));
+        dayPieces.push(...outside.map((r) => days(r, less)));
+      }
     };
     if (leadingDays) byMonth(leadingDays).forEach(partialMonth);
     if (months) for (let m = monthOf(months.from); m <= monthOf(months.to); m++) wholeMonths.push(m);

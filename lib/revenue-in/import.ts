@@ -6,7 +6,7 @@
  */
 import { getDatabase, getDb } from '@/db/client';
 import { addRevenueMonths } from '@/db/revenue-months';
-import { addDays, todayUtc } from '@/lib/query/dates';
+import { addDays, todayUtc } from '@/lib/query';
 import { actorOf, recordEvent } from '@/lib/audit';
 import { forbidden } from '@/lib/shared/errors';
 import { type ImportFormat, type LineError, parseRevenueBatches } from '@/lib/revenue-in/parse';
