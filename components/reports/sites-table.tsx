@@ -16,7 +16,7 @@ import { useState } from 'react';
 import { Sparkline } from '@/components/reports/charts/sparkline';
 import { Badge, type BadgeTone } from '@/components/ui/badge';
 import { buttonClass } from '@/components/ui/button';
-import type { SiteSort } from '@/lib/dashboard/sites';
+import type { SiteSort, SiteTableRow } from '@/lib/dashboard/sites';
 import { withChanges } from '@/lib/dashboard/url';
 import { formatInt, formatPct, formatUsd, relativeChange } from '@/lib/shared/format';
 import { PagerBar } from './pagination';
@@ -24,9 +24,7 @@ import type { SiteRevenue } from '@/lib/reports';
 import { Change } from './change';
 import { ReportTable, requestedSort } from './report-table';
 
-export interface SiteRow extends SiteRevenue {
-  /** Revenue of the complete days and of the compared ones; null without a comparison. */
-  change: { current: number; previous: number } | null;
+export interface SiteRow extends SiteTableRow {
   /** The overview filtered to this site, with the range kept. */
   href: string;
 }

@@ -6,8 +6,19 @@ import { fetchCompared, type CompareMode } from './comparison';
 export const SITE_SORTS = ['name', 'revenue', 'change', 'impressions', 'cpm', 'fillRate'] as const;
 export type SiteSort = (typeof SITE_SORTS)[number];
 
+/** What the Sites table shows of a site: the page sends every site's to the browser, which sorts and pages them. */
+export interface SiteTableRow extends Pick<
+  SiteRevenue,
+  'siteId' | 'name' | 'url' | 'status' | 'revenue' | 'impressions' | 'cpm' | 'fillRate'
+> {
+  /** The sparkline's revenue per bucket, in whole cents: a 28-pixel line needs no micro-dollars. */
+  series: number[];
+  /** Revenue of the complete days and of the compared ones; null without a comparison. */
+  change: { current: number; previous: number } | null;
+}
+
 export interface SiteBreakdown {
-  rows: (SiteRevenue & { change: { current: number; previous: number } | null })[];
+  rows: SiteTableRow[];
   /** The compared period, if any. */
   compared: ReportRange | null;
 }
@@ -26,12 +37,13 @@ export async function loadSiteBreakdown(
     getRevenueBySite(principal, days),
   );
   const revenueOf = (list: SiteRevenue[]) => new Map(list.map((site) => [site.siteId, site.revenue]));
-  const revenue = change && { now: revenueOf(change.current), before: revenueOf(change.previous) };
-  const rows = whole.map((site) => ({
-    ...site,
-    change: revenue
-      ? { current: revenue.now.get(site.siteId) ?? 0, previous: revenue.before.get(site.siteId) ?? 0 }
-      : null,
+  const periods = change && { now: revenueOf(change.current), before: revenueOf(change.previous) };
+  // Only what the table shows, and the sparkline in cents: the micro-dollar series, the volumes it does not show
+  // and the exact revenue in micro-dollars were a third of the page's weight.
+  const rows = whole.map(({ siteId, name, url, status, revenue, impressions, cpm, fillRate, series }) => ({
+    ...{ siteId, name, url, status, revenue, impressions, cpm, fillRate },
+    series: series.map((usd) => Math.round(usd * 100) / 100),
+    change: periods ? { current: periods.now.get(siteId) ?? 0, previous: periods.before.get(siteId) ?? 0 } : null,
   }));
   return { rows, compared };
 }

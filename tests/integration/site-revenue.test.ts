@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { DEMO_IDS } from '@/db/seed-data';
 import { getTotals } from '@/lib/reports/reports';
 import { getRevenueBySite, SERIES_POINTS } from '@/lib/reports/by-site';
+import { loadSiteBreakdown } from '@/lib/dashboard/sites';
 import { useTestDatabase } from '../support/db';
 import { sessionPrincipal } from '../support/keys';
 import { DEMO_SITE_IDS, shiftDay } from './reports-helpers';
@@ -74,5 +75,28 @@ describe('revenue by site', () => {
       expect(site).toMatchObject({ revenue: 0, impressions: 0, cpm: 0, fillRate: 0 });
       expect(site.series).toEqual(new Array(31).fill(0));
     }
+  });
+
+  it("gives the Sites table only what it shows, each sparkline point in whole cents of the site's figures", async () => {
+    const range = { fromDate: shiftDay(t.today, -29), toDate: t.today, siteIds: null };
+    const [{ rows }, bySite] = await Promise.all([
+      loadSiteBreakdown(demo, range, 'previous', t.today),
+      getRevenueBySite(demo, range),
+    ]);
+    expect(rows.map((row) => row.siteId)).toEqual(bySite.map((site) => site.siteId));
+    for (const [i, row] of rows.entries()) {
+      const { siteId, name, url, status, revenue, impressions, cpm, fillRate, series } = bySite[i];
+      expect(Object.keys(row).sort()).toEqual(
+        ['siteId', 'name', 'url', 'status', 'revenue', 'impressions', 'cpm', 'fillRate', 'series', 'change'].sort(),
+      );
+      expect(row).toMatchObject({ siteId, name, url, status, revenue, impressions, cpm, fillRate });
+      expect(row.series).toHaveLength(series.length);
+      for (const [j, cents] of row.series.entries()) {
+        expect(Math.abs(cents - series[j])).toBeLessThanOrEqual(0.005 + 1e-9);
+        expect(Math.abs(cents * 100 - Math.round(cents * 100))).toBeLessThan(1e-6);
+      }
+      expect(row.change).not.toBeNull();
+    }
+    expect(rows.some((row) => row.series.some((usd) => usd > 0))).toBe(true);
   });
 });
