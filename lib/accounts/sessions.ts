@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { and, eq, gt, lt, type SQL, sql } from 'drizzle-orm';
+import { and, eq, gt, lt, type Placeholder, type SQL, sql } from 'drizzle-orm';
 import { type Db, getDb, type Tx } from '@/db/client';
+import { preparedPerDatabase } from '@/db/prepared';
 import { hidingParameters } from '@/lib/shared/sql-errors';
 import { memberships, people, sessions, users } from '@/db/schema';
 import { sha256Hex } from '@/lib/shared/crypto';
@@ -83,6 +84,10 @@ const USER_AGENT_MAX = 400;
  * unless `activeOnly` is false.
  */
 export async function membershipsOf(db: Db | Tx, personId: string, { activeOnly = true } = {}): Promise<Membership[]> {
+  return membershipsQuery(db, personId, activeOnly);
+}
+
+function membershipsQuery(db: Db | Tx, personId: string | Placeholder, activeOnly: boolean) {
   return db
     .select({
       accountId: memberships.accountId,
@@ -97,6 +102,32 @@ export async function membershipsOf(db: Db | Tx, personId: string, { activeOnly 
     .where(and(eq(memberships.personId, personId), activeOnly ? eq(users.status, 'active') : undefined))
     .orderBy(memberships.createdAt, memberships.accountId);
 }
+
+/** A page's two lookups, the session's person and their accounts (db/prepared.ts). */
+const sessionLookup = preparedPerDatabase((db) =>
+  db
+    .select({
+      id: people.id,
+      name: people.name,
+      email: people.email,
+      totpEnabledAt: people.totpEnabledAt,
+      lastSeenAt: sessions.lastSeenAt,
+    })
+    .from(sessions)
+    .innerJoin(people, eq(people.id, sessions.personId))
+    .where(
+      and(
+        eq(sessions.tokenHash, sql.placeholder('tokenHash')),
+        gt(sessions.expiresAt, sql.placeholder('now')),
+        eq(sessions.secondFactorDue, false),
+      ),
+    )
+    .limit(1)
+    .prepare('session_by_token'),
+);
+const activeMemberships = preparedPerDatabase((db) =>
+  membershipsQuery(db, sql.placeholder('personId'), true).prepare('active_memberships'),
+);
 
 /** The principal of a person acting for one of their accounts, with their role there. */
 export const principalOf = (personId: string, membership: Membership, clientAddress?: string): Principal => ({
@@ -121,28 +152,12 @@ const LAST_SEEN_EVERY_MS = 60_000;
 export async function userForSession(token: string, accountId?: string): Promise<SessionUser | null> {
   if (!token) return null;
   const db = await getDb();
+  // A placeholder's value goes to the driver as it is: postgres.js takes a timestamp as text, not a Date.
   const [row] = await hidingParameters(
-    db
-      .select({
-        id: people.id,
-        name: people.name,
-        email: people.email,
-        totpEnabledAt: people.totpEnabledAt,
-        lastSeenAt: sessions.lastSeenAt,
-      })
-      .from(sessions)
-      .innerJoin(people, eq(people.id, sessions.personId))
-      .where(
-        and(
-          eq(sessions.tokenHash, hashToken(token)),
-          gt(sessions.expiresAt, new Date()),
-          eq(sessions.secondFactorDue, false),
-        ),
-      )
-      .limit(1),
+    sessionLookup(db).execute({ tokenHash: hashToken(token), now: new Date().toISOString() }),
   );
   if (!row) return null;
-  const joined = await membershipsOf(db, row.id);
+  const joined = await activeMemberships(db).execute({ personId: row.id });
   const acting = joined.find((m) => m.accountId === accountId?.toLowerCase()) ?? joined[0];
   if (!acting) return null;
   if (Date.now() - row.lastSeenAt.getTime() > LAST_SEEN_EVERY_MS) {

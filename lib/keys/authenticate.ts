@@ -1,5 +1,6 @@
 import { and, eq, isNull, lt, ne, or, sql } from 'drizzle-orm';
-import { type Db, getDb } from '@/db/client';
+import { getDb } from '@/db/client';
+import { preparedPerDatabase } from '@/db/prepared';
 import { hidingParameters } from '@/lib/shared/sql-errors';
 import { apiKeys, users } from '@/db/schema';
 import { hashApiKey, isWellFormedApiKey } from '@/lib/keys/key-format';
@@ -7,36 +8,29 @@ import { accountSitesColumns, forOneRequest, type DataVersion, type Principal } 
 
 const LAST_USED_RESOLUTION_MS = 60_000;
 
-/**
- * The key's lookup, built once per database and run as a prepared statement: it is every API request's one
- * round trip, and building its SQL and planning it again each time was most of what a cached report cost.
- */
-const lookups = new WeakMap<Db, ReturnType<typeof prepareLookup>>();
-
-function prepareLookup(db: Db) {
-  return (
-    db
-      .select({
-        id: apiKeys.id,
-        userId: apiKeys.userId,
-        siteIds: apiKeys.siteIds,
-        expiresAt: apiKeys.expiresAt,
-        revokedAt: apiKeys.revokedAt,
-        lastUsedAt: apiKeys.lastUsedAt,
-        role: users.role,
-        // The account's sites and data version come with the key, in the same round trip: what the request's
-        // reports are scoped by and its validators made from.
-        account: accountSitesColumns,
-      })
-      .from(apiKeys)
-      .innerJoin(users, eq(users.id, apiKeys.userId))
-      // A deactivated account's keys are revoked when it is deactivated; this also refuses one used in
-      // that very instant, with the same null (the same 401) as any revoked key.
-      .where(and(eq(apiKeys.keyHash, sql.placeholder('keyHash')), ne(users.status, 'deactivated')))
-      .limit(1)
-      .prepare('api_key_by_hash')
-  );
-}
+/** The key's lookup: every API request's one round trip (db/prepared.ts). */
+const keyLookup = preparedPerDatabase((db) =>
+  db
+    .select({
+      id: apiKeys.id,
+      userId: apiKeys.userId,
+      siteIds: apiKeys.siteIds,
+      expiresAt: apiKeys.expiresAt,
+      revokedAt: apiKeys.revokedAt,
+      lastUsedAt: apiKeys.lastUsedAt,
+      role: users.role,
+      // The account's sites and data version come with the key, in the same round trip: what the request's
+      // reports are scoped by and its validators made from.
+      account: accountSitesColumns,
+    })
+    .from(apiKeys)
+    .innerJoin(users, eq(users.id, apiKeys.userId))
+    // A deactivated account's keys are revoked when it is deactivated; this also refuses one used in
+    // that very instant, with the same null (the same 401) as any revoked key.
+    .where(and(eq(apiKeys.keyHash, sql.placeholder('keyHash')), ne(users.status, 'deactivated')))
+    .limit(1)
+    .prepare('api_key_by_hash'),
+);
 
 /**
  * Resolves a raw API key to the Principal it acts for (when it was last used, and its account's data version), or null for anything unusable (malformed, bad
@@ -49,9 +43,7 @@ export async function authenticateApiKey(
 ): Promise<{ principal: Principal; lastUsedAt: Date | null; data: DataVersion } | null> {
   if (!isWellFormedApiKey(raw)) return null;
   const db = await getDb();
-  let lookup = lookups.get(db);
-  if (!lookup) lookups.set(db, (lookup = prepareLookup(db)));
-  const [key] = await hidingParameters(lookup.execute({ keyHash: hashApiKey(raw) }));
+  const [key] = await hidingParameters(keyLookup(db).execute({ keyHash: hashApiKey(raw) }));
   if (!key || key.revokedAt || (key.expiresAt && key.expiresAt.getTime() <= now.getTime())) return null;
   const principal = forOneRequest(
     {
