@@ -1,5 +1,6 @@
 import { eq, getTableName, sql, type Column } from 'drizzle-orm';
 import { getDb } from '@/db/client';
+import { preparedPerDatabase } from '@/db/prepared';
 import { sites, users } from '@/db/schema';
 import { AppError, forbidden } from '@/lib/shared/errors';
 import type { DataVersion } from './data-version';
@@ -90,9 +91,17 @@ export const accountSitesColumns = {
     from ${sites} where ${of(sites.userId)} = ${of(users.id)})`,
 };
 
+/** Read by every dashboard page and every report outside an API request (db/prepared.ts). */
+const accountSites = preparedPerDatabase((db) =>
+  db
+    .select(accountSitesColumns)
+    .from(users)
+    .where(eq(users.id, sql.placeholder('userId')))
+    .prepare('account_sites'),
+);
+
 async function readAccountSites(userId: string) {
-  const db = await getDb();
-  const [account] = await db.select(accountSitesColumns).from(users).where(eq(users.id, userId));
+  const [account] = await accountSites(await getDb()).execute({ userId });
   return account;
 }
 
