@@ -124,7 +124,8 @@ export async function insertSites(
 }
 
 /** Raw SQL through drizzle, rows as objects: postgres.js returns them as an array, PGlite in `rows`. */
-const catalogQuery = (db: Db) => ({
+/** A transaction as the minimal query session db/bulk.ts needs. */
+export const catalogQuery = (db: Db) => ({
   async query<T>(text: string): Promise<T[]> {
     const result = (await db.execute(sql.raw(text))) as unknown as T[] | { rows: T[] };
     return Array.isArray(result) ? result : result.rows;

@@ -4,10 +4,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Database, type Db, openPglite } from '@/db/client';
 import { migrate } from '@/db/migrate';
 import { memberships, people, revenueDaily, sites, users } from '@/db/schema';
-import { DEMO_DAYS, DEMO_IDS, DEMO_PASSWORD, seedDemo } from '@/db/seed';
+import { withoutSecondaryIndexes } from '@/db/bulk';
+import { catalogQuery, DEMO_DAYS, DEMO_IDS, DEMO_PASSWORD, seedDemo } from '@/db/seed';
 import { DEMO_SITES, dayNumber, dayString, revenueFor } from '@/db/seed-data';
 import { COUNTRIES } from '@/lib/shared/countries';
 import { useTestDatabase } from '../support/db';
+import { rows } from '../support/migrations';
 import { createPublisher, createRevenue, createSite } from '../support/factories';
 
 const t = useTestDatabase();
@@ -94,6 +96,21 @@ describe('demo seed', () => {
       expect(site).toMatchObject({ rows: DEMO_DAYS * COUNTRIES.length, addedBeforeData: true });
     }
     expect(COUNTRIES.length).toBeGreaterThanOrEqual(40);
+  });
+
+  it('puts revenue_daily’s indexes and foreign key back valid and on every month after a bulk load', async () => {
+    // The seeds load with them set aside (db/bulk.ts). Made again `ON ONLY` the parent, as the catalog spells a
+    // partitioned index, they were invalid and no month had them: the rows report scanned whole months.
+    const before = await revenueDailyIndexes();
+    await t.db.transaction((tx) =>
+      withoutSecondaryIndexes(catalogQuery(tx as unknown as Db), 'revenue_daily', async () => {}),
+    );
+    const after = await revenueDailyIndexes();
+    expect(after.parent).toEqual(before.parent);
+    expect(after.parent).toHaveLength(8);
+    expect(after.parent.filter((index) => !index.valid)).toEqual([]);
+    expect(after.months.length).toBeGreaterThanOrEqual(12);
+    for (const month of after.months) expect(month).toMatchObject({ indexes: 8, foreignKeys: 1 });
   });
 
   it('has realistic fill rates, click rates and CPMs, and a few days without impressions', async () => {
@@ -208,3 +225,19 @@ describe('factories', () => {
     ]);
   });
 });
+
+async function revenueDailyIndexes() {
+  const parent = await rows<{ name: string; valid: boolean }>(
+    t.db,
+    sql`select indexrelid::regclass::text as name, indisvalid as valid from pg_index
+        where indrelid = 'revenue_daily'::regclass order by 1`,
+  );
+  const months = await rows<{ month: string; indexes: number; foreignKeys: number }>(
+    t.db,
+    sql`select c.relname as month,
+          (select count(*)::int from pg_index i where i.indrelid = c.oid and i.indisvalid) as indexes,
+          (select count(*)::int from pg_constraint k where k.conrelid = c.oid and k.contype = 'f') as "foreignKeys"
+        from pg_inherits h join pg_class c on c.oid = h.inhrelid where h.inhparent = 'revenue_daily'::regclass`,
+  );
+  return { parent, months };
+}
