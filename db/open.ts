@@ -8,6 +8,7 @@ import {
   IDLE_IN_TRANSACTION_TIMEOUT_MS,
   REQUEST_STATEMENT_TIMEOUT_MS,
 } from '@/lib/platform/limits';
+import { env } from '@/lib/platform/env';
 import { pgliteBulk, postgresBulk, type RunBulk } from './bulk';
 import { pgliteStream, postgresStream, type RunStream } from './stream';
 export type { RunStream } from './stream';
@@ -72,6 +73,8 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
     ...(servers && { host: servers.map((s) => s.host) as never, port: servers.map((s) => s.port) as never }),
     ...(options.maxLifetimeSeconds && { max_lifetime: options.maxLifetimeSeconds }),
     max: options.max ?? DATABASE_POOL_SIZE,
+    // false: every statement unnamed, the prepared ones of db/prepared.ts included (for a transaction pooler).
+    prepare: env().DATABASE_PREPARED_STATEMENTS,
     onnotice: () => {},
     connect_timeout: 5,
     // After a failed connection postgres.js waits before the next try, by default up to 20 s: requests would

@@ -27,10 +27,11 @@ const wholeDollars = (fallback: number) =>
     .transform((v) => Number(v) * 1_000_000);
 
 /** A yes/no switch: 1/true or 0/false. */
-const flag = z
-  .enum(['0', '1', 'true', 'false'])
-  .default('0')
-  .transform((v) => v === '1' || v === 'true');
+const flag = (fallback: '0' | '1' = '0') =>
+  z
+    .enum(['0', '1', 'true', 'false'])
+    .default(fallback)
+    .transform((v) => v === '1' || v === 'true');
 
 /**
  * TRUST_PROXY: how many proxies in front of the server append to X-Forwarded-For, so that the client is that
@@ -87,12 +88,17 @@ const schema = z
       .string()
       .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
       .optional(),
+    /**
+     * Named prepared statements for the lookups every request makes (db/prepared.ts). 0 for a transaction-mode
+     * pooler that does not keep them (PgBouncer before 1.21, or with max_prepared_statements = 0).
+     */
+    DATABASE_PREPARED_STATEMENTS: flag('1'),
     PGLITE_DIR: z.string().min(1).default('./.data/pglite'),
     UPSTASH_REDIS_REST_URL: z.url().optional(),
     UPSTASH_REDIS_REST_TOKEN: z.string().min(1).optional(),
     TRUST_PROXY: proxyHops,
     /** Lets a server that listens beyond loopback start although demo accounts keep their published password. */
-    ALLOW_DEMO: flag,
+    ALLOW_DEMO: flag(),
     /** Set ("1") by Vercel in its builds and functions: the app is on the internet, whatever it listens on. */
     VERCEL: z
       .string()
