@@ -38,12 +38,21 @@ export async function loadSiteBreakdown(
   );
   const revenueOf = (list: SiteRevenue[]) => new Map(list.map((site) => [site.siteId, site.revenue]));
   const periods = change && { now: revenueOf(change.current), before: revenueOf(change.previous) };
-  // Only what the table shows, and the sparkline in cents: the micro-dollar series, the volumes it does not show
-  // and the exact revenue in micro-dollars were a third of the page's weight.
-  const rows = whole.map(({ siteId, name, url, status, revenue, impressions, cpm, fillRate, series }) => ({
-    ...{ siteId, name, url, status, revenue, impressions, cpm, fillRate },
-    series: series.map((usd) => Math.round(usd * 100) / 100),
-    change: periods ? { current: periods.now.get(siteId) ?? 0, previous: periods.before.get(siteId) ?? 0 } : null,
-  }));
+  // Only what the table shows, and the sparkline in cents: the fields it does not show and the micro-dollar
+  // series were a quarter of the hundred sites' 74 KB, which the page sends to the browser and renders.
+  const rows = whole.map(
+    ({ siteId, name, url, status, revenue, impressions, cpm, fillRate, series }): SiteTableRow => ({
+      siteId,
+      name,
+      url,
+      status,
+      revenue,
+      impressions,
+      cpm,
+      fillRate,
+      series: series.map((usd) => Math.round(usd * 100) / 100),
+      change: periods ? { current: periods.now.get(siteId) ?? 0, previous: periods.before.get(siteId) ?? 0 } : null,
+    }),
+  );
   return { rows, compared };
 }
