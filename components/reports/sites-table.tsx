@@ -20,7 +20,6 @@ import type { SiteSort, SiteTableRow } from '@/lib/dashboard/sites';
 import { withChanges } from '@/lib/dashboard/url';
 import { formatInt, formatPct, formatUsd, relativeChange } from '@/lib/shared/format';
 import { PagerBar } from './pagination';
-import type { SiteRevenue } from '@/lib/reports';
 import { Change } from './change';
 import { ReportTable, requestedSort } from './report-table';
 
@@ -29,7 +28,7 @@ export interface SiteRow extends SiteTableRow {
   href: string;
 }
 
-const STATUS: Record<NonNullable<SiteRevenue['status']>, { tone: BadgeTone; label: string }> = {
+const STATUS: Record<NonNullable<SiteRow['status']>, { tone: BadgeTone; label: string }> = {
   live: { tone: 'green', label: 'Live' },
   approved: { tone: 'blue', label: 'Approved' },
   pending: { tone: 'amber', label: 'Pending' },
