@@ -163,36 +163,55 @@ const duplicates = (session: BulkSession, max: number) =>
     max,
   );
 
+/** Staged rows from which the stored ones are compared by sorting both sides once, not looked up one by one. */
+export const MERGE_FROM_ROWS = 10_000;
+
 /**
  * Sets aside the staged rows that equal the stored ones, so that re-sending a file reads the table once and writes
- * nothing: a file's rows span a few accounts and a run of days, whose stored rows one range of an index returns
- * for a hash join (an upsert's lookup per row takes ~4 µs on a 14.6 M-row table, and locks the row it leaves).
+ * nothing: a file's rows span a few accounts and a run of days, whose stored rows one range of the table returns
+ * for a join (an upsert's lookup per row takes ~4 µs on a 14.6 M-row table, and locks the row it leaves).
  * Bounds are parameters so the plan sees them. A file that repeats a key is left whole: 'repeats'. Otherwise
- * counts the staged rows stored with other values, which the upsert updates: a partitioned table cannot return
- * `xmax` to tell an update from an insert.
+ * counts the staged rows stored with other values, which the upsert updates (a partitioned table cannot return
+ * `xmax` to tell an update from an insert), and says whether every staged row is stored as it is (`same`): then
+ * nothing is left to write, and the staged rows are not even set aside (0.25 s for 200,000).
  */
-async function setAsideUnchanged(session: BulkSession): Promise<'repeats' | { changed: number }> {
+async function setAsideUnchanged(session: BulkSession): Promise<'repeats' | { changed: number; same: boolean }> {
   // Hashes of a large file's keys fit in memory then (the default 4 MB spills them to disk in batches).
   await session.query(`set local work_mem = '64MB'`);
-  const [span] = await session.query<{ accounts: string | null; first: string; last: string; repeats: boolean }>(
+  const [span] = await session.query<{
+    accounts: string | null;
+    first: string;
+    last: string;
+    repeats: boolean;
+    staged: string;
+  }>(
     `select (select array_agg(distinct x.user_id)::text from (select distinct site_id from ${STAGING}) d
                join sites x on x.id = d.site_id) as accounts,
        (select min(day)::text from ${STAGING}) as first, (select max(day)::text from ${STAGING}) as last,
-       exists (select from ${STAGING} group by site_id, day, country having count(*) > 1) as repeats`,
+       exists (select from ${STAGING} group by site_id, day, country having count(*) > 1) as repeats,
+       (select count(*) from ${STAGING}) as staged`,
   );
   if (span.repeats) return 'repeats';
-  if (!span.accounts) return { changed: 0 };
-  const [stored] = await session.query<{ changed: string }>(
+  if (!span.accounts) return { changed: 0, same: false };
+  // Days just imported have no statistics yet (until autovacuum analyzes them), so the planner expects few stored
+  // rows and looks each staged row up: 0.6–0.9 s for 200,000 rows, against 0.25 s for one merge of both sides.
+  const merge = Number(span.staged) >= MERGE_FROM_ROWS;
+  if (merge) await session.query(`set local enable_nestloop = off`);
+  const [stored] = await session.query<{ changed: string; same: boolean }>(
     `with stored as (
        select s.ctid as staged, (r.impressions, r.clicks, r.ad_requests, r.revenue_micros, r.ad_unit_id)
          is not distinct from (s.impressions, s.clicks, s.ad_requests, s.revenue_micros, s.ad_unit_id) as same
        from ${STAGING} s join revenue_daily r on r.site_id = s.site_id and r.day = s.day and r.country = s.country
        where r.user_id = any($1::uuid[]) and r.day between $2::date and $3::date),
-     unchanged as (delete from ${STAGING} s using stored where s.ctid = stored.staged and stored.same)
-     select count(*) filter (where not same) as changed from stored`,
-    [span.accounts, span.first, span.last],
+     counts as (select count(*) filter (where same) as same, count(*) filter (where not same) as changed from stored),
+     unchanged as (
+       delete from ${STAGING} s using stored where s.ctid = stored.staged and stored.same
+         and (select same from counts) < $4::bigint)
+     select changed, same = $4::bigint as same from counts`,
+    [span.accounts, span.first, span.last, span.staged],
   );
-  return { changed: Number(stored.changed) };
+  if (merge) await session.query(`set local enable_nestloop to default`);
+  return { changed: Number(stored.changed), same: stored.same };
 }
 
 /**
@@ -207,6 +226,7 @@ export async function upsertStaged(
   // line equals the stored row updates nothing, so the second line wins without "cannot affect row a second time".
   const stored = await setAsideUnchanged(session);
   if (stored === 'repeats') return duplicates(session, max);
+  if (stored.same) return { inserted: 0, updated: 0 };
   // The months the rows fall in (db/revenue-months.ts); usually there already, made before this transaction.
   await session.query(`select revenue_daily_add_months(min(day), max(day)) from ${STAGING}`);
   const [counts] = await session.query<{ written: string }>(
