@@ -7,6 +7,8 @@ import type { Writable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import type { PGlite } from '@electric-sql/pglite';
 import type { Sql, TransactionSql } from 'postgres';
+import { sql } from 'drizzle-orm';
+import type { Db } from './open';
 
 export interface BulkSession {
   /** A statement with $1… parameters; rows come back as plain objects (bigint columns as strings). */
@@ -116,4 +118,16 @@ export async function withoutSecondaryIndexes<T>(
   for (const index of indexes) await session.query(index.definition.replace(/ ON ONLY /, ' ON '));
   for (const fk of foreignKeys) await session.query(`alter table ${table} add constraint ${fk.name} ${fk.definition}`);
   return result;
+}
+
+/**
+ * After a load that rewrote much of revenue_rollup (the large seed, a backfill): its table and indexes rewritten
+ * compact, then vacuumed. Each batch's triggers updated the same rollup rows again, so they were several times
+ * their size (the sites' covering index 363 MB instead of 63). VACUUM FULL alone leaves the visibility map empty,
+ * and then every index-only scan of the rollup reads the table as well, until a plain VACUUM (which autovacuum
+ * does not start on a table nothing has changed since) marks its pages all-visible.
+ */
+export async function compactRollup(db: Pick<Db, 'execute'>): Promise<void> {
+  await db.execute(sql`vacuum (full, analyze) revenue_rollup`);
+  await db.execute(sql`vacuum revenue_rollup`);
 }

@@ -8,7 +8,7 @@
  */
 import { hash } from '@node-rs/argon2';
 import { eq, sql } from 'drizzle-orm';
-import { copyLine, withoutSecondaryIndexes } from './bulk';
+import { compactRollup, copyLine, withoutSecondaryIndexes } from './bulk';
 import { addRevenueMonths } from './revenue-months';
 import type { Database } from './open';
 import { people, users } from './schema';
@@ -112,10 +112,7 @@ export async function seedLarge(
   // VACUUM too, not only ANALYZE: it sets the visibility map, without which index-only scans read the heap
   // anyway (what autovacuum would do later on its own, done now so that a bench right after the load is fair).
   await db.execute(sql`vacuum (analyze) revenue_daily`);
-  // FULL for the rollup: each batch's triggers updated the same rollup rows again, leaving its table and indexes
-  // several times their size (the sites' covering index 363 MB instead of 63; by-country for 50 sites over two
-  // years read 20,000 pages instead of 8,000). Rewritten compact in seconds, as after any backfill (docs/scaling.md).
-  await db.execute(sql`vacuum (full, analyze) revenue_rollup`);
+  await compactRollup(db);
   return { rows: done, ms: Math.round(performance.now() - started) };
 }
 

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Database, type Db, openPglite } from '@/db/client';
 import { migrate } from '@/db/migrate';
 import { memberships, people, revenueDaily, sites, users } from '@/db/schema';
-import { withoutSecondaryIndexes } from '@/db/bulk';
+import { compactRollup, withoutSecondaryIndexes } from '@/db/bulk';
 import { catalogQuery, DEMO_DAYS, DEMO_IDS, DEMO_PASSWORD, seedDemo } from '@/db/seed';
 import { DEMO_SITES, dayNumber, dayString, revenueFor } from '@/db/seed-data';
 import { COUNTRIES } from '@/lib/shared/countries';
@@ -111,6 +111,23 @@ describe('demo seed', () => {
     expect(after.parent.filter((index) => !index.valid)).toEqual([]);
     expect(after.months.length).toBeGreaterThanOrEqual(12);
     for (const month of after.months) expect(month).toMatchObject({ indexes: 8, foreignKeys: 1 });
+  });
+
+  it('leaves the rollup compacted with every page all-visible, so its index-only scans read no table', async () => {
+    // VACUUM FULL alone left the visibility map empty: each index-only scan of the rollup read the table too.
+    await compactRollup(t.db);
+    const plan = await t.db.transaction(async (tx) => {
+      await tx.execute(sql`set local enable_seqscan = off`);
+      await tx.execute(sql`set local enable_bitmapscan = off`);
+      return rows<{ 'QUERY PLAN': string }>(
+        tx as unknown as Db,
+        sql`explain (analyze, costs off) select period, site_id, revenue_micros from revenue_rollup
+            where user_id = ${DEMO_IDS.users.demo} and grain = 'm' and site_id is not null and country is null`,
+      );
+    });
+    const text = plan.map((line) => line['QUERY PLAN']).join('\n');
+    expect(text).toMatch(/Index Only Scan/);
+    expect(text.match(/Heap Fetches: \d+/g)).toEqual(['Heap Fetches: 0']);
   });
 
   it('has realistic fill rates, click rates and CPMs, and a few days without impressions', async () => {
