@@ -179,7 +179,7 @@ const MERGE_FROM_SHARE = 0.25;
  * nothing is left to write, and the staged rows are not even set aside (0.25 s for 200,000).
  */
 async function setAsideUnchanged(session: BulkSession): Promise<'repeats' | { changed: number; same: boolean }> {
-  // Hashes of a large file's keys fit in memory then (the default 4 MB spills them to disk in batches).
+  // A large file's keys are hashed and sorted in memory then (the default 4 MB spills them to disk in batches).
   await session.query(`set local work_mem = '64MB'`);
   const [span] = await session.query<{
     accounts: string | null;
