@@ -13,8 +13,8 @@ import type { Db } from './open';
 export interface BulkSession {
   /** A statement with $1… parameters; rows come back as plain objects (bigint columns as strings). */
   query<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<T[]>;
-  /** COPY `table (columns)` FROM STDIN, text format: `rows` are lines made by copyLine(). */
-  copyIn(table: string, columns: readonly string[], rows: string): Promise<void>;
+  /** COPY `table (columns)` FROM STDIN, text format: `rows` are a CopyText's lines, or such text. */
+  copyIn(table: string, columns: readonly string[], rows: string | Uint8Array<ArrayBuffer>): Promise<void>;
 }
 
 /** Runs `work` in one transaction: everything it wrote commits together, or nothing does. */
@@ -40,7 +40,11 @@ export function postgresBulk(client: Sql): RunBulk {
  * COPY, with an error when the COPY aborted the transaction. The server's own message is lost on that path
  * (postgres.js drops it), so the probe's error says what happened.
  */
-async function copyInPostgres(tx: TransactionSql, statement: string, rows: string): Promise<void> {
+async function copyInPostgres(
+  tx: TransactionSql,
+  statement: string,
+  rows: string | Uint8Array<ArrayBuffer>,
+): Promise<void> {
   const stream: Writable = await tx.unsafe(statement).writable();
   const done = finished(stream); // settles on success, and on an error the server reports while data is still sent
   done.catch(() => {}); // awaited below; on the probe's path it may never be
@@ -80,13 +84,49 @@ const escape = (value: string) =>
   value.replace(/[\\\t\n\r]/g, (c) => ({ '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' })[c]!);
 
 /** One line of COPY text format for the values, in column order. */
-export function copyLine(values: readonly (string | number | null)[]): string {
+function copyLine(values: readonly (string | number | null)[]): string {
   let line = '';
   for (let i = 0; i < values.length; i++) {
     const v = values[i];
     line += (i > 0 ? '\t' : '') + (v === null ? '\\N' : typeof v === 'number' ? String(v) : escape(v));
   }
   return `${line}\n`;
+}
+
+/**
+ * A batch of COPY lines gathered as UTF-8 bytes. Gathered as one string, each of a batch's 20,000 lines stayed
+ * alive until the batch was sent, for the garbage collector to copy again and again: 40 % of an import's parsing
+ * time (200,000 rows read in 0.46 s instead of 0.65–0.83 s).
+ */
+export class CopyText {
+  private bytes = Buffer.allocUnsafe(1 << 20);
+  private length = 0;
+  private count = 0;
+
+  /** How many lines the batch holds. */
+  get lines(): number {
+    return this.count;
+  }
+
+  /** One line of the values, in the COPY's column order. */
+  add(values: readonly (string | number | null)[]): void {
+    const line = copyLine(values);
+    // A UTF-16 code unit is at most 3 bytes of UTF-8.
+    if (this.length + line.length * 3 > this.bytes.length) {
+      const larger = Buffer.allocUnsafe(Math.max(this.bytes.length * 2, this.length + line.length * 3));
+      this.bytes.copy(larger, 0, 0, this.length);
+      this.bytes = larger;
+    }
+    this.length += this.bytes.write(line, this.length);
+    this.count++;
+  }
+
+  /** The lines so far, handed over; the batch starts again empty (in fresh memory, as a COPY may still read these). */
+  take(): Uint8Array<ArrayBuffer> {
+    const taken = this.bytes.subarray(0, this.length);
+    [this.bytes, this.length, this.count] = [Buffer.allocUnsafe(this.bytes.length), 0, 0];
+    return taken;
+  }
 }
 
 /**

@@ -8,7 +8,7 @@
  */
 import { hash } from '@node-rs/argon2';
 import { eq, sql } from 'drizzle-orm';
-import { compactRollup, copyLine, withoutSecondaryIndexes } from './bulk';
+import { compactRollup, CopyText, withoutSecondaryIndexes } from './bulk';
 import { addRevenueMonths } from './revenue-months';
 import type { Database } from './open';
 import { people, users } from './schema';
@@ -81,7 +81,7 @@ export async function seedLarge(
   await database.bulk((session) =>
     withoutSecondaryIndexes(session, 'revenue_daily', async () => {
       for (let from = firstDay; from <= lastDay; from += DAYS_PER_BATCH) {
-        let text = '';
+        const text = new CopyText();
         for (let day = from; day < Math.min(from + DAYS_PER_BATCH, lastDay + 1); day++) {
           const dayText = dayString(day);
           // A day's row is final the next night at 02:00 UTC, like the demo's.
@@ -89,7 +89,7 @@ export async function seedLarge(
           for (const site of LARGE_SITES) {
             for (const country of LARGE_COUNTRIES) {
               const v = revenueFor(site, day, country);
-              text += copyLine([
+              text.add([
                 site.id,
                 BIG_USER_ID,
                 dayText,
@@ -104,7 +104,7 @@ export async function seedLarge(
             }
           }
         }
-        await session.copyIn('revenue_daily', COPY_COLUMNS, text);
+        await session.copyIn('revenue_daily', COPY_COLUMNS, text.take());
         options.onProgress?.(done, total);
       }
     }),

@@ -4,6 +4,7 @@
  * their sites, and apply them in one transaction (./write.ts). A file with any bad line changes
  * nothing, and every bad line is reported.
  */
+import { CopyText } from '@/db/bulk';
 import { getDatabase, getDb } from '@/db/client';
 import { addRevenueMonths } from '@/db/revenue-months';
 import { addDays, todayUtc } from '@/lib/query';
@@ -11,7 +12,7 @@ import { actorOf, recordEvent } from '@/lib/audit';
 import { forbidden } from '@/lib/shared/errors';
 import { type ImportFormat, type LineError, parseRevenueBatches } from '@/lib/revenue-in/parse';
 import { findUserByEmail, type Principal } from '@/lib/accounts';
-import { createStaging, resolveSites, stage, stagingLine, upsertStaged } from './write';
+import { createStaging, resolveSites, stage, stagingValues, upsertStaged } from './write';
 import type { ImportSummary } from './schemas';
 
 export interface ImportOptions {
@@ -93,11 +94,10 @@ export async function importRevenue(
     .bulk(async (session): Promise<ImportResult> => {
       await createStaging(session);
       let rows = 0;
-      let batch = '';
-      let batched = 0;
+      const batch = new CopyText();
       // One COPY in flight while the next batch is parsed: the database stores a batch as fast as the file parses.
       let copying: Promise<void> = Promise.resolve();
-      const copy = async (lines: string) => {
+      const copy = async (lines: Uint8Array<ArrayBuffer>) => {
         await copying;
         copying = stage(session, lines);
         copying.catch(() => {}); // awaited (and so thrown) before the next COPY or after the last
@@ -112,10 +112,9 @@ export async function importRevenue(
             rows++;
             if (options.maxRows !== undefined && rows > options.maxRows) reject({ ...failed(), tooManyRows: true });
             // Staged even once the file is known to be bad, so that the site checks below can report every line.
-            batch += stagingLine(parsed.row);
-            if (++batched === COPY_BATCH) {
-              await copy(batch);
-              [batch, batched] = ['', 0];
+            batch.add(stagingValues(parsed.row));
+            if (batch.lines === COPY_BATCH) {
+              await copy(batch.take());
               options.onProgress?.({ rows, phase: 'reading' });
             }
           }
@@ -124,7 +123,7 @@ export async function importRevenue(
         // Never leave a COPY half-sent: the transaction could not roll back cleanly behind it.
         await copying.catch(() => {});
       }
-      if (batched > 0) await copy(batch);
+      if (batch.lines > 0) await copy(batch.take());
       await copying;
       options.onProgress?.({ rows, phase: 'applying' });
 

@@ -38,7 +38,9 @@ export function parseRevenueFile(input: Input, format: ImportFormat, options: { 
 
 /**
  * The same, one batch per input chunk: what a large import reads, since each step of an async iteration costs
- * about a microsecond, as much as checking a line does.
+ * about a microsecond, as much as checking a line does. A batch's rows live until its last is staged, so chunks
+ * of a file stream's default 64 KiB suit it best: from 1 MiB chunks, 15,000 rows at a time outlived V8's young
+ * generation and were copied out of it (re-sending 200,000 rows took 1.25–1.39 s instead of 1.06–1.13).
  */
 export function parseRevenueBatches(
   input: Input,

@@ -5,7 +5,6 @@
  * transaction: the rollup triggers fold the same statement in, and a bad line leaves nothing behind.
  */
 import type { BulkSession } from '@/db/bulk';
-import { copyLine } from '@/db/bulk';
 import type { ImportRow, LineError } from '@/lib/revenue-in/parse';
 
 const STAGING = 'revenue_import';
@@ -29,22 +28,22 @@ export async function createStaging(session: BulkSession): Promise<void> {
     ad_unit_id text) on commit drop`);
 }
 
-/** One row as a line of COPY text, for stage(). */
-export const stagingLine = (r: ImportRow) =>
-  copyLine([
-    r.line,
-    r.siteId,
-    r.siteName,
-    r.day,
-    r.country,
-    r.impressions,
-    r.clicks,
-    r.adRequests,
-    r.revenueMicros,
-    r.adUnitId,
-  ]);
+/** One row's values in the staging table's column order, for a CopyText that stage() sends. */
+export const stagingValues = (r: ImportRow) => [
+  r.line,
+  r.siteId,
+  r.siteName,
+  r.day,
+  r.country,
+  r.impressions,
+  r.clicks,
+  r.adRequests,
+  r.revenueMicros,
+  r.adUnitId,
+];
 
-export const stage = (session: BulkSession, lines: string) => session.copyIn(STAGING, STAGING_COLUMNS, lines);
+export const stage = (session: BulkSession, lines: Uint8Array<ArrayBuffer>) =>
+  session.copyIn(STAGING, STAGING_COLUMNS, lines);
 
 export interface SiteOptions {
   /** The account whose sites rows may name, and that owns created sites; null: sites of any account, by id. */

@@ -51,10 +51,10 @@ async function asCsv(recent: SQL | undefined): Promise<string> {
   return file;
 }
 
-/** The file read as `npm run import` reads it: streamed, in 1 MiB chunks. */
+/** The file read as `npm run import` reads it: streamed, in a file stream's chunks (lib/revenue-in/parse.ts). */
 async function timedImport(name: string, file: string): Promise<ImportFigure> {
   const started = performance.now();
-  const result = await importRevenue(OPERATOR, fs.createReadStream(file, { highWaterMark: 1 << 20 }), { format: 'csv' });
+  const result = await importRevenue(OPERATOR, fs.createReadStream(file), { format: 'csv' });
   const seconds = (performance.now() - started) / 1000;
   if (!result.ok) throw new Error(`${name}: the import was refused: ${JSON.stringify(result.errors.slice(0, 3))}`);
   const { rows, inserted, updated }: ImportSummary = result.summary;

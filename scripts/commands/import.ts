@@ -44,7 +44,7 @@ Options:
     if (values['create-sites'] && !values.owner) throw new UsageError('--create-sites needs --owner <email>');
     if (file !== '-' && !fs.existsSync(file)) throw new CommandError(`no such file: ${file}`);
 
-    const source = file === '-' ? process.stdin : fs.createReadStream(file, { highWaterMark: 1 << 20 });
+    const source = file === '-' ? process.stdin : fs.createReadStream(file);
     const { format, input } = await withFormat(source, (values.format as ImportFormat) ?? formatFromName(file));
     const progress = new Progress();
     const result = await withDatabase(() =>

@@ -4,6 +4,7 @@
  * "idle in transaction (aborted)" for good (postgres.js never settled the failed COPY, so nothing rolled back).
  */
 import { sql } from 'drizzle-orm';
+import { CopyText } from '@/db/bulk';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { callApi } from '../support/api';
 import { useTestDatabase } from '../support/db';
@@ -124,5 +125,31 @@ describe('a COPY the database rejects (db/bulk.ts)', () => {
       }),
     );
     expect(next).toEqual([{ n: '2' }]);
+  });
+});
+
+describe('a CopyText batch (db/bulk.ts)', () => {
+  it('reaches the database exactly as its values were, past its first MiB and after being handed over', async () => {
+    const names = ['plain'.padEnd(36, '.'), 'Café 東京 🎮', 'tab\there', 'line\nbreak\r\n', 'back\\slash \\N', null];
+    // 60,000 lines of ~20 bytes: the batch grows past its first 1 MiB of memory.
+    const first = Array.from({ length: 60_000 }, (_, i) => [i, names[i % names.length]] as const);
+    const second = [[60_000, '🎮 last'] as const];
+    const text = new CopyText();
+    first.forEach((values) => text.add(values));
+    expect(text.lines).toBe(first.length);
+    const firstBytes = text.take();
+    expect(firstBytes.length).toBeGreaterThan(1 << 20);
+    expect(text.lines).toBe(0);
+    // Written after the first batch was handed over: it must not land in the first batch's memory.
+    second.forEach((values) => text.add(values));
+    const stored = await t.database.bulk(async (session) => {
+      await session.query('create temp table copy_text (n bigint, name text) on commit drop');
+      await session.copyIn('copy_text', ['n', 'name'], firstBytes);
+      await session.copyIn('copy_text', ['n', 'name'], text.take());
+      return session.query<{ n: string; name: string | null }>(
+        'select n::text, name from copy_text order by copy_text.n',
+      );
+    });
+    expect(stored).toEqual([...first, ...second].map(([n, name]) => ({ n: String(n), name })));
   });
 });
