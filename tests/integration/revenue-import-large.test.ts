@@ -48,6 +48,17 @@ describe('importing a large file', () => {
     expect(again.ok && again.summary).toMatchObject({ inserted: 0, updated: 0, unchanged: lines.length });
     expect(await versionOf(owner.id)).toBe(version);
 
+    // The same with its last line given again, changed: which one wins is not for the import to guess.
+    const repeated = await run([...lines, lines.at(-1)!.replace(/,1,/, ',4,')]);
+    expect(repeated.ok ? null : repeated.errors).toEqual([
+      {
+        line: lines.length + 2,
+        field: 'line',
+        detail: `repeats the site, day and country of line ${lines.length + 1}`,
+      },
+    ]);
+    expect(await versionOf(owner.id)).toBe(version);
+
     // The first 7 lines changed, 3 new days at the end, everything else as stored.
     const [site] = sites.map((s) => s.id);
     const edited = lines.map((l, i) => (i < 7 ? l.replace(/,1,/, ',2,') : l));
