@@ -93,6 +93,9 @@ function copyLine(values: readonly (string | number | null)[]): string {
   return `${line}\n`;
 }
 
+/** Lines of a CopyText written to its bytes at once (64 and 1,024 are as fast). */
+const LINES_PER_WRITE = 256;
+
 /**
  * A batch of COPY lines gathered as UTF-8 bytes. Gathered as one string, each of a batch's 20,000 lines stayed
  * alive until the batch was sent, for the garbage collector to copy again and again: 40 % of an import's parsing
@@ -102,6 +105,8 @@ export class CopyText {
   private bytes = Buffer.allocUnsafe(1 << 20);
   private length = 0;
   private count = 0;
+  /** The latest lines, not yet in `bytes`: a write per line cost 10 % of an import's parsing. */
+  private recent = '';
 
   /** How many lines the batch holds. */
   get lines(): number {
@@ -110,22 +115,28 @@ export class CopyText {
 
   /** One line of the values, in the COPY's column order. */
   add(values: readonly (string | number | null)[]): void {
-    const line = copyLine(values);
-    // A UTF-16 code unit is at most 3 bytes of UTF-8.
-    if (this.length + line.length * 3 > this.bytes.length) {
-      const larger = Buffer.allocUnsafe(Math.max(this.bytes.length * 2, this.length + line.length * 3));
-      this.bytes.copy(larger, 0, 0, this.length);
-      this.bytes = larger;
-    }
-    this.length += this.bytes.write(line, this.length);
-    this.count++;
+    this.recent += copyLine(values);
+    if (++this.count % LINES_PER_WRITE === 0) this.flush();
   }
 
   /** The lines so far, handed over; the batch starts again empty (in fresh memory, as a COPY may still read these). */
   take(): Uint8Array<ArrayBuffer> {
+    this.flush();
     const taken = this.bytes.subarray(0, this.length);
     [this.bytes, this.length, this.count] = [Buffer.allocUnsafe(this.bytes.length), 0, 0];
     return taken;
+  }
+
+  private flush(): void {
+    const { recent } = this;
+    // A UTF-16 code unit is at most 3 bytes of UTF-8.
+    if (this.length + recent.length * 3 > this.bytes.length) {
+      const larger = Buffer.allocUnsafe(Math.max(this.bytes.length * 2, this.length + recent.length * 3));
+      this.bytes.copy(larger, 0, 0, this.length);
+      this.bytes = larger;
+    }
+    this.length += this.bytes.write(recent, this.length);
+    this.recent = '';
   }
 }
 

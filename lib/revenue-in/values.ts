@@ -14,7 +14,7 @@ export type Values = Partial<Record<ColumnName, unknown>>;
 export function toRow(line: number, values: Values, today: string): ImportRow | Problem[] {
   const problems: Problem[] = [];
   const checked: Record<string, unknown> = {};
-  for (const field of Object.keys(CHECKS) as ColumnName[]) {
+  for (const field of FIELDS) {
     const result = CHECKS[field](values[field], today);
     if (result instanceof Bad) problems.push({ field, detail: result.detail });
     else checked[field] = result;
@@ -128,6 +128,8 @@ const CHECKS = {
   adUnitId: optional(text(maxLength(100))),
 } satisfies Record<ColumnName, Check<unknown>>;
 
+const FIELDS = Object.keys(CHECKS) as ColumnName[];
+
 /** The values of a line whose checks all passed. */
 type Checked = { [K in ColumnName]: Exclude<ReturnType<(typeof CHECKS)[K]>, Bad> };
 
@@ -185,9 +187,11 @@ function checkRevenue(v: unknown): number | Bad {
   if (typeof v === 'number') return v < 0 ? new Bad(`must not be negative, got ${quote(v)}`) : microsOf(String(v), v);
   if (typeof v !== 'string') return new Bad(`must be a decimal number of USD, got ${quote(v)}`);
   const s = v.trim();
-  if (/^-\d/.test(s)) return new Bad(`must not be negative, got ${quote(s)}`);
   // Text must be a plain decimal: an exponent in a CSV cell is a spreadsheet artefact that has lost digits.
-  if (!/^\d+(\.\d+)?$/.test(s)) return new Bad(`must be a decimal number of USD like 12.5, got ${quote(s)}`);
+  if (!/^\d+(\.\d+)?$/.test(s)) {
+    if (/^-\d/.test(s)) return new Bad(`must not be negative, got ${quote(s)}`);
+    return new Bad(`must be a decimal number of USD like 12.5, got ${quote(s)}`);
+  }
   return microsOf(s, s);
 }
 

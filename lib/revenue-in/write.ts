@@ -78,8 +78,11 @@ async function failing(session: BulkSession, check: StagedCheck, params: unknown
 export async function resolveSites(session: BulkSession, options: SiteOptions, max: number) {
   const { ownerId, createSites } = options;
   // Temporary tables are never analyzed automatically: without statistics the planner takes the staged
-  // rows for a handful and joins them row by row.
+  // rows for a handful and joins them row by row. What it needs (how many rows, a few hundred sites, days and
+  // countries) a sample of 3,000 rows tells as well as the default 30,000: 11 ms instead of 50 for 200,000 rows.
+  await session.query(`set local default_statistics_target = 10`);
   await session.query(`analyze ${STAGING}`);
+  await session.query(`set local default_statistics_target to default`);
   let created = 0;
   if (ownerId && createSites) {
     const [byId] = await session.query<{ n: string }>(
@@ -180,6 +183,7 @@ const MERGE_FROM_SHARE = 0.25;
 async function setAsideUnchanged(session: BulkSession): Promise<'repeats' | { changed: number; same: boolean }> {
   // A large file's keys are hashed and sorted in memory then (the default 4 MB spills them to disk in batches).
   await session.query(`set local work_mem = '64MB'`);
+  // One pass over the staged rows, each key once and then each site's (five passes: 134 ms for 200,000 rows, this 108).
   const [span] = await session.query<{
     accounts: string | null;
     first: string;
@@ -187,11 +191,13 @@ async function setAsideUnchanged(session: BulkSession): Promise<'repeats' | { ch
     repeats: boolean;
     staged: string;
   }>(
-    `select (select array_agg(distinct x.user_id)::text from (select distinct site_id from ${STAGING}) d
-               join sites x on x.id = d.site_id) as accounts,
-       (select min(day)::text from ${STAGING}) as first, (select max(day)::text from ${STAGING}) as last,
-       exists (select from ${STAGING} group by site_id, day, country having count(*) > 1) as repeats,
-       (select count(*) from ${STAGING}) as staged`,
+    `with keys as (select site_id, day, count(*) as copies from ${STAGING} group by site_id, day, country),
+       sites_staged as (select site_id, min(day) as first, max(day) as last, sum(copies) as staged,
+                          bool_or(copies > 1) as repeats from keys group by site_id)
+     select (select array_agg(distinct x.user_id)::text from sites_staged s join sites x on x.id = s.site_id) as accounts,
+       min(first)::text as first, max(last)::text as last, coalesce(bool_or(repeats), false) as repeats,
+       coalesce(sum(staged), 0) as staged
+     from sites_staged`,
   );
   if (span.repeats) return 'repeats';
   if (!span.accounts) return { changed: 0, same: false };
