@@ -79,6 +79,22 @@ export function pgliteBulk(client: PGlite): RunBulk {
     );
 }
 
+/**
+ * Runs `work` with a setting changed for it alone, inside the session's transaction (SET LOCAL, then back to the
+ * session's value). Not put back when `work` throws: the transaction is aborted then, and rolls back anyway.
+ */
+export async function withSetting<T>(
+  session: Pick<BulkSession, 'query'>,
+  name: string,
+  value: string,
+  work: () => Promise<T>,
+): Promise<T> {
+  await session.query(`select set_config($1, $2, true)`, [name, value]);
+  const result = await work();
+  await session.query(`select set_config($1, (select reset_val from pg_settings where name = $1), true)`, [name]);
+  return result;
+}
+
 /** Text-format COPY escaping: backslash, tab, newline and carriage return are escaped; null is \N. */
 const escape = (value: string) =>
   value.replace(/[\\\t\n\r]/g, (c) => ({ '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' })[c]!);
