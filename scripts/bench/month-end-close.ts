@@ -3,13 +3,14 @@
  * (big@example.com with the demo accounts), then again with 1,000 more accounts. Each close runs in a
  * transaction that is rolled back, so the bench leaves no statement behind (statements are append-only).
  */
-import { getDb, type Tx } from '@/db/client';
+import type { Tx } from '@/db/client';
 import { addRevenueMonths } from '@/db/revenue-months';
 import { revenueDaily, sites, users } from '@/db/schema';
 import { OPERATOR } from '@/lib/accounts';
 import { closeThrough } from '@/lib/payments/finalize';
 import { monthOf, nextMonth, previousMonth } from '@/lib/payments/months';
 import { todayUtc } from '@/lib/query';
+import { rolledBack } from './rolled-back';
 
 export interface CloseFigure {
   name: string;
@@ -17,8 +18,6 @@ export interface CloseFigure {
   statements: number;
   seconds: number;
 }
-
-class RolledBack extends Error {}
 
 const ACCOUNTS = 1_000;
 const MONTHS = 13;
@@ -47,23 +46,15 @@ async function addAccounts(tx: Tx, through: string) {
 }
 
 async function timedClose(name: string, through: string, prepare?: (tx: Tx) => Promise<void>): Promise<CloseFigure> {
-  const db = await getDb();
-  let figure: CloseFigure | undefined;
-  await db
-    .transaction(
-      async (tx) => {
-        if (prepare) await prepare(tx);
-        const started = performance.now();
-        const summary = await closeThrough(tx, OPERATOR, through);
-        figure = { name, accounts: summary.accounts, statements: summary.statements, seconds: (performance.now() - started) / 1000 };
-        throw new RolledBack();
-      },
-      { isolationLevel: 'repeatable read' },
-    )
-    .catch((err) => {
-      if (!(err instanceof RolledBack)) throw err;
-    });
-  return figure!;
+  return rolledBack(
+    async (tx) => {
+      if (prepare) await prepare(tx);
+      const started = performance.now();
+      const summary = await closeThrough(tx, OPERATOR, through);
+      return { name, accounts: summary.accounts, statements: summary.statements, seconds: (performance.now() - started) / 1000 };
+    },
+    { isolationLevel: 'repeatable read' },
+  );
 }
 
 export async function benchMonthEndClose(today = todayUtc()): Promise<CloseFigure[]> {
