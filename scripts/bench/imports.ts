@@ -89,7 +89,14 @@ export async function benchImports(dataset: Dataset): Promise<ImportFigure[]> {
   const recent = await recentRows(userId);
   const { file, rows } = await asCsv(recent);
   const db = await getDb();
-  await db.execute(sql`drop table if exists ${KEPT}`);
+  // Never replaced: if it is there, a run stopped after the delete below and it holds the only copy of those rows.
+  const [left] = await db.select({ table: sql<string | null>`to_regclass('bench_import_rows')::text` }).from(sql`(select 1) as one`);
+  if (left.table) {
+    throw new Error(
+      "imports: a run stopped before putting the account's recent rows back; they are in bench_import_rows. " +
+        'Put them back (insert into revenue_daily select * from bench_import_rows), then drop that table.',
+    );
+  }
   await db.execute(sql`create table ${KEPT} as select * from revenue_daily where ${recent}`);
   await db.delete(revenueDaily).where(recent);
   await vacuum();
