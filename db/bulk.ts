@@ -81,7 +81,7 @@ export function pgliteBulk(client: PGlite): RunBulk {
 
 /**
  * Runs `work` with a setting changed for it alone, inside the session's transaction (SET LOCAL, then back to the
- * session's value). Not put back when `work` throws: the transaction is aborted then, and rolls back anyway.
+ * value it had). Not put back when `work` throws: the transaction is aborted then, and rolls back anyway.
  */
 export async function withSetting<T>(
   session: Pick<BulkSession, 'query'>,
@@ -89,9 +89,12 @@ export async function withSetting<T>(
   value: string,
   work: () => Promise<T>,
 ): Promise<T> {
-  await session.query(`select set_config($1, $2, true)`, [name, value]);
+  const [{ previous }] = await session.query<{ previous: string }>(
+    `select current_setting($1) as previous, set_config($1, $2, true)`,
+    [name, value],
+  );
   const result = await work();
-  await session.query(`select set_config($1, (select reset_val from pg_settings where name = $1), true)`, [name]);
+  await session.query(`select set_config($1, $2, true)`, [name, previous]);
   return result;
 }
 

@@ -179,7 +179,8 @@ const MERGE_FROM_SHARE = 0.25;
  * nothing is left to write, and the staged rows are not even set aside (0.25 s for 200,000).
  */
 async function setAsideUnchanged(session: BulkSession): Promise<'repeats' | { changed: number; same: boolean }> {
-  // A large file's keys are hashed and sorted in memory then (the default 4 MB spills them to disk in batches).
+  // A large file's keys are hashed and sorted in memory from here on, the upsert's sort included (the default 4 MB
+  // spills them to disk in batches). Left set for the rest of the transaction on purpose.
   await session.query(`set local work_mem = '64MB'`);
   // One pass over the staged rows, each key once and then each site's (five passes: 134 ms for 200,000 rows, this 108).
   const [span] = await session.query<{

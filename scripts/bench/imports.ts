@@ -11,6 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { and, eq, gte, max, sql, type SQL } from 'drizzle-orm';
 import { getDb } from '@/db/client';
+import { queryRows } from '@/db/raw-query';
 import { revenueDaily } from '@/db/schema';
 import { OPERATOR } from '@/lib/accounts';
 import { addDays } from '@/lib/query';
@@ -90,8 +91,8 @@ export async function benchImports(dataset: Dataset): Promise<ImportFigure[]> {
   const { file, rows } = await asCsv(recent);
   const db = await getDb();
   // Never replaced: if it is there, a run stopped after the delete below and it holds the only copy of those rows.
-  const [left] = await db.select({ table: sql<string | null>`to_regclass('bench_import_rows')::text` }).from(sql`(select 1) as one`);
-  if (left.table) {
+  const [left] = await queryRows<{ kept: string | null }>(db, sql`select to_regclass('bench_import_rows')::text as kept`);
+  if (left.kept) {
     throw new Error(
       "imports: a run stopped before putting the account's recent rows back; they are in bench_import_rows. " +
         'Put them back (insert into revenue_daily select * from bench_import_rows), then drop that table.',
