@@ -69,6 +69,9 @@ export const people = pgTable('people', {
   totpSecret: text('totp_secret'),
   totpEnabledAt: timestamp('totp_enabled_at', { withTimezone: true, mode: 'date' }),
   totpLastStep: bigint('totp_last_step', { mode: 'number' }),
+  /** Wrong second-factor codes in a row, and when the last one came: the step's back-off (lib/accounts/two-factor.ts). */
+  secondFactorFailures: integer('second_factor_failures').notNull().default(0),
+  secondFactorFailedAt: timestamp('second_factor_failed_at', { withTimezone: true, mode: 'date' }),
   createdAt: createdAt(),
 });
 
