@@ -46,3 +46,36 @@ export function requireAbility(principal: Principal, ability: Ability, operation
   const roles = GRANTS[ability].map((r) => ROLE_LABELS[r]).join(' or ');
   throw forbidden(`${operation} needs the ${roles} role; you are ${ROLE_LABELS[role]}.`);
 }
+
+/**
+ * Platform powers, held by members of the operator's account by their role there (README, "Operators"). An
+ * admin API key and the command line act as the operator's account itself and hold them all.
+ */
+const OPERATOR_GRANTS = {
+  /** Publishers, site review, people, every account's activity, "view as", keys and imports for any account. */
+  operate: ['owner', 'admin'],
+  /** Payouts: every account's balance, closing months, recording payments. */
+  pay: ['owner', 'finance'],
+} as const satisfies Record<string, readonly MemberRole[]>;
+export type OperatorPower = keyof typeof OPERATOR_GRANTS;
+
+/** Whether the principal holds the platform power: the operator's account, and a member whose role grants it. */
+export const isOperator = (principal: Principal, power: OperatorPower = 'operate'): boolean =>
+  principal.role === 'admin' &&
+  (!principal.memberRole || (OPERATOR_GRANTS[power] as readonly MemberRole[]).includes(principal.memberRole));
+
+/**
+ * Refuses (403) anyone without the platform power, a site-scoped credential included: the first check of every
+ * operator service. Operator principals never view as someone (that principal is the publisher's), so what
+ * they may do they may also write.
+ */
+export function requireOperator(principal: Principal, power: OperatorPower, operation: string): void {
+  if (principal.role === 'admin' && principal.memberRole && !isOperator(principal, power)) {
+    const roles = OPERATOR_GRANTS[power].map((r) => ROLE_LABELS[r]).join(' or ');
+    throw forbidden(
+      `${operation} needs the ${roles} role in the operator's account; you are ${ROLE_LABELS[principal.memberRole]}.`,
+    );
+  }
+  if (!isOperator(principal, power)) throw forbidden(`${operation} is for the platform's operators only.`);
+  if (principal.siteScope) throw forbidden(`${operation} needs an account-level credential, not a site-scoped one.`);
+}
