@@ -150,14 +150,57 @@ const SITE_SPECS = [
 
 type SiteKey = (typeof SITE_SPECS)[number]['key'];
 
+interface DemoMember {
+  key: string;
+  /** The account the person is a member of. */
+  account: UserKey;
+  email: string;
+  name: string;
+  role: 'owner' | 'admin' | 'finance' | 'viewer';
+  /** A Viewer's sites, or null for the whole account. */
+  sites: readonly SiteKey[] | null;
+}
+
 /**
- * The demo publisher's team beyond its Owner, to try the roles with: Finance, and a Viewer of one site. They
- * sign in with the demo password too (the demo gate checks them as well).
+ * The teams beyond each account's Owner, to try the roles with: the demo publisher's Finance and Viewer of one
+ * site, and the operator's Admin, Finance and Viewer, whose platform powers follow their role (README,
+ * "Operators"). They sign in with the demo password too (the demo gate checks them as well).
  */
 export const DEMO_MEMBERS = [
-  { key: 'finance', email: 'finance@example.com', name: 'Fiona Finance', role: 'finance', sites: null },
-  { key: 'viewer', email: 'viewer@example.com', name: 'Victor Viewer', role: 'viewer', sites: ['skyHopper'] },
-] as const;
+  {
+    key: 'finance',
+    account: 'demo',
+    email: 'finance@example.com',
+    name: 'Fiona Finance',
+    role: 'finance',
+    sites: null,
+  },
+  {
+    key: 'viewer',
+    account: 'demo',
+    email: 'viewer@example.com',
+    name: 'Victor Viewer',
+    role: 'viewer',
+    sites: ['skyHopper'],
+  },
+  { key: 'opsAdmin', account: 'admin', email: 'ops-admin@example.com', name: 'Olga Ops', role: 'admin', sites: null },
+  {
+    key: 'opsFinance',
+    account: 'admin',
+    email: 'ops-finance@example.com',
+    name: 'Otto Payouts',
+    role: 'finance',
+    sites: null,
+  },
+  {
+    key: 'opsViewer',
+    account: 'admin',
+    email: 'ops-viewer@example.com',
+    name: 'Olive Observer',
+    role: 'viewer',
+    sites: null,
+  },
+] as const satisfies readonly DemoMember[];
 type MemberKey = (typeof DEMO_MEMBERS)[number]['key'];
 
 export const DEMO_IDS = {

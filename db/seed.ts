@@ -172,7 +172,7 @@ export async function seedDemo(db: Db, options: { today?: string; days?: number 
     );
     await tx.insert(memberships).values(
       DEMO_MEMBERS.map((m) => ({
-        accountId: DEMO_IDS.users.demo,
+        accountId: DEMO_IDS.users[m.account],
         personId: DEMO_IDS.people[m.key],
         role: m.role,
         siteIds: m.sites && m.sites.map((key) => DEMO_IDS.sites[key]),
