@@ -1,6 +1,7 @@
 import { hash } from '@node-rs/argon2';
 import { sql } from 'drizzle-orm';
 import { COUNTRIES } from '@/lib/shared/countries';
+import { withLedgerTruncateAllowed } from './append-only';
 import { withoutSecondaryIndexes } from './bulk';
 import { addRevenueMonths } from './revenue-months';
 import type { Db } from './open';
@@ -148,7 +149,11 @@ export async function seedDemo(db: Db, options: { today?: string; days?: number 
 
   let revenueRows = 0;
   await db.transaction(async (tx) => {
-    await tx.execute(sql`TRUNCATE revenue_daily, api_keys, sessions, sites, users, people CASCADE`);
+    // The accounts' statements and payments go with them: the ledger's TRUNCATE guards are lifted for this
+    // statement alone, which only the tables' owner may do (db/append-only.ts).
+    await withLedgerTruncateAllowed(tx, () =>
+      tx.execute(sql`TRUNCATE revenue_daily, api_keys, sessions, sites, users, people CASCADE`),
+    );
     await insertAccountsWithOwners(
       tx as unknown as Db,
       DEMO_USERS.map((u, i) => ({

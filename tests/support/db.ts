@@ -37,6 +37,22 @@ export async function openTestDatabase(options: { observe?: QueryObserver } = {}
 }
 
 /**
+ * Runs `work` as the tables' owner on the test file's database, for setup or checks the app's own role may not
+ * do (DDL, TRUNCATE): on PostgreSQL over a connection of TEST_DATABASE_MIGRATION_URL's role when the suite runs
+ * the app as a restricted role (CI), else on the file's own handle (PGlite has no roles).
+ */
+export async function asOwner<T>(t: TestDatabase, work: (db: Db) => Promise<T>): Promise<T> {
+  const source = inject('testDatabase');
+  if (source.kind !== 'postgres' || source.ownerUrl === source.url) return work(t.db);
+  const owner = await openPostgres(source.ownerUrl, { max: 1, applicationName: TEST_APPLICATION_NAME });
+  try {
+    return await work(owner.db);
+  } finally {
+    await owner.close();
+  }
+}
+
+/**
  * Call at the top of an integration test file. The database opens in beforeAll and is installed with
  * setDatabase(), so route handlers and services (which call getDb()) use it; afterAll closes it.
  * Read the returned object's properties inside tests and hooks, not at the top level.

@@ -10,10 +10,14 @@ import { seedDemoPaymentHistory } from '@/lib/payments';
  * Runs once per vitest run, before any test file, and prepares the data the integration tests use
  * (tests/support/db.ts opens it):
  * - by default the PGlite template, which each test file copies into a private in-memory PGlite;
- * - with TEST_DATABASE_URL, that PostgreSQL database, migrated and re-seeded; all test files share it.
+ * - with TEST_DATABASE_URL, that PostgreSQL database, migrated and re-seeded; all test files share it (as
+ *   TEST_DATABASE_MIGRATION_URL's role, when set, for the setup that needs the tables' owner).
  */
 
-export type TestDatabaseSource = { kind: 'pglite'; templatePath: string } | { kind: 'postgres'; url: string };
+export type TestDatabaseSource =
+  | { kind: 'pglite'; templatePath: string }
+  /** `url` is what the code under test connects with; `ownerUrl` the tables' owner, for setup that needs it. */
+  | { kind: 'postgres'; url: string; ownerUrl: string };
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -23,9 +27,9 @@ declare module 'vitest' {
   }
 }
 
-async function preparePostgres(url: string, today: string): Promise<void> {
+async function preparePostgres(url: string, ownerUrl: string, today: string): Promise<void> {
   // Not a request: a year of demo rows may take longer than a request's 2 s on a busy machine.
-  const database = await openPostgres(url, { max: 1, statementTimeoutMs: 0 });
+  const database = await openPostgres(ownerUrl, { max: 1, statementTimeoutMs: 0 });
   try {
     await migrate(database);
     await seedDemo(database.db, { today });
@@ -40,8 +44,9 @@ export default async function setup(project: TestProject) {
   project.provide('demoToday', today);
   const url = process.env.TEST_DATABASE_URL;
   if (url) {
-    await preparePostgres(url, today);
-    project.provide('testDatabase', { kind: 'postgres', url });
+    const ownerUrl = process.env.TEST_DATABASE_MIGRATION_URL || url;
+    await preparePostgres(url, ownerUrl, today);
+    project.provide('testDatabase', { kind: 'postgres', url, ownerUrl });
   } else {
     project.provide('testDatabase', { kind: 'pglite', templatePath: await pgliteTemplate(today) });
   }
