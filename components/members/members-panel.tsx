@@ -73,7 +73,6 @@ export function MembersPanel({ members, invitations, sites, myRole, myId }: Prop
           </span>
         )}
       </p>
-      {result?.invitationUrl && <InvitationLink url={result.invitationUrl} />}
 
       <Card className="relative md:overflow-x-auto" tabIndex={0} role="region" aria-label="Members">
         <table className="stack-table w-full text-sm md:min-w-[48rem]">
@@ -232,26 +231,6 @@ function InviteForm({
           {pending ? 'Inviting…' : 'Send invitation'}
         </Button>
       </form>
-    </Card>
-  );
-}
-
-/** The new invitation's link, once, for the inviter to pass on another way if the e-mail does not arrive. */
-function InvitationLink({ url }: { url: string }) {
-  const [copied, setCopied] = useState(false);
-  return (
-    <Card className="space-y-2 border-amber-300 bg-amber-50 p-4 text-sm dark:border-amber-500/40 dark:bg-amber-500/10">
-      <p>The invitation link, shown this once (it was e-mailed as well):</p>
-      <code className="block overflow-x-auto rounded bg-white px-2 py-1 font-mono text-xs dark:bg-zinc-900">{url}</code>
-      <Button
-        variant="secondary"
-        onClick={async () => {
-          await navigator.clipboard.writeText(url);
-          setCopied(true);
-        }}
-      >
-        {copied ? 'Copied' : 'Copy link'}
-      </Button>
     </Card>
   );
 }

@@ -1,6 +1,6 @@
 'use client';
 
-import { Check, Copy, Plus } from 'lucide-react';
+import { Plus } from 'lucide-react';
 import { useId, useState, useTransition } from 'react';
 import { createPublisherAction, type CreatePublisherResult } from '@/app/(dashboard)/admin/publishers/actions';
 import { Button } from '@/components/ui/button';
@@ -42,45 +42,7 @@ function TextField(props: {
   );
 }
 
-/** The invitation link, shown this once to copy: it was also e-mailed, and only its hash is stored. */
-function InvitationLink({ url, email }: { url: string; email: string }) {
-  const [copied, setCopied] = useState(false);
-  const id = useId();
-  const copy = async () => {
-    await navigator.clipboard.writeText(url);
-    setCopied(true);
-    setTimeout(() => setCopied(false), 2000);
-  };
-  return (
-    <div className="space-y-3">
-      <p className="text-sm text-zinc-700 dark:text-zinc-300">
-        The invitation was e-mailed to <strong>{email}</strong>. If mail is not set up yet, copy the link and send it
-        yourself: it is shown only now, works once, and expires in 72 hours.
-      </p>
-      <label htmlFor={id} className="block text-sm font-medium">
-        Invitation link
-      </label>
-      <div className="flex items-center gap-2">
-        <input
-          id={id}
-          readOnly
-          value={url}
-          onFocus={(e) => e.currentTarget.select()}
-          className={`${inputClass} min-w-0 flex-1 font-mono`}
-        />
-        <Button variant="secondary" onClick={copy} aria-label={copied ? 'Copied' : 'Copy link'}>
-          {copied ? <Check aria-hidden className="size-4" /> : <Copy aria-hidden className="size-4" />}
-          {copied ? 'Copied' : 'Copy'}
-        </Button>
-      </div>
-      <p aria-live="polite" className="sr-only">
-        {copied ? 'Link copied to the clipboard' : ''}
-      </p>
-    </div>
-  );
-}
-
-/** "New publisher": name and e-mail; on success, the invitation link once. Closing the dialog forgets it. */
+/** "New publisher": name and e-mail; on success, says where the invitation went (the link travels by e-mail only). */
 export function NewPublisherDialog() {
   const [open, setOpen] = useState(false);
   const [result, setResult] = useState<CreatePublisherResult | null>(null);
@@ -109,7 +71,10 @@ export function NewPublisherDialog() {
       </DialogTrigger>
       {result?.ok ? (
         <DialogContent title="Publisher invited" description={`${result.name} can now choose a password.`}>
-          <InvitationLink url={result.invitationUrl} email={result.email} />
+          <p className="text-sm text-zinc-700 dark:text-zinc-300">
+            Invitation sent to <strong>{result.email}</strong>. Its link works once, for 72 hours, and goes only to that
+            address. Send it again from the publisher&apos;s row if it gets lost.
+          </p>
           <div className="mt-6 flex justify-end">
             <DialogClose asChild>
               <Button>Done</Button>

@@ -10,14 +10,14 @@ import type { CreatePublisherInput } from './schemas';
 
 /**
  * Creates an admin account, for the operator at the command line (`npm run admin:create`): with the password
- * the operator typed (`active`), or without one (`invited`, with an invitation e-mail queued). An e-mail in
- * use, in any letter case, is a conflict. Returns the invitation link when one was sent.
+ * the operator typed (`active`), or without one (`invited`, with an invitation e-mail queued: the link goes
+ * only into the e-mail). An e-mail in use, in any letter case, is a conflict. Says whether an invitation went.
  */
 export async function createAdmin(
   principal: Principal,
   input: CreatePublisherInput,
   password: string | null,
-): Promise<{ id: string; invitationUrl: string | null }> {
+): Promise<{ id: string; invited: boolean }> {
   if (principal.via !== 'operator') throw forbidden('Admins are created at the command line only.');
   const problem = password === null ? null : passwordProblem(password);
   if (problem) throw badRequest('password', problem);
@@ -49,9 +49,9 @@ export async function createAdmin(
       subjectId: created.id,
       details: { email, name: input.name, role: 'admin' },
     });
-    if (passwordHash) return { id: created.id, invitationUrl: null };
+    if (passwordHash) return { id: created.id, invited: false };
     const account = { id: created.id, name: input.name, role: 'admin' as const };
-    const { url } = await sendInvitation(tx, principal, { account, email, role: 'owner' });
-    return { id: created.id, invitationUrl: url };
+    await sendInvitation(tx, principal, { account, email, role: 'owner' });
+    return { id: created.id, invited: true };
   });
 }

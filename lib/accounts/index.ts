@@ -7,7 +7,7 @@ export { dataVersionForReads, readDataVersion } from './data-version';
 export type { DataVersion } from './data-version';
 export { OPERATOR } from './principal';
 export type { Principal } from './principal';
-export { can, isOperator, MEMBER_ROLES, requireAbility, requireOperator, ROLE_LABELS } from './roles';
+export { can, isOperator, MEMBER_ROLES, OPERATOR_POWERS, requireAbility, requireOperator, ROLE_LABELS } from './roles';
 export type { OperatorPower } from './roles';
 export { mustSetUpTwoFactor, principalOf, signOut, signOutEverywhere, userForSession } from './sessions';
 export { completeSignIn, pendingSignIn, signIn } from './sign-in';
@@ -26,7 +26,7 @@ export type { SessionOrigin, SessionUser } from './sessions';
 export { accountSitesColumns, forOneRequest, readableSites, requireAccountLevel, requireWritable } from './site-access';
 export { listSites } from './sites';
 export { createAdmin } from './admins';
-export { acceptInvitation, invitationFor } from './invitations';
+export { acceptInvitation, INVITATION_LIMIT, invitationFor } from './invitations';
 export {
   changeMemberRole,
   inviteMember,

@@ -1,5 +1,7 @@
 /**
- * Invitations to join an account with a role: an e-mailed single-use link (72 h; only its SHA-256 stored).
+ * Invitations to join an account with a role: an e-mailed single-use link (72 h; only its SHA-256 stored). The
+ * link travels by e-mail only: the inviter is told it was sent, never shown it, so only the address's owner
+ * can open it, and the outbox clears its body once sent (a `secret` message, like a reset link).
  * Someone new sets a password with it; someone who already signs in here joins with their own password.
  * A new link for the same account and e-mail replaces the pending one; revoking or using it voids it.
  */
@@ -12,16 +14,39 @@ import { actorOf, recordEvent } from '@/lib/audit';
 import { queueMail, renderMail } from '@/lib/mail';
 import { publicUrl } from '@/lib/platform/public-url';
 import { sha256Hex } from '@/lib/shared/crypto';
-import { AppError, badRequest } from '@/lib/shared/errors';
+import { badRequest, rateLimited } from '@/lib/shared/errors';
+import { getRateLimitStore, secondsUntilReset } from '@/lib/ratelimit';
 import { hidingParameters } from '@/lib/shared/sql-errors';
 import { checkCredentials } from './credentials';
 import { passwordProblem } from './passwords';
 import type { MemberRole, Principal } from './principal';
 import { ROLE_LABELS } from './roles';
-import { openSession, type SessionOrigin } from './sessions';
+import type { SessionOrigin } from './sessions';
+import { beginSession, type OpenedSession } from './session-open';
 import { TOKEN_LIFETIME_MS } from './tokens';
 
 const INVITATION_HOURS = TOKEN_LIFETIME_MS.invitation / 3_600_000;
+
+/**
+ * Invitations (first sends and resends alike) one account may send within the window: enough for a team's
+ * onboarding, too few to spam addresses or probe them from the account. Per account invited into.
+ */
+export const INVITATION_LIMIT = { perAccount: 20, windowMs: 60 * 60_000 };
+
+/** Counts an invitation against its account; refuses (429, Retry-After) past INVITATION_LIMIT. */
+async function countInvitation(accountId: string): Promise<void> {
+  const store = getRateLimitStore();
+  const { perAccount, windowMs } = INVITATION_LIMIT;
+  const count = await store.hit(`invite:${accountId}`, perAccount, windowMs);
+  if (count.success) return;
+  const seconds = secondsUntilReset(store, count);
+  const minutes = Math.ceil(seconds / 60);
+  throw rateLimited(
+    `This account sent ${perAccount} invitations within the hour, the most it may. ` +
+      `Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
+    seconds,
+  );
+}
 
 /** The page an invitation link opens; the token is a path segment, so it never sits in a query string. */
 const invitationPath = (token: string) => `/invitation/${token}`;
@@ -36,14 +61,15 @@ export interface InvitationInput {
 
 /**
  * Issues an invitation link (replacing a pending one for the same account and e-mail) and queues its e-mail,
- * in the caller's transaction, with the event `invitation.sent`. Returns the link and the invitation's id:
- * the caller may show the link once.
+ * in the caller's transaction, with the event `invitation.sent`. Returns the invitation's id and address: the
+ * link itself goes only into the e-mail.
  */
 export async function sendInvitation(
   tx: Tx,
   principal: Principal,
   input: InvitationInput,
-): Promise<{ id: string; url: string }> {
+): Promise<{ id: string; email: string }> {
+  await countInvitation(input.account.id);
   const email = input.email.trim().toLowerCase();
   const token = randomBytes(32).toString('base64url');
   const values = {
@@ -64,8 +90,12 @@ export async function sendInvitation(
       })
       .returning({ id: invitations.id }),
   );
-  const url = publicUrl(invitationPath(token));
-  const mailId = await queueMail(tx, { kind: 'invitation', to: email, ...invitationMail(input, email, url) });
+  const mailId = await queueMail(tx, {
+    kind: 'invitation',
+    to: email,
+    secret: true,
+    ...invitationMail(input, email, publicUrl(invitationPath(token))),
+  });
   await recordEvent(tx, actorOf(principal), {
     kind: 'invitation.sent',
     // An admin account's invitations belong to no publisher: the event names the invitation only.
@@ -73,7 +103,7 @@ export async function sendInvitation(
     subjectId: row.id,
     details: { email, role: input.role, mailId },
   });
-  return { id: row.id, url };
+  return { id: row.id, email };
 }
 
 function invitationMail(input: InvitationInput, email: string, url: string) {
@@ -133,15 +163,17 @@ export async function invitationFor(token: string): Promise<InvitationView | nul
 /**
  * Accepts an invitation: someone new becomes a person with the password they chose (argon2id); someone who
  * signs in here already proves it with their password (throttled like signing in). Either way they become a
- * member with the invitation's role, the account turns `active` if it was waiting for its owner, a session
- * opens and `invitation.accepted` is recorded, in one transaction that also uses up the link. Null when the
- * link no longer opens anything; a 400 on `password` when a new password is refused (the link then still works).
+ * member with the invitation's role, the account turns `active` if it was waiting for its owner,
+ * `invitation.accepted` is recorded and their session begins the one way every session does (beginSession: a
+ * person with a second factor is asked for their code first), in one transaction that also uses up the link.
+ * Null when the link no longer opens anything; a 400 on `password` when a new password is refused (the link
+ * then still works).
  */
 export async function acceptInvitation(
   token: string,
   input: { password: string; name?: string },
   origin: SessionOrigin,
-): Promise<{ token: string; expiresAt: Date; accountId: string } | null> {
+): Promise<(OpenedSession & { accountId: string }) | null> {
   const invitation = await invitationFor(token);
   if (!invitation) return null;
   let personId: string | null = null;
@@ -150,10 +182,8 @@ export async function acceptInvitation(
     const checked = await checkCredentials(invitation.email, input.password, origin.clientAddress);
     if (!checked.ok && checked.reason === 'throttled') {
       const minutes = Math.ceil(checked.retryAfterSeconds / 60);
-      throw new AppError(
-        'rate_limited',
-        `Too many attempts. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
-      );
+      const wait = `${minutes} minute${minutes === 1 ? '' : 's'}`;
+      throw rateLimited(`Too many attempts. Try again in ${wait}.`, checked.retryAfterSeconds);
     }
     if (!checked.ok) throw badRequest('password', `This is not the password of ${invitation.email} here.`);
     await checked.clearFailures();
@@ -205,7 +235,8 @@ export async function acceptInvitation(
       subjectId: row.id,
       details: { role: row.role },
     });
-    return { ...(await openSession(tx, personId, origin)), accountId: row.accountId };
+    const person = { id: personId, email: row.email };
+    return { ...(await beginSession(tx, person, origin, 'invitation')), accountId: row.accountId };
   });
 }
 

@@ -122,13 +122,13 @@ async function checkedSites(tx: Tx, accountId: string, input: Pick<InviteMemberI
 
 /**
  * Invites someone by e-mail with a role (and a Viewer's sites): a single-use link for 72 hours, replacing an
- * open invitation to the same address. Someone already a member is a conflict. Returns the link, which the
- * inviter may copy once.
+ * open invitation to the same address. Someone already a member is a conflict. The link goes only into the
+ * e-mail (lib/accounts/invitations.ts).
  */
 export async function inviteMember(
   principal: Principal,
   input: InviteMemberInput,
-): Promise<{ id: string; url: string }> {
+): Promise<{ id: string; email: string }> {
   requireMemberManager(principal, 'Inviting members');
   requireOwnerFor(principal, input.role, 'Inviting');
   const email = input.email.trim().toLowerCase();
@@ -162,7 +162,7 @@ async function lockInvitation(tx: Tx, principal: Principal, id: string) {
 }
 
 /** Sends an open invitation again with a new link (the earlier one stops working) and 72 more hours. */
-export async function resendMemberInvitation(principal: Principal, id: string): Promise<{ id: string; url: string }> {
+export async function resendMemberInvitation(principal: Principal, id: string): Promise<{ id: string; email: string }> {
   requireMemberManager(principal, 'Sending invitations');
   const db = await getDb();
   return db.transaction(async (tx) => {

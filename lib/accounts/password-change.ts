@@ -10,6 +10,7 @@ import { passwordProblem } from './passwords';
 import { queuePasswordChangedNotice } from './password-mail';
 import type { Principal } from './principal';
 import { requireWritable } from './site-access';
+import { voidTokens } from './tokens';
 
 /** Attempts per account per window: a stolen session must not guess the current password on forever. */
 export const CHANGE_PASSWORD_LIMIT = { attempts: 10, windowMs: 15 * 60_000 };
@@ -21,8 +22,9 @@ export interface ChangePasswordInput {
 
 /**
  * A signed-in person changes their password: the current one is required, the new one must pass
- * passwordProblem. Every other session of the person ends, the one making the change (`keepSessionToken`)
- * stays; a notice goes out by e-mail and the activity log records `password.changed`, all in one transaction.
+ * passwordProblem. Every other session of the person ends (the one making the change, `keepSessionToken`,
+ * stays), every outstanding reset link stops working, a notice goes out by e-mail and the activity log records
+ * `password.changed`, all in one transaction.
  */
 export async function changePassword(
   principal: Principal,
@@ -63,6 +65,8 @@ export async function changePassword(
   const passwordHash = await hash(input.newPassword);
   await db.transaction(async (tx) => {
     await tx.update(people).set({ passwordHash }).where(eq(people.id, user.id));
+    // A reset link asked for before the change would undo it: it stops working too.
+    await voidTokens(tx, user.id, 'password_reset');
     await tx
       .delete(sessions)
       .where(and(eq(sessions.personId, user.id), ne(sessions.tokenHash, sha256Hex(keepSessionToken))));

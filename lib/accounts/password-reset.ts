@@ -12,7 +12,7 @@ import { passwordProblem } from './passwords';
 import { queuePasswordChangedNotice, queueResetLink, resetLinkMail } from './password-mail';
 import type { Principal } from './principal';
 import { type Membership, membershipsOf } from './sessions';
-import { consumeToken, issueToken, peekToken } from './tokens';
+import { consumeToken, issueToken, peekToken, voidTokens } from './tokens';
 import { requirePublisher } from './users';
 
 /**
@@ -127,6 +127,8 @@ export async function resetPassword(
     if (!person || !home) throw linkDoesNotWork();
     await tx.update(people).set({ passwordHash }).where(eq(people.id, person.id));
     await tx.delete(sessions).where(eq(sessions.personId, person.id));
+    // Only the newest link works (issueToken), and it was just used; any other is void all the same.
+    await voidTokens(tx, person.id, 'password_reset');
     await queuePasswordChangedNotice(tx, person, 'reset');
     await recordEvent(tx, personActor(person, clientAddress), {
       kind: 'password.reset',

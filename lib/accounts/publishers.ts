@@ -121,13 +121,12 @@ async function lockPublisher(tx: Tx, id: string): Promise<PublisherRow> {
 
 /**
  * Creates a publisher account, `invited` and without a password, and queues its invitation e-mail, all in one
- * transaction. The raw invitation link is returned for the one screen that may show it once (the
- * Publishers page); the API does not answer it.
+ * transaction. The invitation link goes only into the e-mail: neither the API nor the Publishers page shows it.
  */
 export async function createPublisher(
   principal: Principal,
   input: CreatePublisherInput,
-): Promise<{ publisher: PublisherResponse; invitationUrl: string }> {
+): Promise<{ publisher: PublisherResponse }> {
   requireAdmin(principal, 'Creating publisher accounts');
   const email = input.email.trim().toLowerCase();
   const db = await getDb();
@@ -146,20 +145,17 @@ export async function createPublisher(
       details: { email, name: input.name },
     });
     const row = await lockPublisher(tx, created.id);
-    return { publisher: toResponse(row), invitationUrl: await inviteOwner(tx, principal, row) };
+    await inviteOwner(tx, principal, row);
+    return { publisher: toResponse(row) };
   });
 }
 
-/** The invitation of a new account's first Owner, to the account's e-mail; returns its link. */
-const inviteOwner = async (tx: Tx, principal: Principal, row: PublisherRow) =>
-  (await sendInvitation(tx, principal, { account: { ...row, role: 'publisher' }, email: row.email, role: 'owner' }))
-    .url;
+/** The invitation of a new account's first Owner, e-mailed to the account's address. */
+const inviteOwner = (tx: Tx, principal: Principal, row: PublisherRow) =>
+  sendInvitation(tx, principal, { account: { ...row, role: 'publisher' }, email: row.email, role: 'owner' });
 
 /** Sends a new invitation to an account that has not accepted one yet; the earlier link stops working. */
-export async function resendInvitation(
-  principal: Principal,
-  id: string,
-): Promise<{ publisher: PublisherResponse; invitationUrl: string }> {
+export async function resendInvitation(principal: Principal, id: string): Promise<{ publisher: PublisherResponse }> {
   requireAdmin(principal, 'Sending invitations');
   const db = await getDb();
   return db.transaction(async (tx) => {
@@ -167,7 +163,8 @@ export async function resendInvitation(
     if (row.status !== 'invited') {
       throw conflict(`The account is ${row.status}, not invited: only an invited account gets an invitation.`);
     }
-    return { publisher: toResponse(row), invitationUrl: await inviteOwner(tx, principal, row) };
+    await inviteOwner(tx, principal, row);
+    return { publisher: toResponse(row) };
   });
 }
 

@@ -1,5 +1,4 @@
-import { randomBytes } from 'node:crypto';
-import { and, eq, gt, lt, type Placeholder, type SQL, sql } from 'drizzle-orm';
+import { and, eq, gt, type Placeholder, type SQL, sql } from 'drizzle-orm';
 import { type Db, getDb, type Tx } from '@/db/client';
 import { preparedPerDatabase } from '@/db/prepared';
 import { hidingParameters } from '@/lib/shared/sql-errors';
@@ -7,10 +6,8 @@ import { memberships, people, sessions, users } from '@/db/schema';
 import { sha256Hex } from '@/lib/shared/crypto';
 import type { MemberRole, Principal } from './principal';
 
+/** How long a signed-in session lasts (lib/accounts/session-open.ts opens them). */
 export const SESSION_DAYS = 30;
-/** How long the second step of a sign-in (the code) may take. */
-const SECOND_FACTOR_MINUTES = 10;
-const DAY_MS = 86_400_000;
 
 /** An account a person may act for, as the account switcher lists it. */
 export interface Membership {
@@ -43,41 +40,6 @@ export interface SessionOrigin {
   clientAddress: string;
   userAgent?: string | null;
 }
-
-/**
- * Opens a session for a person who just proved who they are (a password, an invitation link), in the caller's
- * transaction, and records the sign-in's time. Returns the raw token, for the cookie only.
- */
-export async function openSession(
-  tx: Tx,
-  personId: string,
-  origin: SessionOrigin,
-  { secondFactorDue = false } = {},
-): Promise<{ token: string; expiresAt: Date }> {
-  const token = randomBytes(32).toString('base64url');
-  const now = new Date();
-  // A session waiting for its second factor lasts minutes, and opens nothing until then (userForSession).
-  const expiresAt = new Date(
-    now.getTime() + (secondFactorDue ? SECOND_FACTOR_MINUTES * 60_000 : SESSION_DAYS * DAY_MS),
-  );
-  await hidingParameters(
-    tx.insert(sessions).values({
-      tokenHash: hashToken(token),
-      personId,
-      expiresAt,
-      secondFactorDue,
-      clientAddress: origin.clientAddress,
-      userAgent: origin.userAgent?.slice(0, USER_AGENT_MAX) ?? null,
-    }),
-  );
-  if (!secondFactorDue) await tx.update(people).set({ lastSignInAt: now }).where(eq(people.id, personId));
-  // Housekeeping on the sign-in path, which is rare: drop this person's expired sessions.
-  await tx.delete(sessions).where(and(eq(sessions.personId, personId), lt(sessions.expiresAt, now)));
-  return { token, expiresAt };
-}
-
-/** A browser's description is the client's to write: kept to a length a list can show. */
-const USER_AGENT_MAX = 400;
 
 /**
  * The accounts a person acts for, oldest membership first (the first is where they land): active ones only,

@@ -7,10 +7,11 @@
 import { and, eq, gt } from 'drizzle-orm';
 import { getDb } from '@/db/client';
 import { people, sessions } from '@/db/schema';
-import { type Actor, actorOf, recordEvent } from '@/lib/audit';
+import { type Actor, recordEvent } from '@/lib/audit';
 import { hidingParameters } from '@/lib/shared/sql-errors';
 import { checkCredentials } from './credentials';
-import { hashToken, type Membership, membershipsOf, openSession, principalOf, type SessionOrigin } from './sessions';
+import { hashToken, membershipsOf, type SessionOrigin } from './sessions';
+import { beginSession, finishSecondFactor, signInAccount } from './session-open';
 import { passSecondFactor } from './two-factor';
 
 export type SignInResult =
@@ -18,12 +19,6 @@ export type SignInResult =
   | { ok: true; token: string; expiresAt: Date; secondFactor: boolean }
   | { ok: false; reason: 'invalid' }
   | { ok: false; reason: 'throttled'; retryAfterSeconds: number };
-
-/** Whose sign-in an event is: the publisher account the person lands in (none for an admin), and the person. */
-const eventAccount = (home: Membership | undefined, personId: string | undefined) => ({
-  accountId: home?.accountRole === 'publisher' ? home.accountId : null,
-  subjectId: personId ?? null,
-});
 
 const failedAttempt = (label: string, clientAddress: string): Actor => ({
   kind: 'user',
@@ -57,7 +52,7 @@ export async function signIn(
     await db.transaction((tx) =>
       recordEvent(tx, failedAttempt(normalized, clientAddress), {
         kind: 'sign_in.failed',
-        ...eventAccount(theirs, personId),
+        ...signInAccount(theirs, personId),
         details: { email: normalized },
       }),
     );
@@ -65,18 +60,9 @@ export async function signIn(
   }
 
   await checked.clearFailures();
-  const { id } = checked.person;
-  const [person] = await db.select({ totpEnabledAt: people.totpEnabledAt }).from(people).where(eq(people.id, id));
-  const secondFactor = person?.totpEnabledAt != null;
   const origin = { clientAddress, userAgent };
-  const session = await db.transaction(async (tx) => {
-    if (secondFactor) return openSession(tx, id, origin, { secondFactorDue: true });
-    const opened = await openSession(tx, id, origin);
-    const principal = principalOf(id, home, clientAddress);
-    await recordEvent(tx, actorOf(principal, normalized), { kind: 'sign_in.succeeded', ...eventAccount(home, id) });
-    return opened;
-  });
-  return { ok: true, ...session, secondFactor };
+  const session = await db.transaction((tx) => beginSession(tx, checked.person, origin, 'password'));
+  return { ok: true, ...session };
 }
 
 /** The person a session waiting for its second factor belongs to; null when there is none (or it expired). */
@@ -117,20 +103,16 @@ export async function completeSignIn(
   const passed = await db.transaction(async (tx) => {
     const result = await passSecondFactor(tx, pending.personId, code, origin.clientAddress);
     if (!result.ok) return result;
-    await tx.delete(sessions).where(eq(sessions.tokenHash, hashToken(token)));
-    const opened = await openSession(tx, pending.personId, origin);
-    const principal = principalOf(pending.personId, home, origin.clientAddress);
-    const actor = actorOf(principal, pending.email);
-    const account = eventAccount(home, pending.personId);
-    if (result.recoveryCodeUsed) await recordEvent(tx, actor, { kind: 'two_factor.recovery_code_used', ...account });
-    await recordEvent(tx, actor, { kind: 'sign_in.succeeded', ...account, details: { secondFactor: true } });
-    return { ok: true as const, ...opened };
+    const person = { id: pending.personId, email: pending.email };
+    const opened = await finishSecondFactor(tx, token, person, home, origin, result.recoveryCodeUsed);
+    return opened && { ok: true as const, ...opened };
   });
+  if (passed === null) return null;
   if (passed.ok) return passed;
   await db.transaction((tx) =>
     recordEvent(tx, failedAttempt(pending.email, origin.clientAddress), {
       kind: 'sign_in.failed',
-      ...eventAccount(home, pending.personId),
+      ...signInAccount(home, pending.personId),
       details: { email: pending.email, step: 'second factor' },
     }),
   );

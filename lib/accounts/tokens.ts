@@ -16,7 +16,7 @@ export type TokenPurpose = keyof typeof TOKEN_LIFETIME_MS;
  */
 export async function issueToken(tx: Tx, personId: string, purpose: TokenPurpose): Promise<string> {
   const token = randomBytes(32).toString('base64url');
-  await tx.delete(accountTokens).where(and(eq(accountTokens.personId, personId), eq(accountTokens.purpose, purpose)));
+  await voidTokens(tx, personId, purpose);
   await hidingParameters(
     tx.insert(accountTokens).values({
       tokenHash: sha256Hex(token),
@@ -26,6 +26,11 @@ export async function issueToken(tx: Tx, personId: string, purpose: TokenPurpose
     }),
   );
   return token;
+}
+
+/** Voids every outstanding token of the person for `purpose`, in the caller's transaction (a new password ends reset links). */
+export async function voidTokens(tx: Tx, personId: string, purpose: TokenPurpose): Promise<void> {
+  await tx.delete(accountTokens).where(and(eq(accountTokens.personId, personId), eq(accountTokens.purpose, purpose)));
 }
 
 /**

@@ -62,7 +62,13 @@ export function problemOf(err: AppError): ProblemError {
   const { status, title } = STATUS_OF[err.code];
   // Unavailable is not the caller's fault: say when to try again, as for a database outage.
   const headers =
-    err.code === 'unavailable' ? retryAfterHeader(5) : err.code === 'unauthorized' ? WWW_AUTHENTICATE : {};
+    err.code === 'unavailable'
+      ? retryAfterHeader(5)
+      : err.code === 'unauthorized'
+        ? WWW_AUTHENTICATE
+        : err.retryAfterSeconds
+          ? retryAfterHeader(err.retryAfterSeconds)
+          : {};
   return new ProblemError({
     status,
     title,

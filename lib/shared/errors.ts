@@ -21,11 +21,13 @@ export class AppError extends Error {
   readonly errors?: FieldError[];
   /** More facts for the caller, e.g. how many errors there were in all when only some are listed. */
   readonly extensions: Record<string, unknown>;
+  /** For `rate_limited`: when to come back, in whole seconds (the API's Retry-After). */
+  readonly retryAfterSeconds?: number;
 
   constructor(
     code: ErrorCode,
     detail: string,
-    more: { errors?: FieldError[]; extensions?: Record<string, unknown> } = {},
+    more: { errors?: FieldError[]; extensions?: Record<string, unknown>; retryAfterSeconds?: number } = {},
   ) {
     super(detail);
     this.name = 'AppError';
@@ -33,6 +35,7 @@ export class AppError extends Error {
     this.detail = detail;
     this.errors = more.errors;
     this.extensions = more.extensions ?? {};
+    this.retryAfterSeconds = more.retryAfterSeconds;
   }
 }
 
@@ -49,3 +52,6 @@ export const badRequest = (parameter: string, detail: string) => new ValidationE
 export const forbidden = (detail: string) => new AppError('forbidden', detail);
 export const notFound = (detail: string) => new AppError('not_found', detail);
 export const conflict = (detail: string) => new AppError('conflict', detail);
+/** Too many attempts: the API answers 429 with `Retry-After` (whole seconds, at least 1); a page shows the detail. */
+export const rateLimited = (detail: string, retryAfterSeconds: number) =>
+  new AppError('rate_limited', detail, { retryAfterSeconds: Math.max(1, Math.ceil(retryAfterSeconds)) });

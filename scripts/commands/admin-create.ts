@@ -21,8 +21,8 @@ export const adminCreateCommand: Command = {
 
 Creates an admin account. On a terminal the password is asked for twice, without echo (at least
 ${MIN_PASSWORD_LENGTH} characters). Without a terminal, or with --invite, no password is asked for: an
-invitation e-mail with a single-use link (72 hours) is queued instead; \`npm run mail -- outbox\` prints it
-when no SMTP_URL is set. Refuses an e-mail already in use. Acts on DATABASE_URL, or on the embedded
+invitation e-mail with a single-use link (72 hours) is queued instead. The link travels by e-mail only
+(SMTP_URL; \`npm run mail -- outbox\` never shows it): without mail set up, type a password. Refuses an e-mail already in use. Acts on DATABASE_URL, or on the embedded
 database in PGLITE_DIR (stop a running server first: it holds the embedded database).
 
 Options:
@@ -56,8 +56,8 @@ Options:
     );
     const where = configuredDatabaseTarget().description;
     console.log(
-      created.invitationUrl
-        ? `Admin ${parsed.data.email} created in ${where}, invited: the invitation e-mail is queued (print it with npm run mail -- outbox when SMTP_URL is not set).`
+      created.invited
+        ? `Admin ${parsed.data.email} created in ${where}, invited: the invitation e-mail is queued (it is sent over SMTP_URL; npm run mail -- outbox lists it).`
         : `Admin ${parsed.data.email} created in ${where}; sign in with the password you typed.`,
     );
   },

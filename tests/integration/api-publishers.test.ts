@@ -58,7 +58,7 @@ describe('POST /api/v1/admin/publishers', () => {
 
     const [mail] = await invitationMails(email.toLowerCase());
     expect(mail.subject).toBe('Join Ada Lovelace on the Publisher Portal');
-    expect(mail.secret).toBe(false);
+    expect(mail.secret).toBe(true);
     const token = tokenIn(mail.text);
     expect(mail.text).toContain(`http://localhost:3000/invitation/${token}`);
     expect(mail.html).toContain(`/invitation/${token}`);

@@ -15,6 +15,7 @@ import {
 import { getDb } from '@/db/client';
 import { sendInvitation } from '@/lib/accounts/invitations';
 import { useTestDatabase } from '../support/db';
+import { invitationTokenFor } from '../support/invitation-mail';
 import { createPublisher } from '../support/factories';
 import { sessionPrincipal } from '../support/keys';
 
@@ -24,8 +25,8 @@ const PASSWORD = 'a fine long passphrase';
 
 async function invite() {
   const email = `invited-${randomUUID().slice(0, 8)}@test.example`;
-  const { publisher, invitationUrl } = await createPublisherAccount(admin(), { email, name: 'Grace Hopper' });
-  return { publisher, token: invitationUrl.split('/invitation/')[1], email };
+  const { publisher } = await createPublisherAccount(admin(), { email, name: 'Grace Hopper' });
+  return { publisher, token: await invitationTokenFor(email), email };
 }
 
 /** A second Owner invited to a new account, at an e-mail of someone's choosing. */
@@ -33,8 +34,8 @@ async function inviteOwnerAt(email: string) {
   const { publisher } = await invite();
   const account = { id: publisher.id, name: publisher.name, role: 'publisher' as const };
   const db = await getDb();
-  const { url } = await db.transaction((tx) => sendInvitation(tx, admin(), { account, email, role: 'owner' }));
-  return { publisher, token: url.split('/invitation/')[1] };
+  await db.transaction((tx) => sendInvitation(tx, admin(), { account, email, role: 'owner' }));
+  return { publisher, token: await invitationTokenFor(email) };
 }
 const origin = (clientAddress: string) => ({ clientAddress, userAgent: 'vitest' });
 const eventsOf = (accountId: string) =>
@@ -59,7 +60,13 @@ describe('invitations', () => {
     expect(person.lastSignInAt).not.toBeNull();
 
     const events = await eventsOf(publisher.id);
-    expect(events.map((e) => e.kind)).toEqual(['account.created', 'invitation.sent', 'invitation.accepted']);
+    expect(events.map((e) => e.kind)).toEqual([
+      'account.created',
+      'invitation.sent',
+      'invitation.accepted',
+      'sign_in.succeeded',
+    ]);
+    expect(events[3]).toMatchObject({ actorId: person.id, details: { via: 'invitation' } });
     expect(events[0]).toMatchObject({
       actorKind: 'admin',
       actorId: DEMO_IDS.users.admin,

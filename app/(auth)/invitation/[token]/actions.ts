@@ -20,7 +20,8 @@ const fields = z.object({
 
 /**
  * Joins the account an invitation link opens, with a first password or the one the invitee already has, and
- * signs in there: the service checks the link and the password.
+ * signs in there (after the code step for a person with a second factor): the service checks the link and the
+ * password.
  */
 export async function acceptInvitationAction(_: AcceptState, form: FormData): Promise<AcceptState> {
   const sent = fields.safeParse(Object.fromEntries(form));
@@ -43,5 +44,7 @@ export async function acceptInvitationAction(_: AcceptState, form: FormData): Pr
   // The link no longer opens anything (used meanwhile, expired, replaced, revoked): the page says so.
   if (!session) redirect(`/invitation/${encodeURIComponent(token)}`);
   await setSessionCookie(session.token, session.expiresAt);
-  redirect(`/?as=${session.accountId}`);
+  const landing = `/?as=${session.accountId}`;
+  // A person with a second factor gives their code first, as at every sign-in.
+  redirect(session.secondFactor ? `/login/two-factor?next=${encodeURIComponent(landing)}` : landing);
 }

@@ -21,8 +21,7 @@ const PAGE = '/admin/publishers';
 const MALFORMED = 'The request was malformed; reload the page and try again.';
 
 export type CreatePublisherResult =
-  | { ok: true; name: string; email: string; invitationUrl: string }
-  | { ok: false; errors: { email?: string; name?: string; form?: string } };
+  { ok: true; name: string; email: string } | { ok: false; errors: { email?: string; name?: string; form?: string } };
 
 /** The signed-in admin, with this request's address (requireUser's principal carries it). */
 async function actingAdmin(): Promise<Principal> {
@@ -30,8 +29,8 @@ async function actingAdmin(): Promise<Principal> {
 }
 
 /**
- * "New publisher": the same schema and service as POST /api/v1/admin/publishers. The invitation link comes
- * back in this one response, for the admin to copy once; it is stored nowhere but as a hash.
+ * "New publisher": the same schema and service as POST /api/v1/admin/publishers. The invitation link goes only
+ * to the publisher's e-mail address; the admin is told it was sent.
  */
 export async function createPublisherAction(fields: { email: string; name: string }): Promise<CreatePublisherResult> {
   const principal = await actingAdmin();
@@ -49,10 +48,10 @@ export async function createPublisherAction(fields: { email: string; name: strin
     };
   }
   try {
-    const { publisher, invitationUrl } = await createPublisher(principal, parsed.data);
+    const { publisher } = await createPublisher(principal, parsed.data);
     runAfterResponse(kickSender);
     revalidatePath(PAGE);
-    return { ok: true, name: publisher.name, email: publisher.email, invitationUrl };
+    return { ok: true, name: publisher.name, email: publisher.email };
   } catch (err) {
     if (!(err instanceof AppError)) throw err;
     if (err.code === 'conflict') return { ok: false, errors: { email: 'An account with this e-mail already exists.' } };

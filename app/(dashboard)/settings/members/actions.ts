@@ -20,7 +20,7 @@ import { AppError } from '@/lib/shared/errors';
 const PAGE = '/settings/members';
 const MALFORMED = 'The request was malformed; reload the page and try again.';
 
-export type MemberActionResult = { ok: boolean; message: string; invitationUrl?: string; field?: string };
+export type MemberActionResult = { ok: boolean; message: string; field?: string };
 
 const invitation = z.object({
   email: z.email({ error: 'Enter an e-mail address, like name@example.com.' }).max(320),
@@ -35,7 +35,7 @@ function refused(err: unknown): MemberActionResult {
   return { ok: false, message: err.errors?.[0]?.detail ?? err.detail.replace(/^\w+: /, ''), field };
 }
 
-/** "Invite": by e-mail with a role (a Viewer's sites); the link comes back once, for the inviter to copy. */
+/** "Invite": by e-mail with a role (a Viewer's sites); the link goes only into the e-mail. */
 export async function inviteMemberAction(account: string | null, fields: unknown): Promise<MemberActionResult> {
   const parsed = invitation.safeParse(fields);
   if (!parsed.success) {
@@ -43,10 +43,10 @@ export async function inviteMemberAction(account: string | null, fields: unknown
     return { ok: false, message: issue.path[0] === 'email' ? issue.message : MALFORMED, field: String(issue.path[0]) };
   }
   try {
-    const { url } = await inviteMember(await actingPrincipal(account), parsed.data);
+    const { email } = await inviteMember(await actingPrincipal(account), parsed.data);
     runAfterResponse(kickSender);
     revalidatePath(PAGE);
-    return { ok: true, message: `An invitation was e-mailed to ${parsed.data.email}.`, invitationUrl: url };
+    return { ok: true, message: `Invitation sent to ${email}. It works for 72 hours; resend or revoke it below.` };
   } catch (err) {
     return refused(err);
   }
