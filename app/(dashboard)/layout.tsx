@@ -5,14 +5,17 @@ import { AccountSwitcher } from '@/components/layout/account-switcher';
 import { Nav } from '@/components/layout/nav';
 import { ViewingAs } from '@/components/layout/viewing-as';
 import { Button } from '@/components/ui/button';
+import { isOperator, OPERATOR_POWERS } from '@/lib/accounts';
 import { requireUser } from '@/lib/dashboard/session';
 import { publishersFor } from '@/lib/dashboard/viewer';
 
 /** The signed-in shell: sidebar navigation (a top bar on narrow screens) and the account in the header. */
 export default async function DashboardLayout({ children }: { children: ReactNode }) {
   const user = await requireUser(undefined, { duringTwoFactorSetup: true });
-  // Admins look at publishers' dashboards (?as=): the strip that says whose, with a switch.
-  const publishers = user.principal.role === 'admin' ? await publishersFor(user.principal) : null;
+  // Operators look at publishers' dashboards (?as=): the strip that says whose, with a switch.
+  const publishers = isOperator(user.principal) ? await publishersFor(user.principal) : null;
+  // The operator pages the member's role grants (lib/accounts/roles.ts); none for a publisher's.
+  const powers = OPERATOR_POWERS.filter((power) => isOperator(user.principal, power));
   const accounts = user.memberships.map((m) => ({ id: m.accountId, name: m.accountName, role: m.role }));
   return (
     <div className="min-h-dvh md:grid md:grid-cols-[14rem_1fr]">
@@ -25,7 +28,7 @@ export default async function DashboardLayout({ children }: { children: ReactNod
       <aside className="border-b border-zinc-200 bg-white px-3 py-3 md:min-h-dvh md:border-r md:border-b-0 md:py-5 dark:border-zinc-800 dark:bg-zinc-900">
         <p className="mb-3 px-3 text-sm font-semibold text-accent-700 md:mb-6 dark:text-accent-300">Publisher Portal</p>
         {/* Not in a Suspense boundary: it would stream in after the first paint and push the page down. */}
-        <Nav isAdmin={user.principal.role === 'admin'} accounts={accounts} />
+        <Nav powers={powers} accounts={accounts} />
       </aside>
       <div className="min-w-0">
         <header className="flex items-center justify-end gap-3 border-b border-zinc-200 px-4 py-3 md:px-8 dark:border-zinc-800">

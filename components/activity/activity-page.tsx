@@ -5,7 +5,7 @@ import { PageHeader } from '@/components/layout/page-header';
 import { Pagination } from '@/components/reports/pagination';
 import { buttonClass } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
-import { listPublishers, type Principal } from '@/lib/accounts';
+import { isOperator, listPublishers, type Principal } from '@/lib/accounts';
 import { listAuditEvents } from '@/lib/audit';
 import { activityInput, readActivityView } from '@/lib/dashboard/activity';
 import { queryStringOf, type SearchParams } from '@/lib/dashboard/url';
@@ -27,7 +27,8 @@ export async function ActivityPage({
   /** Inside Settings, under its header and tabs: a section heading instead of the page's. */
   embedded?: boolean;
 }) {
-  const admin = principal.role === 'admin';
+  // Every account's log, with an account filter, for an operator whose role grants it (listAuditEvents checks).
+  const admin = isOperator(principal);
   const view = readActivityView(params, admin);
   const [page, publishers] = await Promise.all([
     listAuditEvents(principal, activityInput(view)),

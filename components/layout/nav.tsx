@@ -18,7 +18,7 @@ import {
 import Link, { useLinkStatus } from 'next/link';
 import { usePathname, useSearchParams } from 'next/navigation';
 import { cn } from '@/components/ui/cn';
-import { type Ability, grants, type MemberRole } from '@/lib/accounts/browser';
+import { type Ability, grants, type MemberRole, type OperatorPower } from '@/lib/accounts/browser';
 import { clearedViewHref, paramOf, VIEW_AS, viewHref } from '@/lib/dashboard/url';
 
 /** The pages; `needs`: what a member's role must grant for the page to be theirs (lib/accounts/roles.ts). */
@@ -31,13 +31,19 @@ const ITEMS: { href: string; label: string; icon: typeof Globe2; keepsFilters: b
   { href: '/docs', label: 'API docs', icon: BookOpen, keepsFilters: false },
   { href: '/settings', label: 'Settings', icon: Settings, keepsFilters: false },
 ];
-/** Pages only admins have. */
-const ADMIN_ITEMS = [
-  { href: '/admin/publishers', label: 'Publishers', icon: Building2, keepsFilters: false },
-  { href: '/admin/people', label: 'People', icon: Users, keepsFilters: false },
-  { href: '/admin/sites', label: 'Site review', icon: ClipboardCheck, keepsFilters: false },
-  { href: '/admin/payouts', label: 'Payouts', icon: Landmark, keepsFilters: false },
-  { href: '/admin/activity', label: 'Activity', icon: ScrollText, keepsFilters: false },
+/** The operator's pages; `power`: the platform power a member of the operator's account needs for each. */
+const OPERATOR_ITEMS: {
+  href: string;
+  label: string;
+  icon: typeof Globe2;
+  keepsFilters: false;
+  power: OperatorPower;
+}[] = [
+  { href: '/admin/publishers', label: 'Publishers', icon: Building2, keepsFilters: false, power: 'operate' },
+  { href: '/admin/people', label: 'People', icon: Users, keepsFilters: false, power: 'operate' },
+  { href: '/admin/sites', label: 'Site review', icon: ClipboardCheck, keepsFilters: false, power: 'operate' },
+  { href: '/admin/payouts', label: 'Payouts', icon: Landmark, keepsFilters: false, power: 'pay' },
+  { href: '/admin/activity', label: 'Activity', icon: ScrollText, keepsFilters: false, power: 'operate' },
 ];
 
 /**
@@ -72,16 +78,20 @@ function useRole(accounts: AccountChoice[]): MemberRole | null {
 
 /**
  * The main navigation; the report pages share the filter bar, so links between them keep it, and every link
- * keeps whose dashboard it is. A page the member's role does not grant is left out.
+ * keeps whose dashboard it is. A page the member's role does not grant is left out; of the operator's pages,
+ * those of the platform powers the signed-in person holds (`powers`, none for a publisher's member).
  */
-export function Nav({ isAdmin = false, accounts }: { isAdmin?: boolean; accounts: AccountChoice[] }) {
+export function Nav({ powers = [], accounts }: { powers?: readonly OperatorPower[]; accounts: AccountChoice[] }) {
   const pathname = usePathname();
   const searchParams = useSearchParams();
   const role = useRole(accounts);
-  const shown = ITEMS.filter(({ needs }) => !needs || !role || grants(role, needs));
+  const shown = [
+    ...ITEMS.filter(({ needs }) => !needs || !role || grants(role, needs)),
+    ...OPERATOR_ITEMS.filter(({ power }) => powers.includes(power)),
+  ];
   return (
     <nav aria-label="Main" className="flex flex-wrap gap-1 md:flex-col md:flex-nowrap">
-      {[...shown, ...(isAdmin ? ADMIN_ITEMS : [])].map(({ href, label, icon: Icon, keepsFilters }) => {
+      {shown.map(({ href, label, icon: Icon, keepsFilters }) => {
         const active = href === '/' ? pathname === '/' : pathname.startsWith(href);
         return (
           <Link

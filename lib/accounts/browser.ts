@@ -1,3 +1,14 @@
-/** What client components may load of the accounts domain: the roles and their words, no database behind them. */
-export { type Ability, grants, MEMBER_ROLES, ROLE_LABELS } from './roles';
+/**
+ * What client components, and the activity log below this domain, may load of it: the roles, their words and
+ * the operator powers, no database behind them.
+ */
+export {
+  type Ability,
+  grants,
+  isOperator,
+  MEMBER_ROLES,
+  type OperatorPower,
+  requireOperator,
+  ROLE_LABELS,
+} from './roles';
 export type { MemberRole } from './principal';

@@ -1,12 +1,12 @@
 /**
  * People as a platform admin sees them: everyone who signs in, with the accounts they belong to, their role
- * in each and whether two-factor sign-in is on (for resetting a lost second factor). Admins only.
+ * in each and whether two-factor sign-in is on (for resetting a lost second factor). Operators only.
  */
 import { asc, count, eq, ilike, or, sql } from 'drizzle-orm';
 import { getDb } from '@/db/client';
 import { memberships, people, users } from '@/db/schema';
-import { forbidden } from '@/lib/shared/errors';
 import type { MemberRole, Principal } from './principal';
+import { requireOperator } from './roles';
 
 export interface PersonSummary {
   id: string;
@@ -24,9 +24,7 @@ export async function listPeople(
   principal: Principal,
   { search = '', page = 1 }: { search?: string; page?: number } = {},
 ): Promise<{ people: PersonSummary[]; total: number }> {
-  if (principal.role !== 'admin' || principal.viewedBy || principal.siteScope) {
-    throw forbidden('Only admins can list the people of every account.');
-  }
+  requireOperator(principal, 'operate', 'Listing the people of every account');
   const text = search.trim();
   // ILIKE with the text's wildcards escaped: a search for "a_b" finds "a_b", not "axb".
   const pattern = `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;

@@ -58,9 +58,13 @@ const OPERATOR_GRANTS = {
   pay: ['owner', 'finance'],
 } as const satisfies Record<string, readonly MemberRole[]>;
 export type OperatorPower = keyof typeof OPERATOR_GRANTS;
+export const OPERATOR_POWERS = Object.keys(OPERATOR_GRANTS) as OperatorPower[];
+
+/** What the operator checks read of a principal; the activity log's restated one (lib/audit) has it too. */
+type Operating = Pick<Principal, 'role' | 'memberRole'> & { siteScope?: string[] | null };
 
 /** Whether the principal holds the platform power: the operator's account, and a member whose role grants it. */
-export const isOperator = (principal: Principal, power: OperatorPower = 'operate'): boolean =>
+export const isOperator = (principal: Operating, power: OperatorPower = 'operate'): boolean =>
   principal.role === 'admin' &&
   (!principal.memberRole || (OPERATOR_GRANTS[power] as readonly MemberRole[]).includes(principal.memberRole));
 
@@ -69,7 +73,7 @@ export const isOperator = (principal: Principal, power: OperatorPower = 'operate
  * operator service. Operator principals never view as someone (that principal is the publisher's), so what
  * they may do they may also write.
  */
-export function requireOperator(principal: Principal, power: OperatorPower, operation: string): void {
+export function requireOperator(principal: Operating, power: OperatorPower, operation: string): void {
   if (principal.role === 'admin' && principal.memberRole && !isOperator(principal, power)) {
     const roles = OPERATOR_GRANTS[power].map((r) => ROLE_LABELS[r]).join(' or ');
     throw forbidden(

@@ -13,7 +13,7 @@ import { isUuid } from '@/lib/query';
 
 import type { Principal } from './principal';
 import type { ManagedSiteResponse } from './schemas';
-import { requireAbility } from './roles';
+import { isOperator, requireAbility, requireOperator } from './roles';
 import { requireAccountLevel, requireWritable } from './site-access';
 import {
   allowedTransitions,
@@ -40,13 +40,6 @@ export function toManagedSite(s: Site): ManagedSiteResponse {
   };
 }
 
-/** Reviewing and creating sites for others: an admin's own key or session, never a view-as. */
-function requireAdmin(principal: Principal, what: string): void {
-  requireAccountLevel(principal, what);
-  requireWritable(principal);
-  if (principal.role !== 'admin') throw forbidden(`${what} is for admins: it needs an admin's API key or session.`);
-}
-
 /** A site's own account writes with an Owner's or Admin's session or an account-level key; an admin to any site. */
 function requireSiteWriter(principal: Principal, what: string): void {
   requireAbility(principal, 'manageSites', what);
@@ -67,10 +60,7 @@ async function lockSite(tx: Tx, principal: Principal, siteId: string): Promise<S
     .select()
     .from(sites)
     .where(
-      and(
-        eq(sites.id, siteId.toLowerCase()),
-        principal.role === 'admin' ? undefined : eq(sites.userId, principal.userId),
-      ),
+      and(eq(sites.id, siteId.toLowerCase()), isOperator(principal) ? undefined : eq(sites.userId, principal.userId)),
     )
     .for('update');
   if (!site) throw noSuchSite(siteId);
@@ -87,7 +77,7 @@ async function insertSite(
 ): Promise<ManagedSiteResponse> {
   const db = await getDb();
   return db.transaction(async (tx) => {
-    if (principal.role !== 'admin') {
+    if (!isOperator(principal)) {
       // The owner's row lock makes concurrent additions count one after another, so the cap is exact.
       await tx.select({ id: users.id }).from(users).where(eq(users.id, ownerId)).for('update');
       const [{ waiting }] = await tx
@@ -126,7 +116,7 @@ export async function addSite(principal: Principal, input: AddSiteInput): Promis
 
 /** An admin creates a site for a publisher, pending unless said otherwise (an existing game may start live). */
 export async function createSite(principal: Principal, input: CreateSiteInput): Promise<ManagedSiteResponse> {
-  requireAdmin(principal, 'Creating a site for a publisher');
+  requireOperator(principal, 'operate', 'Creating a site for a publisher');
   const { publisherId, status, ...fields } = input;
   try {
     await requirePublisher(publisherId);
@@ -142,7 +132,7 @@ const EDITABLE = ['name', 'url', 'framework'] as const;
 function statusMove(principal: Principal, site: Site, input: UpdateSiteInput) {
   const { status, statusReason } = input;
   if (status === undefined && statusReason === undefined) return null;
-  if (principal.role !== 'admin') throw forbidden('Only an admin reviews sites: status and statusReason are theirs.');
+  if (!isOperator(principal)) throw forbidden('Only an admin reviews sites: status and statusReason are theirs.');
   if (status !== 'pending' && statusReason !== undefined) {
     throw badRequest('statusReason', 'is only for sending a site back: send it with status "pending"');
   }
@@ -167,7 +157,7 @@ export async function updateSite(
   siteId: string,
   input: UpdateSiteInput,
 ): Promise<ManagedSiteResponse> {
-  requireAdmin(principal, 'Reviewing a site');
+  requireOperator(principal, 'operate', 'Reviewing a site');
   return changeSite(principal, siteId, input);
 }
 
@@ -193,7 +183,7 @@ async function changeSite(principal: Principal, siteId: string, input: UpdateSit
   return db.transaction(async (tx) => {
     const site = await lockSite(tx, principal, siteId);
     const move = statusMove(principal, site, input);
-    if (principal.role !== 'admin' && site.status !== 'pending') {
+    if (!isOperator(principal) && site.status !== 'pending') {
       throw forbidden(`This site is ${site.status}: only an admin can change it now.`);
     }
     const changes = Object.fromEntries(

@@ -2,7 +2,6 @@
 import { and, asc, count, desc, eq, inArray, like, sql, type SQLWrapper } from 'drizzle-orm';
 import { getDb } from '@/db/client';
 import { auditEvents, revenueRollup, sites, users } from '@/db/schema';
-import { forbidden } from '@/lib/shared/errors';
 import {
   filterToSql,
   isUuid,
@@ -14,8 +13,8 @@ import {
   type Paged,
   type PagedRowsInput,
 } from '@/lib/query';
-import { requireAccountLevel } from './site-access';
 import type { Principal } from './principal';
+import { isOperator, requireOperator } from './roles';
 import type { ManagedSiteResponse } from './schemas';
 import { toManagedSite } from './site-admin';
 import type { SiteStatus } from './site-rules';
@@ -60,7 +59,7 @@ export async function listSitesForReview(
   principal: Principal,
   options: { status?: SiteStatus; page?: number } = {},
 ): Promise<{ sites: ReviewedSite[]; total: number }> {
-  if (principal.role !== 'admin') throw forbidden('The review queue is for admins.');
+  requireOperator(principal, 'operate', 'The review queue');
   const where = and(options.status ? eq(sites.status, options.status) : undefined);
   const page = Math.max(1, options.page ?? 1);
   const db = await getDb();
@@ -110,7 +109,8 @@ export async function siteHistories(principal: Principal, siteIds: string[]): Pr
   const histories = new Map(ids.map((id) => [id, [] as SiteHistoryEntry[]]));
   if (ids.length === 0) return histories;
   const db = await getDb();
-  const admin = principal.role === 'admin' && !principal.viewedBy;
+  // The operator reviews every account's sites; anyone else (an operator's Viewer too) reads its own account's.
+  const admin = isOperator(principal);
   const rows = await db
     .select()
     .from(auditEvents)
@@ -182,8 +182,7 @@ export async function listManagedSites(
   principal: Principal,
   input: PagedRowsInput,
 ): Promise<Paged<ManagedSiteResponse>> {
-  requireAccountLevel(principal, 'Listing every site');
-  if (principal.role !== 'admin') throw forbidden('Listing every site is for admins: it needs an admin’s API key.');
+  requireOperator(principal, 'operate', 'Listing every site');
   const where = and(
     filterToSql(input.filter, SITE_COLUMNS),
     input.search ? searchToSql(input.search, [sites.name, sites.url]) : undefined,

@@ -1,9 +1,10 @@
 import { eq } from 'drizzle-orm';
 import { getDb } from '@/db/client';
 import { users } from '@/db/schema';
-import { forbidden, notFound } from '@/lib/shared/errors';
+import { notFound } from '@/lib/shared/errors';
 import { isUuid } from '@/lib/query';
 import type { Principal } from './principal';
+import { requireOperator } from './roles';
 import { actorOf, recordEventUnlessRecent } from '@/lib/audit';
 
 /** An admin's viewing of one publisher is one event per half hour, however many pages it opens. */
@@ -29,7 +30,7 @@ export async function findUserByEmail(email: string): Promise<UserSummary | null
 
 /** Publisher accounts, for an admin choosing whom to create a key for. */
 export async function listPublishers(principal: Principal): Promise<UserSummary[]> {
-  if (principal.role !== 'admin') throw forbidden('Only admins can list publisher accounts.');
+  requireOperator(principal, 'operate', 'Listing publisher accounts');
   const db = await getDb();
   return db
     .select({ id: users.id, email: users.email, name: users.name, role: users.role })
@@ -59,7 +60,7 @@ export async function viewAsPublisher(
   principal: Principal,
   publisherId: string,
 ): Promise<{ principal: Principal; publisher: UserSummary }> {
-  if (principal.role !== 'admin') throw forbidden('Only admins can view another publisher’s dashboard.');
+  requireOperator(principal, 'operate', 'Viewing a publisher’s dashboard');
   const publisher = await requirePublisher(publisherId);
   const event = { kind: 'admin.viewed_as', accountId: publisher.id, subjectId: publisher.id } as const;
   await recordEventUnlessRecent(await getDb(), actorOf(principal), event, VIEWING_SITTING_MS);

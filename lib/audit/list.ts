@@ -1,6 +1,7 @@
 import { and, asc, count, desc, eq, sql, type SQLWrapper } from 'drizzle-orm';
 import { getDb } from '@/db/client';
 import { auditEvents } from '@/db/schema';
+import { requireOperator } from '@/lib/accounts/browser';
 import { filterToSql, pageMeta, pageOffset, searchToSql, type Paged, type PagedRowsInput } from '@/lib/query';
 import { forbidden } from '@/lib/shared/errors';
 import type { Acting } from './record';
@@ -23,11 +24,16 @@ const filterColumns: Record<AuditEventField, SQLWrapper> = {
 const sortColumns: Record<AuditEventField, SQLWrapper> = { ...filterColumns, at: e.at };
 
 /**
- * Whose events a caller reads: an admin every account's (and events of no account); anyone else only its own
- * account's, with an account-level credential (the log is account-wide, like the rows).
+ * Whose events a caller reads: the operator's account every account's (and events of no account), if the
+ * member's role grants it; anyone else only its own account's, with an account-level credential (the log is
+ * account-wide, like the rows).
  */
 function scopeOf(principal: Acting) {
-  if (principal.role === 'admin' && !principal.viewedBy) return undefined;
+  // The operator's account has no log of its own (its events name no account): every account's, or nothing.
+  if (principal.role === 'admin') {
+    requireOperator(principal, 'operate', 'Reading every account’s activity');
+    return undefined;
+  }
   if (principal.siteScope) {
     throw forbidden(
       'Reading the activity log needs an account-level API key; this key is restricted to specific sites.',

@@ -1,6 +1,7 @@
 import type { Tx } from '@/db/client';
 import { and, eq, gt } from 'drizzle-orm';
 import { apiKeys, auditEvents, people } from '@/db/schema';
+import type { MemberRole } from '@/lib/accounts/browser';
 
 /**
  * The kinds of event the activity log holds, each written once here. A kind names what happened, in the past
@@ -60,8 +61,8 @@ export interface Actor {
 }
 
 /**
- * What the log needs of a Principal (lib/accounts/principal.ts), restated so that accounts, which records
- * events, and the log do not import each other.
+ * What the log needs of a Principal (lib/accounts/principal.ts), restated so that the log does not import the
+ * accounts' services, which record events: of that domain it loads only the database-free roles (its browser.ts).
  */
 export interface Acting {
   userId: string;
@@ -72,6 +73,8 @@ export interface Acting {
   keyId?: string;
   viewedBy?: string;
   clientAddress?: string;
+  /** The person's role in the account: what the operator's account's members may read (lib/accounts/roles.ts). */
+  memberRole?: MemberRole;
 }
 
 /**
@@ -84,6 +87,7 @@ export function actorOf(principal: Acting, label: string | null = null): Actor {
   if (principal.via === 'apiKey') return { kind: 'key', id: principal.keyId ?? null, label, clientAddress };
   if (principal.viewedBy) return { kind: 'admin', id: principal.viewedBy, label, clientAddress };
   const id = principal.personId ?? principal.userId;
+  // A label, not a power: which account's person acted; what they were allowed to do was checked before.
   return { kind: principal.role === 'admin' ? 'admin' : 'user', id, label, clientAddress };
 }
 

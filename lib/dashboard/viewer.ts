@@ -1,6 +1,7 @@
 import { cache } from 'react';
 import { AppError } from '@/lib/shared/errors';
 import {
+  isOperator,
   listPublishers,
   principalOf,
   viewAsPublisher,
@@ -17,7 +18,7 @@ export const publishersFor = cache((principal: Principal) => listPublishers(prin
 export type Viewer =
   /** A publisher's own dashboard, or the one an admin chose (`viewingAs`). */
   | { kind: 'ready'; principal: Principal; viewingAs: UserSummary | null }
-  /** An admin who has not chosen a publisher: admins have no sites, so their own figures are all zero. */
+  /** An operator who has not chosen a publisher: the operator's account has no sites, its own figures are zero. */
   | { kind: 'choose'; publishers: UserSummary[] }
   /** `?as=` that cannot be shown: a publisher asking, or no such publisher. */
   | { kind: 'refused'; error: AppError };
@@ -48,7 +49,8 @@ export async function viewerOf(
       throw err;
     }
   }
-  if (user.principal.role === 'admin' && !ownIsEnough) {
+  // Only a member whose role grants viewing as (lib/accounts/roles.ts) is offered the choice.
+  if (isOperator(user.principal) && !ownIsEnough) {
     return { kind: 'choose', publishers: await publishersFor(user.principal) };
   }
   return { kind: 'ready', principal: user.principal, viewingAs: null };

@@ -6,7 +6,14 @@ import { apiKeys, people, sites, users, type ApiKeyRow } from '@/db/schema';
 import { generateApiKey } from '@/lib/keys/key-format';
 import { badRequest, conflict, forbidden, notFound } from '@/lib/shared/errors';
 import { isUuid } from '@/lib/query';
-import { requireAbility, requireAccountLevel, requireWritable, requirePublisher, type Principal } from '@/lib/accounts';
+import {
+  requireAbility,
+  requireAccountLevel,
+  requireOperator,
+  requireWritable,
+  requirePublisher,
+  type Principal,
+} from '@/lib/accounts';
 import { actorOf, recordEvent } from '@/lib/audit';
 import type { ApiKeyResponse, CreateApiKeyResponse, RotateApiKeyResponse } from './schemas';
 
@@ -178,8 +185,8 @@ export async function createApiKeyForUser(
   userId: string,
   input: CreateApiKeyInput,
 ): Promise<CreateApiKeyResponse> {
+  requireOperator(principal, 'operate', 'Creating keys for another account');
   requireKeyManager(principal);
-  if (principal.role !== 'admin') throw forbidden('Creating keys for another user needs an admin API key.');
   const target = await requirePublisher(userId);
   return insertKey(principal, target.id, input);
 }

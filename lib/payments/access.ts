@@ -1,5 +1,8 @@
-/** Who may read statements and who may close months and record payments. */
-import { requireAbility, requireAccountLevel, requireWritable, type Principal } from '@/lib/accounts';
+/**
+ * Who may read statements. Closing months and recording payments is the operator's power 'pay'
+ * (requireOperator, lib/accounts/roles.ts).
+ */
+import { requireAbility, requireAccountLevel, type Principal } from '@/lib/accounts';
 import { forbidden } from '@/lib/shared/errors';
 
 /**
@@ -12,11 +15,4 @@ export function requireStatementReader(principal: Principal): void {
   }
   requireAbility(principal, 'readStatements', 'Statements and payments');
   requireAccountLevel(principal, 'Statements and payments');
-}
-
-/** The month-end close and payments: the operator (an admin, or the command line), never while viewing as. */
-export function requireOperator(principal: Principal, operation: string): void {
-  if (principal.role !== 'admin') throw forbidden(`${operation} is for admins only.`);
-  requireAccountLevel(principal, operation);
-  requireWritable(principal);
 }

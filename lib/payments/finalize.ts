@@ -10,14 +10,13 @@ import { getDb, type Tx } from '@/db/client';
 import { users } from '@/db/schema';
 import { statementLines, statements } from '@/db/schema-payments';
 import { actorOf, recordEvents, type AuditEventInput } from '@/lib/audit';
-import type { Principal } from '@/lib/accounts';
+import { requireOperator, type Principal } from '@/lib/accounts';
 import { todayUtc } from '@/lib/query';
 import { payoutRules } from '@/lib/platform/env';
 import { badRequest } from '@/lib/shared/errors';
 import { draftStatements, type StatementDraft } from './ledger';
 import { monthName, monthOf } from './months';
 import { readLedgers } from './read-ledger';
-import { requireOperator } from './access';
 
 export interface FinalizeSummary {
   month: string;
@@ -36,7 +35,7 @@ export async function finalizeMonth(
   principal: Principal,
   { month, today = todayUtc() }: { month: string; today?: string },
 ): Promise<FinalizeSummary> {
-  requireOperator(principal, 'Finalizing a month');
+  requireOperator(principal, 'pay', 'Finalizing a month');
   const through = monthOf(`${month}-01`);
   if (through >= monthOf(today)) {
     throw badRequest('month', `${month} is not over yet: a month can be finalized from the first day of the next.`);

@@ -3,8 +3,7 @@ import { and, asc, eq, gt, isNull, max } from 'drizzle-orm';
 import { getDb } from '@/db/client';
 import { users } from '@/db/schema';
 import { payments, statements } from '@/db/schema-payments';
-import type { Principal } from '@/lib/accounts';
-import { requireOperator } from './access';
+import { requireOperator, type Principal } from '@/lib/accounts';
 
 export interface UnpaidStatement {
   accountId: string;
@@ -19,7 +18,7 @@ export interface UnpaidStatement {
 export async function listPayouts(
   principal: Principal,
 ): Promise<{ unpaid: UnpaidStatement[]; closedThrough: string | null }> {
-  requireOperator(principal, 'Payouts');
+  requireOperator(principal, 'pay', 'Payouts');
   const db = await getDb();
   const [unpaid, [closed]] = await Promise.all([
     db

@@ -10,11 +10,10 @@ import { getDb, type Tx } from '@/db/client';
 import { users } from '@/db/schema';
 import { payments, statements } from '@/db/schema-payments';
 import { actorOf, recordEvents } from '@/lib/audit';
-import type { Principal } from '@/lib/accounts';
+import { requireOperator, type Principal } from '@/lib/accounts';
 import { isDay, isUuid, todayUtc } from '@/lib/query';
 import { conflict, ValidationError, type FieldError } from '@/lib/shared/errors';
 import { dollars } from '@/lib/shared/money';
-import { requireOperator } from './access';
 import { isMonthName, monthFromName, monthLabel } from './months';
 
 /** A payment as the operator gives it: the account by id or e-mail, the month `YYYY-MM`, dollars and cents. */
@@ -40,7 +39,7 @@ export async function recordPayments(
   entries: PaymentEntry[],
   { fromFile = false, today = todayUtc() }: { fromFile?: boolean; today?: string } = {},
 ): Promise<RecordedPayments> {
-  requireOperator(principal, 'Recording payments');
+  requireOperator(principal, 'pay', 'Recording payments');
   if (entries.length === 0) throw new ValidationError([{ parameter: 'file', detail: 'has no payments' }]);
   const db = await getDb();
   try {

@@ -9,9 +9,8 @@ import { getDatabase, getDb } from '@/db/client';
 import { addRevenueMonths } from '@/db/revenue-months';
 import { addDays, todayUtc } from '@/lib/query';
 import { actorOf, recordEvent } from '@/lib/audit';
-import { forbidden } from '@/lib/shared/errors';
 import { type ImportFormat, type LineError, parseRevenueBatches } from '@/lib/revenue-in/parse';
-import { findUserByEmail, type Principal } from '@/lib/accounts';
+import { findUserByEmail, requireOperator, type Principal } from '@/lib/accounts';
 import { createStaging, resolveSites, stage, stagingValues, upsertStaged } from './write';
 import type { ImportSummary } from './schemas';
 
@@ -53,19 +52,13 @@ const CREATE_SITES_LOCK = 7_310_2025;
 const COPY_BATCH = 20_000;
 const DEFAULT_MAX_ERRORS = 1_000;
 
-/** Only the operator (CLI) and admins may write revenue: publishers' numbers come from the ad network. */
-function assertMayImport(principal: Principal) {
-  if (principal.via !== 'operator' && principal.role !== 'admin') {
-    throw forbidden('Only admins can import revenue data.');
-  }
-}
-
 export async function importRevenue(
   principal: Principal,
   input: AsyncIterable<Uint8Array | string> | Iterable<Uint8Array | string>,
   options: ImportOptions,
 ): Promise<ImportResult> {
-  assertMayImport(principal);
+  // Only the operator may write revenue: publishers' numbers come from the ad network.
+  requireOperator(principal, 'operate', 'Importing revenue');
   const started = performance.now();
   const maxErrors = options.maxErrors ?? DEFAULT_MAX_ERRORS;
   const errors: LineError[] = [];

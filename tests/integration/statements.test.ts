@@ -150,7 +150,9 @@ describe('payments', () => {
     await expect(recordPayments(OPERATOR, [{ ...entry, amount: '149.99' }], { today: TODAY })).rejects.toThrow(
       /does not match the amount due on February 2024 of Ledger Games, 150.00/,
     );
-    await expect(recordPayments(sessionPrincipal(account.id), [entry])).rejects.toThrow(/for admins only/);
+    await expect(recordPayments(sessionPrincipal(account.id), [entry])).rejects.toThrow(
+      /for the platform's operators only/,
+    );
     expect(await recordPayments(OPERATOR, [entry], { today: TODAY })).toEqual({ payments: 1, amount: '150.00' });
     await expect(recordPayments(OPERATOR, [entry], { today: TODAY })).rejects.toThrow(
       /was paid already, on 2024-03-29 \(T-1\)/,

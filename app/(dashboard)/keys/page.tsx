@@ -10,11 +10,14 @@ import type { SearchParams } from '@/lib/dashboard/url';
 import { viewerOf } from '@/lib/dashboard/viewer';
 import { todayUtc } from '@/lib/query';
 import { keyAuthors, listApiKeys } from '@/lib/keys';
-import { can, listSites, listPublishers } from '@/lib/accounts';
+import { can, isOperator, listSites, listPublishers } from '@/lib/accounts';
 
 export const metadata: Metadata = { title: 'API keys · Publisher Portal' };
 
-/** The account's keys; for an admin viewing a publisher (`?as=`), that publisher's keys without any action. */
+/**
+ * The account's keys; for an admin viewing a publisher (`?as=`), that publisher's keys without any action; for an
+ * operator whose role grants it, keys made for a publisher as well.
+ */
 export default async function KeysPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const params = await searchParams;
   // An admin's own page makes keys for publishers: it needs no publisher chosen.
@@ -35,7 +38,7 @@ export default async function KeysPage({ searchParams }: { searchParams: Promise
     listApiKeys(principal),
     keyAuthors(principal),
     listSites(principal),
-    principal.role === 'admin' ? listPublishers(principal) : Promise.resolve(null),
+    isOperator(principal) ? listPublishers(principal) : Promise.resolve(null),
   ]);
   const siteName = new Map(sites.map((s) => [s.siteId, s.name ?? s.siteId]));
   // Revoked keys apart and folded away: they only matter when tracing what stopped working.

@@ -9,6 +9,7 @@ import {
   createSiteInput,
   deleteSite,
   editOwnSite,
+  isOperator,
   updateSite,
   updateSiteInput,
   type Principal,
@@ -72,7 +73,8 @@ export async function addSiteAction(
   if (!sent.success) return { ok: false, errors: { form: MALFORMED } };
   try {
     const principal = await acting(account);
-    if (principal.role === 'admin') {
+    // An operator adds a site for a publisher; anyone else one of their own account's (each service checks).
+    if (isOperator(principal)) {
       const input = parsed(createSiteInput, { ...sent.data, publisherId: fields.publisherId });
       if (!('data' in input)) return input;
       const site = await createSite(principal, input.data);
@@ -99,10 +101,9 @@ export async function editSiteAction(
   if (!('data' in input)) return input;
   try {
     const principal = await acting(account);
-    const site =
-      principal.role === 'admin'
-        ? await updateSite(principal, siteId, input.data)
-        : await editOwnSite(principal, siteId, input.data);
+    const site = isOperator(principal)
+      ? await updateSite(principal, siteId, input.data)
+      : await editOwnSite(principal, siteId, input.data);
     return done(`${site.name} was saved.`);
   } catch (err) {
     return refused(err);

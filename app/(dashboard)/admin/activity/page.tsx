@@ -1,6 +1,7 @@
 import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
 import { ActivityPage } from '@/components/activity/activity-page';
+import { isOperator } from '@/lib/accounts';
 import { requireUser } from '@/lib/dashboard/session';
 import type { SearchParams } from '@/lib/dashboard/url';
 
@@ -9,6 +10,6 @@ export const metadata: Metadata = { title: 'Activity · Admin · Publisher Porta
 /** Every account's activity, for admins; anyone else finds no such page. */
 export default async function AdminActivityPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const { principal } = await requireUser();
-  if (principal.role !== 'admin') notFound();
+  if (!isOperator(principal)) notFound();
   return <ActivityPage principal={principal} params={await searchParams} />;
 }

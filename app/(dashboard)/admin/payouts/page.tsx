@@ -3,6 +3,7 @@ import { PageHeader } from '@/components/layout/page-header';
 import { CloseMonthForm, PaymentsFileForm, UnpaidTable } from '@/components/payments/payouts';
 import { Card } from '@/components/ui/card';
 import { notFound } from 'next/navigation';
+import { isOperator } from '@/lib/accounts';
 import { requireUser } from '@/lib/dashboard/session';
 import { listPayouts } from '@/lib/payments';
 import { monthName } from '@/lib/payments/months';
@@ -14,8 +15,8 @@ export const metadata: Metadata = { title: 'Payouts · Publisher Portal' };
 /** The month-end close and the payments: what is owed, to whom, since when. */
 export default async function PayoutsPage() {
   const { principal } = await requireUser();
-  // Not "forbidden": to a publisher this page does not exist.
-  if (principal.role !== 'admin') notFound();
+  // Not "forbidden": to anyone whose role does not grant it, this page does not exist.
+  if (!isOperator(principal, 'pay')) notFound();
   const { unpaid, closedThrough } = await listPayouts(principal);
   const today = todayUtc();
   return (

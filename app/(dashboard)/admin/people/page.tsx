@@ -3,7 +3,7 @@ import { notFound } from 'next/navigation';
 import { PageHeader } from '@/components/layout/page-header';
 import { PeopleTable } from '@/components/people/people-table';
 import { Card } from '@/components/ui/card';
-import { listPeople } from '@/lib/accounts';
+import { isOperator, listPeople } from '@/lib/accounts';
 import { requireUser } from '@/lib/dashboard/session';
 import { paramOf, type SearchParams } from '@/lib/dashboard/url';
 
@@ -12,8 +12,8 @@ export const metadata: Metadata = { title: 'People · Publisher Portal' };
 /** Admins: everyone who signs in, their accounts and roles, and a reset for a lost second factor. */
 export default async function PeoplePage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const { principal } = await requireUser();
-  // Not "forbidden": to a publisher this page does not exist.
-  if (principal.role !== 'admin') notFound();
+  // Not "forbidden": to anyone whose role does not grant it, this page does not exist.
+  if (!isOperator(principal)) notFound();
   const params = await searchParams;
   const search = paramOf(params, 'search') ?? '';
   const page = Math.max(1, Number.parseInt(paramOf(params, 'page') ?? '1', 10) || 1);

@@ -5,7 +5,7 @@ import { NewPublisherDialog } from '@/components/publishers/new-publisher-dialog
 import { PublishersTable } from '@/components/publishers/publishers-table';
 import { Pagination } from '@/components/reports/pagination';
 import { Card } from '@/components/ui/card';
-import { listPublisherAccounts, publishersQuery } from '@/lib/accounts';
+import { isOperator, listPublisherAccounts, publishersQuery } from '@/lib/accounts';
 import { requireUser } from '@/lib/dashboard/session';
 import { readView, type SearchParams } from '@/lib/dashboard/url';
 
@@ -14,8 +14,8 @@ export const metadata: Metadata = { title: 'Publishers · Publisher Portal' };
 /** Admins: every publisher account, with invitations, deactivation and a way into each one's dashboard. */
 export default async function PublishersPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const { principal } = await requireUser();
-  // Not "forbidden": to a publisher this page does not exist.
-  if (principal.role !== 'admin') notFound();
+  // Not "forbidden": to anyone whose role does not grant it, this page does not exist.
+  if (!isOperator(principal)) notFound();
   const params = await searchParams;
   const read = readView(publishersQuery, params);
   // A hand-edited URL with a wrong page size shows the first page rather than an error.

@@ -10,6 +10,7 @@ import { cn } from '@/components/ui/cn';
 import {
   allowedTransitions,
   FRAMEWORK_SUGGESTIONS,
+  isOperator,
   listPublishers,
   listSitesForReview,
   REVIEW_PAGE_SIZE,
@@ -35,7 +36,7 @@ const hrefOf = (status: string | null, page = 1) => {
 export default async function SiteReviewPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const params = await searchParams;
   const { principal } = await requireUser();
-  if (principal.role !== 'admin') notFound();
+  if (!isOperator(principal)) notFound();
   const status = SITE_STATUSES.find((s) => s === paramOf(params, 'status')?.toLowerCase()) ?? null;
   const page = Math.max(1, Math.min(Number.parseInt(paramOf(params, 'page') ?? '1', 10) || 1, 1_000_000));
   const [{ sites, total }, publishers] = await Promise.all([

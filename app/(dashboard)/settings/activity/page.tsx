@@ -3,7 +3,7 @@ import { redirect } from 'next/navigation';
 import { ActivityPage } from '@/components/activity/activity-page';
 import { ViewerFallback } from '@/components/layout/viewer-fallback';
 import { Card } from '@/components/ui/card';
-import { can } from '@/lib/accounts';
+import { can, isOperator } from '@/lib/accounts';
 import { requireUser } from '@/lib/dashboard/session';
 import { viewerOf } from '@/lib/dashboard/viewer';
 import type { SearchParams } from '@/lib/dashboard/url';
@@ -11,7 +11,7 @@ import type { SearchParams } from '@/lib/dashboard/url';
 export const metadata: Metadata = { title: 'Activity · Publisher Portal' };
 
 /**
- * Settings → Activity: the log of the account the URL names, for its Owners and Admins. An admin's log is every
+ * Settings → Activity: the log of the account the URL names, for its Owners and Admins. An operator's log is every
  * account's, on its own page.
  */
 export default async function SettingsActivityPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
@@ -20,7 +20,7 @@ export default async function SettingsActivityPage({ searchParams }: { searchPar
   if (viewer.kind !== 'ready')
     return <ViewerFallback viewer={viewer} title="Activity" path="/settings/activity" params={params} />;
   const { principal } = viewer;
-  if (principal.role === 'admin') redirect('/admin/activity');
+  if (isOperator(principal)) redirect('/admin/activity');
   if (!can(principal, 'readActivity')) {
     return (
       <Card className="p-6 text-sm text-zinc-700 dark:text-zinc-300">
