@@ -1,7 +1,9 @@
 import { defineConfig, devices } from '@playwright/test';
 import chromium from './scripts/chromium.json' with { type: 'json' };
+import { MAIL_DIR } from './e2e/support/mail';
 
 const port = Number(process.env.E2E_PORT ?? 3200);
+const smtpPort = Number(process.env.E2E_SMTP_PORT ?? 2526);
 
 /** Debian's Chromium (scripts/chromium.json): Playwright must never download a browser of its own. */
 const launchOptions = { executablePath: process.env.CHROMIUM_PATH ?? chromium.path, args: chromium.args };
@@ -46,13 +48,28 @@ export default defineConfig({
       use: { ...devices['Desktop Chrome'], launchOptions },
     },
   ],
-  webServer: {
-    // Everything it prints is also kept, for the secrets scan after the run (e2e/support/scan-server-log.ts).
-    command: `rm -rf .data/e2e && mkdir -p .data/e2e && node scripts/start.mjs --port ${port} 2>&1 | tee .data/e2e/server.log`,
-    url: `http://127.0.0.1:${port}/`,
-    timeout: 300_000,
-    reuseExistingServer: false,
-    env: { PGLITE_DIR: '.data/e2e/pglite', DATABASE_URL: '' },
-    stdout: 'pipe',
-  },
+  webServer: [
+    {
+      // A real SMTP server for the portal's mail (invitation links travel by e-mail only): readMail in e2e/support/mail.ts.
+      command: `rm -rf ${MAIL_DIR} && npx tsx e2e/support/smtp-sink-process.ts --port ${smtpPort} --dir ${MAIL_DIR}`,
+      port: smtpPort,
+      reuseExistingServer: false,
+      stdout: 'pipe',
+    },
+    {
+      // Everything it prints is also kept, for the secrets scan after the run (e2e/support/scan-server-log.ts).
+      command: `rm -rf .data/e2e && mkdir -p .data/e2e && node scripts/start.mjs --port ${port} 2>&1 | tee .data/e2e/server.log`,
+      url: `http://127.0.0.1:${port}/`,
+      timeout: 300_000,
+      reuseExistingServer: false,
+      env: {
+        PGLITE_DIR: '.data/e2e/pglite',
+        DATABASE_URL: '',
+        SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+        PUBLIC_URL: `http://127.0.0.1:${port}`,
+        MAIL_FROM: 'Portal <portal@e2e.example>',
+      },
+      stdout: 'pipe',
+    },
+  ],
 });

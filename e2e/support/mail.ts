@@ -4,7 +4,7 @@ import { expect } from '@playwright/test';
 import type { ReceivedMail } from '../../tests/support/smtp-sink';
 
 /** Where the sink process (e2e/support/smtp-sink-process.ts) writes what it receives. */
-export const MAIL_DIR = process.env.E2E_MAIL_DIR ?? '.data/e2e/mail';
+export const MAIL_DIR = process.env.E2E_MAIL_DIR ?? '.data/e2e-mail';
 
 function received(): ReceivedMail[] {
   if (!fs.existsSync(MAIL_DIR)) return [];
@@ -30,4 +30,12 @@ export async function readMail(address: string, subject: RegExp): Promise<Receiv
     )
     .toBe(true);
   return found!;
+}
+
+/** The link of the newest invitation e-mailed to `address`, as a path on the server under test: links travel by e-mail only. */
+export async function invitationPath(address: string): Promise<string> {
+  const mail = await readMail(address, /^Join /);
+  const link = mail.links.find((l) => l.includes('/invitation/'));
+  expect(link, `an invitation link in the mail to ${address}`).toMatch(/\/invitation\/[A-Za-z0-9_-]{40,}$/);
+  return new URL(link!).pathname;
 }
