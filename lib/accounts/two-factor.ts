@@ -2,7 +2,7 @@
  * Two-factor sign-in with a time-based one-time password (TOTP, RFC 6238: SHA-1, 6 digits, 30 s, the
  * authenticator apps' default) and ten single-use recovery codes, only their SHA-256 stored (NIST SP 800-63B
  * 5.1.4 and 5.1.2). A code is accepted one step either side of now, and never twice (the last step used is
- * kept). Attempts are throttled like passwords.
+ * kept). Wrong codes back off per person, a recovery code always works (lib/accounts/second-factor-backoff.ts).
  */
 import { and, eq, isNull } from 'drizzle-orm';
 import { Secret, TOTP } from 'otpauth';
@@ -10,12 +10,17 @@ import QRCode from 'qrcode';
 import { getDb, type Tx } from '@/db/client';
 import { memberships, people, recoveryCodes, users } from '@/db/schema';
 import { actorOf, recordEvent } from '@/lib/audit';
-import { SIGN_IN_LIMITS } from '@/lib/platform/limits';
-import { getRateLimitStore, secondsUntilReset } from '@/lib/ratelimit';
 import { sha256Hex } from '@/lib/shared/crypto';
-import { AppError, badRequest, conflict, forbidden, notFound } from '@/lib/shared/errors';
+import { badRequest, conflict, forbidden, notFound } from '@/lib/shared/errors';
 import type { Principal } from './principal';
 import { requireAbility } from './roles';
+import {
+  clearWrongCodes,
+  type CodeTaker,
+  recordWrongCode,
+  refuseWhileBackingOff,
+  throttleAddress,
+} from './second-factor-backoff';
 
 const ISSUER = 'Publisher Portal';
 const PERIOD_S = 30;
@@ -48,25 +53,8 @@ function personOf(principal: Principal): string {
   return principal.personId;
 }
 
-/** Every code attempt counts against the person (from anywhere) and the address, as password attempts do. */
-async function throttle(personId: string, clientAddress: string | undefined): Promise<() => Promise<void>> {
-  const store = getRateLimitStore();
-  const { perAccountAndAddress, perAddress, windowMs } = SIGN_IN_LIMITS;
-  const bucket = `totp:person:${personId}`;
-  const checks = await Promise.all([
-    store.hit(bucket, perAccountAndAddress, windowMs),
-    store.hit(`totp:addr:${clientAddress ?? 'unknown'}`, perAddress, windowMs),
-  ]);
-  const blocked = checks.find((c) => !c.success);
-  if (blocked) {
-    const minutes = Math.ceil(secondsUntilReset(store, blocked) / 60);
-    throw new AppError(
-      'rate_limited',
-      `Too many codes tried. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
-    );
-  }
-  return () => store.reset(bucket, perAccountAndAddress, windowMs);
-}
+/** A code from the app: 6 digits once typed spaces and dashes are dropped (a recovery code is 10 letters). */
+const isAppCode = (code: string) => /^\d{6}$/.test(normalize(code));
 
 /**
  * Checks a 6-digit code against the secret and, when right, records its time step so that it cannot be
@@ -78,7 +66,7 @@ async function acceptCode(
   code: string,
 ): Promise<boolean> {
   const token = normalize(code);
-  if (!/^\d{6}$/.test(token)) return false;
+  if (!isAppCode(token)) return false;
   const delta = totpOf(person.totpSecret, person.email).validate({ token, window: 1 });
   if (delta === null) return false;
   const step = Math.floor(Date.now() / 1000 / PERIOD_S) + delta;
@@ -86,6 +74,28 @@ async function acceptCode(
   await tx.update(people).set({ totpLastStep: step }).where(eq(people.id, person.id));
   return true;
 }
+
+/**
+ * A code from the app under the back-off: refused unread while the person must wait (`rate_limited`); checked
+ * otherwise, a wrong one counted and a right one starting the count again, both in `tx`, which the caller
+ * must commit even for a wrong code.
+ */
+async function passAppCode(
+  tx: Tx,
+  person: CodeTaker & { totpSecret: string; totpLastStep: number | null },
+  code: string,
+  recoveryCodesTaken: boolean,
+): Promise<boolean> {
+  refuseWhileBackingOff(person, recoveryCodesTaken);
+  if (await acceptCode(tx, person, code)) {
+    await clearWrongCodes(tx, person.id);
+    return true;
+  }
+  await recordWrongCode(tx, person);
+  return false;
+}
+
+const wrongCode = () => badRequest('code', 'This code is not right. Type the 6 digits your app shows now.');
 
 /** Uses up one unused recovery code of the person; false when it is not one. */
 async function acceptRecoveryCode(tx: Tx, personId: string, code: string): Promise<boolean> {
@@ -108,9 +118,12 @@ async function lockPerson(tx: Tx, personId: string) {
     .select({
       id: people.id,
       email: people.email,
+      name: people.name,
       totpSecret: people.totpSecret,
       totpEnabledAt: people.totpEnabledAt,
       totpLastStep: people.totpLastStep,
+      secondFactorFailures: people.secondFactorFailures,
+      secondFactorFailedAt: people.secondFactorFailedAt,
     })
     .from(people)
     .where(eq(people.id, personId))
@@ -149,16 +162,15 @@ export async function startTwoFactorSetup(principal: Principal): Promise<TwoFact
  */
 export async function confirmTwoFactor(principal: Principal, code: string): Promise<{ recoveryCodes: string[] }> {
   const personId = personOf(principal);
-  const clearFailures = await throttle(personId, principal.clientAddress);
+  await throttleAddress(principal.clientAddress);
   const db = await getDb();
   const codes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
-  await db.transaction(async (tx) => {
+  // A wrong code commits its count and is refused after the transaction.
+  const accepted = await db.transaction(async (tx) => {
     const person = await lockPerson(tx, personId);
     if (person.totpEnabledAt) throw conflict('Two-factor sign-in is already on.');
     if (!person.totpSecret) throw conflict('Start again: no setup is waiting for a code.');
-    if (!(await acceptCode(tx, { ...person, totpSecret: person.totpSecret }, code))) {
-      throw badRequest('code', 'This code is not right. Type the 6 digits your app shows now.');
-    }
+    if (!(await passAppCode(tx, { ...person, totpSecret: person.totpSecret }, code, false))) return false;
     await tx.update(people).set({ totpEnabledAt: new Date() }).where(eq(people.id, personId));
     await tx.delete(recoveryCodes).where(eq(recoveryCodes.personId, personId));
     await tx.insert(recoveryCodes).values(codes.map((c) => ({ personId, codeHash: sha256Hex(normalize(c)) })));
@@ -167,8 +179,9 @@ export async function confirmTwoFactor(principal: Principal, code: string): Prom
       accountId: accountOf(principal),
       subjectId: personId,
     });
+    return true;
   });
-  await clearFailures();
+  if (!accepted) throw wrongCode();
   return { recoveryCodes: codes };
 }
 
@@ -177,9 +190,10 @@ const accountOf = (principal: Principal) => (principal.role === 'publisher' ? pr
 /** Turns two-factor sign-in off, with a current code; not while an account of theirs requires it. */
 export async function disableTwoFactor(principal: Principal, code: string): Promise<void> {
   const personId = personOf(principal);
-  const clearFailures = await throttle(personId, principal.clientAddress);
+  await throttleAddress(principal.clientAddress);
   const db = await getDb();
-  await db.transaction(async (tx) => {
+  // A wrong code commits its count and is refused after the transaction.
+  const accepted = await db.transaction(async (tx) => {
     const person = await lockPerson(tx, personId);
     if (!person.totpEnabledAt || !person.totpSecret) throw conflict('Two-factor sign-in is not on.');
     const [requiring] = await tx
@@ -188,17 +202,16 @@ export async function disableTwoFactor(principal: Principal, code: string): Prom
       .innerJoin(users, eq(users.id, memberships.accountId))
       .where(and(eq(memberships.personId, personId), eq(users.requireTwoFactor, true)));
     if (requiring) throw conflict(`${requiring.name} requires two-factor sign-in of its members: it stays on.`);
-    if (!(await acceptCode(tx, { ...person, totpSecret: person.totpSecret }, code))) {
-      throw badRequest('code', 'This code is not right. Type the 6 digits your app shows now.');
-    }
+    if (!(await passAppCode(tx, { ...person, totpSecret: person.totpSecret }, code, false))) return false;
     await clearSecondFactor(tx, personId);
     await recordEvent(tx, actorOf(principal), {
       kind: 'two_factor.disabled',
       accountId: accountOf(principal),
       subjectId: personId,
     });
+    return true;
   });
-  await clearFailures();
+  if (!accepted) throw wrongCode();
 }
 
 async function clearSecondFactor(tx: Tx, personId: string) {
@@ -207,6 +220,7 @@ async function clearSecondFactor(tx: Tx, personId: string) {
     .set({ totpSecret: null, totpEnabledAt: null, totpLastStep: null })
     .where(eq(people.id, personId));
   await tx.delete(recoveryCodes).where(eq(recoveryCodes.personId, personId));
+  await clearWrongCodes(tx, personId);
 }
 
 /**
@@ -233,8 +247,10 @@ export async function resetTwoFactorAsAdmin(principal: Principal, personId: stri
 }
 
 /**
- * The sign-in's second step: a code from the app, or an unused recovery code. True when it is right; each
- * attempt is throttled. Runs in the caller's transaction, which opens the session.
+ * The sign-in's second step: a code from the app, or an unused recovery code. `ok` when it is right. Runs in
+ * the caller's transaction, which opens the session, and which must commit on `{ ok: false }` too: it holds
+ * the wrong code's count. While the person must wait, a code from the app throws `rate_limited` (nothing to
+ * keep); a recovery code is always checked, so the back-off can never keep its owner out.
  */
 export async function passSecondFactor(
   tx: Tx,
@@ -242,17 +258,18 @@ export async function passSecondFactor(
   code: string,
   clientAddress: string,
 ): Promise<{ ok: true; recoveryCodeUsed: boolean } | { ok: false }> {
-  const clearFailures = await throttle(personId, clientAddress);
+  await throttleAddress(clientAddress);
   const person = await lockPerson(tx, personId);
   if (!person.totpEnabledAt || !person.totpSecret) return { ok: true, recoveryCodeUsed: false };
-  if (await acceptCode(tx, { ...person, totpSecret: person.totpSecret }, code)) {
-    await clearFailures();
-    return { ok: true, recoveryCodeUsed: false };
+  if (isAppCode(code)) {
+    const right = await passAppCode(tx, { ...person, totpSecret: person.totpSecret }, code, true);
+    return right ? { ok: true, recoveryCodeUsed: false } : { ok: false };
   }
   if (await acceptRecoveryCode(tx, personId, code)) {
-    await clearFailures();
+    await clearWrongCodes(tx, personId);
     return { ok: true, recoveryCodeUsed: true };
   }
+  await recordWrongCode(tx, person);
   return { ok: false };
 }
 

@@ -78,3 +78,21 @@ export const MIGRATION_SESSION_IDLE_TIMEOUT_MS = 60_000;
  * windows are fixed and aligned to the clock (lib/ratelimit), like the API's.
  */
 export const SIGN_IN_LIMITS = { perAccountAndAddress: 10, perAddress: 30, windowMs: 15 * 60_000 };
+
+/**
+ * The second factor's back-off, per person and wherever the codes come from (lib/accounts/second-factor-backoff.ts;
+ * NIST SP 800-63B 5.2.2): the first `freeFailures` wrong codes in a row cost nothing; after them, a code from
+ * the app is checked only once `firstWaitMs` has passed since the last wrong one, a wait that doubles with each
+ * further wrong code up to `longestWaitMs` (1, 2, 4, 8, 16, 32 minutes, then an hour each). After `maxFailures`
+ * in a row, codes from the app are refused until a recovery code is used or an admin resets the second factor.
+ * Recovery codes are always checked (50 random bits: guessing them is hopeless), and a right code of either kind
+ * starts the count again. The person is e-mailed at the `freeFailures`th wrong code in a row, then at every
+ * `warnEvery`th up to `maxFailures`, then at every `maxFailures`th.
+ */
+export const SECOND_FACTOR_BACKOFF = {
+  freeFailures: 5,
+  firstWaitMs: 60_000,
+  longestWaitMs: 60 * 60_000,
+  maxFailures: 100,
+  warnEvery: 10,
+} as const;
