@@ -6,11 +6,13 @@ import { memberships, people, sessions, users } from '@/db/schema';
 import { type Actor, actorOf, recordEvent } from '@/lib/audit';
 import { getRateLimitStore, secondsUntilReset } from '@/lib/ratelimit';
 import { sha256Hex } from '@/lib/shared/crypto';
-import { badRequest, conflict, forbidden, notFound } from '@/lib/shared/errors';
+import { badRequest, conflict, notFound } from '@/lib/shared/errors';
 import { hidingParameters } from '@/lib/shared/sql-errors';
 import { passwordProblem } from './passwords';
 import { queuePasswordChangedNotice, queueResetLink, resetLinkMail } from './password-mail';
 import type { Principal } from './principal';
+import { requireOperator } from './roles';
+import { requireWritable } from './site-access';
 import { type Membership, membershipsOf } from './sessions';
 import { consumeToken, issueToken, peekToken, voidTokens } from './tokens';
 import { requirePublisher } from './users';
@@ -145,7 +147,8 @@ export async function resetPassword(
  * to do instead.
  */
 export async function sendPasswordResetAsAdmin(principal: Principal, userId: string): Promise<{ sentTo: string }> {
-  if (principal.role !== 'admin' || principal.viewedBy) throw forbidden('Only admins can send a password reset link.');
+  requireOperator(principal, 'operate', 'Sending a password reset link');
+  requireWritable(principal);
   const publisher = await requirePublisher(userId);
   const db = await getDb();
   return db.transaction(async (tx) => {

@@ -18,17 +18,17 @@ import {
   type Paged,
   type PagedRowsInput,
 } from '@/lib/query';
-import { conflict, forbidden, notFound } from '@/lib/shared/errors';
+import { conflict, notFound } from '@/lib/shared/errors';
 import { sendInvitation } from './invitations';
 import { endSessionsWithoutAccount } from './sessions';
 import type { Principal } from './principal';
-import { requireAccountLevel, requireWritable } from './site-access';
+import { requireOperator } from './roles';
+import { requireWritable } from './site-access';
 import type { CreatePublisherInput, PublisherResponse } from './schemas';
 
-/** Managing accounts is for admins only, with a session or an account-level key. */
+/** Managing accounts is the operator's, with a session or an account-level key. */
 function requireAdmin(principal: Principal, operation: string): void {
-  if (principal.role !== 'admin') throw forbidden(`${operation} is for admins only.`);
-  requireAccountLevel(principal, operation);
+  requireOperator(principal, 'operate', operation);
   requireWritable(principal);
 }
 
