@@ -149,6 +149,18 @@ describe('codes from the app back off', () => {
     expect((await countOf(account.id)).failures).toBe(0);
   });
 
+  it('guesses sent at once cannot slip past the wait: they are counted one after the other', async () => {
+    const { account, secret, token } = await waitingForCode();
+    const wrong = wrongCodeFor(secret);
+    const answers = await Promise.allSettled(Array.from({ length: 8 }, () => completeSignIn(token, wrong, origin())));
+    const refusedForTheWait = answers.filter(
+      (a) => a.status === 'rejected' && (a.reason as { code?: string }).code === 'rate_limited',
+    );
+    expect(answers.filter((a) => a.status === 'fulfilled' && a.value?.ok === false)).toHaveLength(5);
+    expect(refusedForTheWait).toHaveLength(3);
+    expect((await countOf(account.id)).failures).toBe(5);
+  });
+
   it('an accepted step is refused when replayed, and the replay counts as a wrong code', async () => {
     const { account, secret, token } = await waitingForCode();
     const other = await passwordStep(account.email);
