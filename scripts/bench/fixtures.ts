@@ -58,7 +58,7 @@ export interface Access {
 
 /**
  * `keyCount` API keys (through the service, as `npm run apikey` does) and a dashboard session for the run.
- * lib/accounts/sessions.ts opens sessions only by password (signIn), so the row is written here the way signIn writes
+ * lib/accounts/session-open.ts opens sessions only for a person who proved who they are, so the row is written here the way signIn writes
  * it (SHA-256 of a random token); it is removed with the service's signOut. If anything fails halfway, what
  * was created is removed before the error goes on.
  */
