@@ -91,37 +91,31 @@ const OPERATIONS: Operation[] = [
   {
     name: 'list publisher accounts',
     power: 'operate',
-    notConvertedYet: true,
     run: (p) => listPublisherAccounts(p, PAGE),
   },
   {
     name: 'create a publisher',
     power: 'operate',
-    notConvertedYet: true,
     run: (p) => createPublisherAccount(p, { email: `ops-${randomUUID()}@test.example`, name: 'Ops matrix' }),
   },
   {
     name: 'deactivate a publisher',
     power: 'operate',
-    notConvertedYet: true,
     run: async (p) => deactivatePublisher(p, (await createPublisher(t.db)).id),
   },
   {
     name: 'reactivate a publisher',
     power: 'operate',
-    notConvertedYet: true,
     run: async (p) => reactivatePublisher(p, (await createPublisher(t.db, { status: 'deactivated' })).id),
   },
   {
     name: 'resend an invitation',
     power: 'operate',
-    notConvertedYet: true,
     run: async (p) => resendInvitation(p, (await createPublisher(t.db, { status: 'invited' })).id),
   },
   {
     name: 'send a password reset link',
     power: 'operate',
-    notConvertedYet: true,
     // Invited: past the grant, the account's state refuses it, and nobody is e-mailed.
     run: async (p) => sendPasswordResetAsAdmin(p, (await createPublisher(t.db, { status: 'invited' })).id),
     granted: 'conflict',
