@@ -12,7 +12,7 @@ import type { Tx } from '@/db/client';
 import { people } from '@/db/schema';
 import { SECOND_FACTOR_BACKOFF, SIGN_IN_LIMITS } from '@/lib/platform/limits';
 import { getRateLimitStore, secondsUntilReset } from '@/lib/ratelimit';
-import { AppError } from '@/lib/shared/errors';
+import { AppError, rateLimited } from '@/lib/shared/errors';
 import { queueWrongCodesWarning } from './second-factor-mail';
 
 const { freeFailures, firstWaitMs, longestWaitMs, maxFailures, warnEvery } = SECOND_FACTOR_BACKOFF;
@@ -42,7 +42,7 @@ const inWords = (ms: number) => {
 
 /**
  * Refuses a code from the app while the person's wait is not over (`rate_limited`, naming the wait and giving
- * it in `retryAfter` seconds), and for good after `maxFailures` wrong codes in a row while two-factor sign-in is
+ * it in `retryAfterSeconds`), and for good after `maxFailures` wrong codes in a row while two-factor sign-in is
  * on (a recovery code or an admin's reset ends that). Nothing is counted: a code refused unread is no guess.
  * `recoveryCodesTaken`: the step also takes a recovery code, and the message says so.
  */
@@ -58,11 +58,10 @@ export function refuseWhileBackingOff(person: CodeTaker, recoveryCodesTaken: boo
   const waitedMs = now - (person.secondFactorFailedAt?.getTime() ?? 0);
   const leftMs = waitAfterFailures(failures) - waitedMs;
   if (leftMs <= 0) return;
-  throw new AppError(
-    'rate_limited',
+  throw rateLimited(
     `Too many wrong codes. Try a code from your app again in ${inWords(leftMs)}` +
       (recoveryCodesTaken ? ', or use a recovery code now.' : '.'),
-    { extensions: { retryAfter: Math.ceil(leftMs / 1000) } },
+    leftMs / 1000,
   );
 }
 
@@ -98,7 +97,5 @@ export async function throttleAddress(clientAddress: string | undefined): Promis
   const check = await store.hit(`totp:addr:${clientAddress ?? 'unknown'}`, perAddress, windowMs);
   if (check.success) return;
   const seconds = secondsUntilReset(store, check);
-  throw new AppError('rate_limited', `Too many codes tried from here. Try again in ${inWords(seconds * 1000)}.`, {
-    extensions: { retryAfter: Math.max(1, seconds) },
-  });
+  throw rateLimited(`Too many codes tried from here. Try again in ${inWords(seconds * 1000)}.`, seconds);
 }

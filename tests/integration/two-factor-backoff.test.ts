@@ -41,7 +41,7 @@ async function refusal(promise: Promise<unknown>) {
   try {
     await promise;
   } catch (err) {
-    return err as { code: string; detail: string; extensions: { retryAfter?: number } };
+    return err as { code: string; detail: string; retryAfterSeconds?: number };
   }
   throw new Error('expected a refusal');
 }
@@ -107,8 +107,8 @@ describe('codes from the app back off', () => {
     const early = await refusal(completeSignIn(token, codeFor(secret, 1), origin()));
     expect(early.code).toBe('rate_limited');
     expect(early.detail).toMatch(/again in (1 minute|\d+ seconds), or use a recovery code now/);
-    expect(early.extensions.retryAfter).toBeGreaterThan(50);
-    expect(early.extensions.retryAfter).toBeLessThanOrEqual(60);
+    expect(early.retryAfterSeconds).toBeGreaterThan(50);
+    expect(early.retryAfterSeconds).toBeLessThanOrEqual(60);
     // Refused unread: no guess, not counted.
     expect((await countOf(account.id)).failures).toBe(5);
 
