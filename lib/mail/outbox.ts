@@ -3,7 +3,10 @@ import { mailOutbox } from '@/db/schema';
 
 /** One message, as the domain that sends it words it; lib/mail/layout.ts renders the text and HTML parts. */
 export interface OutgoingMail {
-  /** What kind of message, for the outbox listing: `invitation`, `password_reset`, `password_changed`, `second_factor_failures`… */
+  /**
+   * What kind of message, for the outbox listing: `invitation`, `password_reset`, `password_changed`,
+   * `second_factor_failures`…
+   */
   kind: string;
   to: string;
   subject: string;
