@@ -3,7 +3,7 @@
  * Wrong codes are counted per person in the database (`people.second_factor_failures`, and the time of the last
  * one), whichever step or address they come from: after a few, each further code from the app waits longer
  * (SECOND_FACTOR_BACKOFF), so that a person's password alone gives an attacker a few dozen guesses a day at most
- * and 100 in all. Recovery codes are always checked, so that the back-off never keeps the real person out; the
+ * and 100 until the person's next right code. Recovery codes are always checked, so that the back-off never keeps the real person out; the
  * person is e-mailed as wrong codes pile up. The count is kept in the caller's transaction: callers commit it
  * with a wrong code's answer. Each address is also throttled like password attempts.
  */
@@ -33,6 +33,13 @@ export function waitAfterFailures(failures: number): number {
   return Math.min(firstWaitMs * 2 ** (failures - freeFailures), longestWaitMs);
 }
 
+/**
+ * After `maxFailures` wrong codes in a row, codes from the app are refused for good (NIST's limit of 100); only
+ * while two-factor sign-in is on, where a recovery code or an admin's reset ends it: a setup has neither.
+ */
+const appCodesLocked = (person: CodeTaker, failures = person.secondFactorFailures) =>
+  Boolean(person.totpEnabledAt) && failures >= maxFailures;
+
 const inWords = (ms: number) => {
   const seconds = Math.ceil(ms / 1000);
   if (seconds < 60) return `${seconds} second${seconds === 1 ? '' : 's'}`;
@@ -41,14 +48,13 @@ const inWords = (ms: number) => {
 };
 
 /**
- * Refuses a code from the app while the person's wait is not over (`rate_limited`, naming the wait and giving
- * it in `retryAfterSeconds`), and for good after `maxFailures` wrong codes in a row while two-factor sign-in is
- * on (a recovery code or an admin's reset ends that). Nothing is counted: a code refused unread is no guess.
- * `recoveryCodesTaken`: the step also takes a recovery code, and the message says so.
+ * Refuses a code from the app while the person's wait is not over (`rate_limited`, naming the wait and giving it
+ * in `retryAfterSeconds`), and for good once they are locked (above). Nothing is counted: a code refused unread
+ * is no guess. `recoveryCodesTaken`: the step also takes a recovery code, and the message says so.
  */
 export function refuseWhileBackingOff(person: CodeTaker, recoveryCodesTaken: boolean, now = Date.now()): void {
   const failures = person.secondFactorFailures;
-  if (person.totpEnabledAt && failures >= maxFailures) {
+  if (appCodesLocked(person)) {
     throw new AppError(
       'rate_limited',
       `${failures} wrong codes in a row: codes from your app are no longer accepted. ` +
@@ -78,7 +84,7 @@ export async function recordWrongCode(tx: Tx, person: CodeTaker): Promise<void> 
     .set({ secondFactorFailures: failures, secondFactorFailedAt: new Date() })
     .where(eq(people.id, person.id));
   if (warnsAt(failures)) {
-    await queueWrongCodesWarning(tx, person, failures, Boolean(person.totpEnabledAt) && failures >= maxFailures);
+    await queueWrongCodesWarning(tx, person, failures, appCodesLocked(person, failures));
   }
 }
 

@@ -229,6 +229,22 @@ describe('the person is told', () => {
   });
 });
 
+describe('the 100th wrong code', () => {
+  it('is told too, with what is left: a recovery code', async () => {
+    const { account, secret, codes, token } = await waitingForCode();
+    await t.db
+      .update(people)
+      .set({ secondFactorFailures: 99, secondFactorFailedAt: new Date(Date.now() - 2 * 60 * MINUTE) })
+      .where(eq(people.id, account.id));
+    await wrongCodes(token, wrongCodeFor(secret), 1);
+    const [told] = await warnings(account.email);
+    expect(told.text).toContain('100 wrong two-factor codes in a row');
+    expect(told.text).toMatch(/no longer accepted: sign in with one of your recovery codes/);
+    expect((await refusal(completeSignIn(token, codeFor(secret, 1), origin()))).detail).toMatch(/no longer accepted/);
+    expect(await completeSignIn(token, codes[9], origin())).toMatchObject({ ok: true });
+  });
+});
+
 describe('settings share the back-off', () => {
   it('wrong codes turning it off are counted (not rolled back), and hold back the sign-in step too', async () => {
     const { account, principal, secret, token } = await waitingForCode();
