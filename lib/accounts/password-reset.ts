@@ -127,7 +127,11 @@ export async function resetPassword(
       : [];
     const [home] = person ? await membershipsOf(tx, person.id) : [];
     if (!person || !home) throw linkDoesNotWork();
-    await tx.update(people).set({ passwordHash }).where(eq(people.id, person.id));
+    // Whoever typed wrong codes had the old password, which works no more: the real person need not wait them out.
+    await tx
+      .update(people)
+      .set({ passwordHash, secondFactorFailures: 0, secondFactorFailedAt: null })
+      .where(eq(people.id, person.id));
     await tx.delete(sessions).where(eq(sessions.personId, person.id));
     // Only the newest link works (issueToken), and it was just used; any other is void all the same.
     await voidTokens(tx, person.id, 'password_reset');

@@ -13,7 +13,7 @@ import { actorOf, recordEvent } from '@/lib/audit';
 import { sha256Hex } from '@/lib/shared/crypto';
 import { badRequest, conflict, forbidden, notFound } from '@/lib/shared/errors';
 import type { Principal } from './principal';
-import { requireAbility } from './roles';
+import { requireAbility, requireOperator } from './roles';
 import {
   clearWrongCodes,
   type CodeTaker,
@@ -228,9 +228,7 @@ async function clearSecondFactor(tx: Tx, personId: string) {
  * they are by other means; logged. The person then signs in with the password alone and sets it up again.
  */
 export async function resetTwoFactorAsAdmin(principal: Principal, personId: string): Promise<{ email: string }> {
-  if (principal.role !== 'admin' || principal.viewedBy || principal.siteScope) {
-    throw forbidden('Only admins can reset a person’s two-factor sign-in.');
-  }
+  requireOperator(principal, 'operate', 'Resetting a person’s two-factor sign-in');
   const db = await getDb();
   return db.transaction(async (tx) => {
     const person = await lockPerson(tx, personId);
