@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { and, desc, eq } from 'drizzle-orm';
 import { Secret, TOTP } from 'otpauth';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { auditEvents, mailOutbox } from '@/db/schema';
+import { auditEvents, mailOutbox, people } from '@/db/schema';
 import {
   acceptInvitation,
   changePassword,
@@ -13,6 +13,7 @@ import {
   requestPasswordReset,
   resendMemberInvitation,
   resetLinkWorks,
+  resetPassword,
   startTwoFactorSetup,
   userForSession,
 } from '@/lib/accounts';
@@ -176,5 +177,16 @@ describe('a new password ends every reset link', () => {
     const principal = { ...sessionPrincipal(account.id), clientAddress: '192.0.2.200' };
     await changePassword(principal, { currentPassword: PASSWORD, newPassword: 'a brand new passphrase' }, '');
     expect(await resetLinkWorks(token)).toBe(false);
+  });
+
+  it('a reset also clears the second factor’s back-off: the old password’s holder typed those codes', async () => {
+    const account = await createPublisher(t.db, { password: PASSWORD });
+    await t.db
+      .update(people)
+      .set({ secondFactorFailures: 7, secondFactorFailedAt: new Date() })
+      .where(eq(people.id, account.id));
+    await resetPassword(await resetToken(account.email), 'a reset passphrase', '192.0.2.201');
+    const [person] = await t.db.select().from(people).where(eq(people.id, account.id));
+    expect(person).toMatchObject({ secondFactorFailures: 0, secondFactorFailedAt: null });
   });
 });
