@@ -3,13 +3,14 @@ import { acquireEmbeddedLock } from './embedded-lock';
 import { migrate, type MigrateOptions } from './migrate';
 import { type Database, type Db, openPglite, openPostgres, openReplica } from './open';
 import { databaseMisconfiguration } from '@/lib/platform/deployment';
-import { env } from '@/lib/platform/env';
+import { env, migrationAccess } from '@/lib/platform/env';
 import { AppError } from '@/lib/shared/errors';
 
 export { type Database, type Db, openPglite, openPostgres, openReplica, type RunStream, type Tx } from './open';
 
 /**
- * Opens the configured database and applies pending migrations: PostgreSQL when DATABASE_URL is set,
+ * Opens the configured database and applies pending migrations: PostgreSQL when DATABASE_URL is set (migrated
+ * as DATABASE_MIGRATION_URL's owner when set, which then grants DATABASE_URL's role its privileges),
  * otherwise the embedded PGlite folder, which is also seeded with demo data the first time it is created.
  */
 export async function openConfiguredDatabase(
@@ -19,7 +20,7 @@ export async function openConfiguredDatabase(
   if (DATABASE_URL) {
     const database = await openPostgres(DATABASE_URL, { statementTimeoutMs: options.statementTimeoutMs });
     try {
-      await migrate(database, options.migrate);
+      await migrate(database, { ...migrationAccess(), ...options.migrate });
     } catch (err) {
       await database.close();
       throw err;

@@ -8,6 +8,8 @@ import { AppError } from '@/lib/shared/errors';
 import { MIGRATION_LOCK_WAIT_MS, MIGRATION_SESSION_IDLE_TIMEOUT_MS } from '@/lib/platform/limits';
 import { log } from '@/lib/platform/log';
 import { queryRows } from './raw-query';
+import { isInsufficientPrivilege } from './append-only';
+import { grantAppRole } from './app-role';
 
 /**
  * Applies db/migrations. The files, the journal and the bookkeeping table (drizzle.__drizzle_migrations) are
@@ -52,7 +54,39 @@ export interface MigrateOptions {
   idleTimeoutMs?: number;
   /** Tests migrate from copies of the folder. */
   folder?: string;
+  /**
+   * PostgreSQL: the URL to migrate with (DATABASE_MIGRATION_URL), the tables' owner, when the database's own
+   * handle is the app's restricted role. Without it the handle's URL migrates.
+   */
+  ownerUrl?: string;
+  /** PostgreSQL: the app's restricted role, granted its privileges (db/app-role.ts) after migrations are applied. */
+  appRole?: string;
+  /** Grant the app role its privileges even when no migration is pending (npm run db:migrate: a rerun repairs them). */
+  regrant?: boolean;
 }
+
+/**
+ * Migrations are pending and the app's role may not apply them (nor, perhaps, even read which are applied): a 503
+ * naming what to do, never memoized, so the app serves again once the owner has migrated.
+ */
+export class MigrationsNeedOwnerError extends AppError {
+  constructor(pending: Migration[] | null, reason: string) {
+    super(
+      'unavailable',
+      (pending
+        ? `${pending.length} database migration${pending.length === 1 ? ' is' : 's are'} pending (${spanOf(pending)}) ` +
+          "and DATABASE_URL's role may not apply them"
+        : "DATABASE_URL's role may not read which database migrations are applied") +
+        ` (PostgreSQL: ${reason}). Run npm run db:migrate as the tables' owner (DATABASE_MIGRATION_URL set to the ` +
+        "owner's URL; it also grants the app's role its privileges), or set DATABASE_MIGRATION_URL for the server " +
+        'too (README, "Database roles").',
+    );
+    this.name = 'MigrationsNeedOwnerError';
+  }
+}
+
+const spanOf = (pending: Migration[]) =>
+  pending.length === 1 ? pending[0].tag : `${pending[0].tag} … ${pending[pending.length - 1].tag}`;
 
 /** Another migrator kept the lock longer than we may wait: a 503 with Retry-After, never memoized. */
 export class MigrationsRunningElsewhereError extends AppError {
@@ -93,15 +127,28 @@ export async function migrate(database: Database, options: MigrateOptions = {}):
   const started = performance.now();
   const migrations = readMigrations(options.folder);
   if (database.kind === 'pglite' || !database.url) return applyPending(database.db, migrations, options, null);
+  const { ownerUrl, appRole } = options;
   // Most starts find nothing to do: ask before taking a connection and the lock.
-  if ((await pendingOf(database.db, migrations)).length === 0) return [];
+  const pending = await pendingOf(database.db, migrations).catch((err) => {
+    // The app's role not granted yet (a new database): the owner finds out.
+    if (ownerUrl && isInsufficientPrivilege(err)) return migrations;
+    throw isInsufficientPrivilege(err) ? new MigrationsNeedOwnerError(null, describe(err)) : err;
+  });
+  if (pending.length === 0 && !(appRole && options.regrant)) return [];
   // Not a request: building an index over a large table takes minutes, not a request's 2 s.
-  const session = await openPostgres(database.url, { max: 1, statementTimeoutMs: 0 });
+  const session = await openPostgres(ownerUrl ?? database.url, { max: 1, statementTimeoutMs: 0 });
   try {
     await prepareSession(session.db, options.idleTimeoutMs ?? MIGRATION_SESSION_IDLE_TIMEOUT_MS);
     await takeLock(session.db, options, started);
     try {
-      return await applyPending(session.db, migrations, options, () => assertStillLocked(session.db));
+      const applied = await applyPending(session.db, migrations, options, () => assertStillLocked(session.db)).catch(
+        (err) => {
+          if (ownerUrl || !isInsufficientPrivilege(err)) throw err;
+          throw new MigrationsNeedOwnerError(pending, describe(err));
+        },
+      );
+      if (appRole) await grantAppRole(session.db, appRole);
+      return applied;
     } finally {
       // Closing the session releases the lock too: a failure here must not hide the migration's own.
       await session.db.execute(sql`select pg_advisory_unlock(${MIGRATION_LOCK}::bigint)`).catch(() => {});
@@ -109,6 +156,13 @@ export async function migrate(database: Database, options: MigrateOptions = {}):
   } finally {
     await session.close();
   }
+}
+
+/** The driver's own message of a failed query ("permission denied for schema public"), not drizzle's wrapping. */
+function describe(err: unknown): string {
+  let innermost = err;
+  while ((innermost as { cause?: unknown }).cause) innermost = (innermost as { cause?: unknown }).cause;
+  return innermost instanceof Error ? innermost.message : String(innermost);
 }
 
 async function pendingOf(db: Db, migrations: Migration[]): Promise<Migration[]> {

@@ -10,4 +10,9 @@ CREATE TRIGGER "statements_no_truncate" BEFORE TRUNCATE ON "statements"
 CREATE TRIGGER "statement_lines_no_truncate" BEFORE TRUNCATE ON "statement_lines"
   FOR EACH STATEMENT EXECUTE FUNCTION "ledger_append_only"();--> statement-breakpoint
 CREATE TRIGGER "payments_no_truncate" BEFORE TRUNCATE ON "payments"
-  FOR EACH STATEMENT EXECUTE FUNCTION "ledger_append_only"();
+  FOR EACH STATEMENT EXECUTE FUNCTION "ledger_append_only"();--> statement-breakpoint
+-- The app's own role may not create tables, yet every writer of revenue makes the months it writes (0016): the
+-- function runs as its owner, the migrator, on a fixed search_path (pg_temp last), and only roles granted it may
+-- call it (db/app-role.ts grants the app's). It makes nothing but empty months of revenue_daily.
+ALTER FUNCTION "revenue_daily_add_months"(date, date) SECURITY DEFINER SET search_path = public, pg_temp;--> statement-breakpoint
+REVOKE EXECUTE ON FUNCTION "revenue_daily_add_months"(date, date) FROM PUBLIC;

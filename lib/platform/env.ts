@@ -80,6 +80,19 @@ const schema = z
       .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
       .optional(),
     /**
+     * The same database as the tables' owner, for migrations (`npm run db:migrate`, and the server's own at start-up),
+     * when DATABASE_URL is the app's restricted role (db/app-role.ts; README, "Database roles").
+     */
+    DATABASE_MIGRATION_URL: z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
+      .optional(),
+    /**
+     * The app's role, which the migrator grants its privileges. By default DATABASE_URL's user, when
+     * DATABASE_MIGRATION_URL names another one.
+     */
+    DATABASE_APP_ROLE: z.string().max(63, 'must be a PostgreSQL role name (at most 63 bytes)').optional(),
+    /**
      * A streaming replica of DATABASE_URL's database (same database name, user and password): reports, rows,
      * exports and the dashboard's figures read from it, falling back to DATABASE_URL's server while it is
      * unreachable (db/client.ts getReadDatabase).
@@ -145,6 +158,10 @@ const schema = z
       .default('30')
       .transform(Number),
   })
+  .refine((e) => !e.DATABASE_MIGRATION_URL || e.DATABASE_URL, {
+    message: "the owner's URL is for migrating the app's database: set DATABASE_URL too",
+    path: ['DATABASE_MIGRATION_URL'],
+  })
   .refine((e) => !e.DATABASE_REPLICA_URL || e.DATABASE_URL, {
     message: 'a replica needs its primary: set DATABASE_URL too',
     path: ['DATABASE_REPLICA_URL'],
@@ -192,6 +209,25 @@ export const ownServer = {
   /** The address it listens on (lib/accounts/demo-gate.ts). */
   listenHost: (): string | undefined => process.env[LISTEN_HOST_VARIABLE] || undefined,
 };
+
+/**
+ * Who migrates PostgreSQL, and which role the migrator grants the app's privileges (db/migrate.ts, db/app-role.ts):
+ * the owner's URL (DATABASE_MIGRATION_URL, else DATABASE_URL's own), and DATABASE_APP_ROLE, else DATABASE_URL's
+ * user when the owner's URL names another. Nothing for the embedded database, which has no roles.
+ */
+export function migrationAccess(): { ownerUrl?: string; appRole?: string } {
+  const { DATABASE_URL, DATABASE_MIGRATION_URL, DATABASE_APP_ROLE } = env();
+  if (!DATABASE_URL) return {};
+  const appUser = userOf(DATABASE_URL);
+  const derived = DATABASE_MIGRATION_URL && appUser !== userOf(DATABASE_MIGRATION_URL) ? appUser : undefined;
+  return { ownerUrl: DATABASE_MIGRATION_URL, appRole: DATABASE_APP_ROLE ?? derived };
+}
+
+/** The user a postgres:// URL names (postgres://user:password@host/db), or undefined when it names none. */
+function userOf(url: string): string | undefined {
+  const user = /^postgres(?:ql)?:\/\/([^:@/]*)(?::[^@/]*)?@/.exec(url)?.[1];
+  return user ? decodeURIComponent(user) : undefined;
+}
 
 /** An export's limits in milliseconds (EXPORT_STALL_SECONDS, EXPORT_MAX_SECONDS): how long it may wait for its
  * client to read on, and how long it may run in all. */

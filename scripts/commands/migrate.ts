@@ -1,6 +1,6 @@
 import { openConfiguredDatabase } from '@/db/client';
 import { MigrationsRunningElsewhereError, readMigrations } from '@/db/migrate';
-import { env } from '@/lib/platform/env';
+import { env, migrationAccess } from '@/lib/platform/env';
 import { MIGRATE_COMMAND_LOCK_WAIT_MS } from '@/lib/platform/limits';
 import { type Command, CommandError, UsageError, parseCommandArgs } from '../cli-kit';
 import { configuredDatabaseTarget } from '../open-database';
@@ -15,6 +15,10 @@ Applies the migrations in db/migrations that the database has not had yet, and c
 demo data). Acts on DATABASE_URL, or on the embedded database in PGLITE_DIR when DATABASE_URL is unset
 (stop a running server first: it holds the embedded database). Run it before a new version serves
 requests: a Vercel build runs it (package.json "vercel-build").
+
+With DATABASE_MIGRATION_URL set (the same database as the tables' owner) it migrates as that role, then
+grants the app's role (DATABASE_APP_ROLE, else DATABASE_URL's user) what the app needs and no more:
+SELECT and INSERT alone on the activity log and the ledger. Every run grants again, so a rerun repairs them.
 
 On PostgreSQL one migrator runs at a time. While another holds the lock (another deployment's build, or a
 server applying migrations at its first request), this command waits for it, at most --wait seconds, saying
@@ -47,6 +51,8 @@ Options:
         seedIfEmpty: false,
         statementTimeoutMs: 0,
         migrate: {
+          // A rerun repairs the app role's privileges (db/app-role.ts), also when nothing is pending.
+          regrant: true,
           lockWaitMs: waitS * 1000,
           onWait: (holder, waitMs) =>
             console.log(`Another migrator holds the lock: ${holder}. Waiting for it, at most ${waitMs / 1000} s…`),
@@ -68,6 +74,8 @@ Options:
       throw err;
     }
     const total = readMigrations().length;
+    const { appRole } = migrationAccess();
+    if (appRole) console.log(`Granted the app's role "${appRole}" its privileges (README, "Database roles").`);
     console.log(
       applied.length === 0
         ? `${target.description} is up to date: all ${total} migrations were applied before.`

@@ -104,11 +104,12 @@ const source = inject('testDatabase');
 describe.runIf(source.kind === 'postgres')('demo accounts only where npm start creates them', () => {
   it('a new PostgreSQL database opened by the app is migrated, with no account at all', async () => {
     if (source.kind !== 'postgres') return;
-    const admin = await openPostgres(source.url, { max: 1 });
+    // As the owner: making a database, and migrating it when the app opens it.
+    const admin = await openPostgres(source.ownerUrl, { max: 1 });
     const scratch = `portal_gate_${process.pid}`;
     await admin.db.execute(sql.raw(`drop database if exists ${scratch} with (force)`));
     await admin.db.execute(sql.raw(`create database ${scratch}`));
-    const url = new URL(source.url);
+    const url = new URL(source.ownerUrl);
     url.pathname = `/${scratch}`;
     setEnv(readEnv({ ...process.env, DATABASE_URL: url.toString() }));
     try {

@@ -38,7 +38,8 @@ import { expectRollupMatchesDaily } from './rollup-helpers';
 const SLOW = 120_000;
 const source = inject('testDatabase');
 const kinds: Kind[] = source.kind === 'postgres' ? ['pglite', 'postgres'] : ['pglite'];
-const serverUrl = source.kind === 'postgres' ? source.url : undefined;
+// New databases are made (and migrated) as the tables' owner would.
+const serverUrl = source.kind === 'postgres' ? source.ownerUrl : undefined;
 const ALL = readMigrations().map((m) => m.tag);
 const METRIC_INDEXES = [
   'revenue_daily_user_impressions_idx',

@@ -13,7 +13,7 @@ import { DEMO_IDS } from '@/db/seed-data';
 import { addRevenueMonths } from '@/db/revenue-months';
 import { splitRange, yearsAndMonths } from '@/lib/reports/revenue-source';
 import { get } from '../support/api';
-import { useTestDatabase } from '../support/db';
+import { asOwner, useTestDatabase } from '../support/db';
 import { createPublisher, createRevenue, createSite } from '../support/factories';
 import { demoKey, issueKey } from '../support/keys';
 import { ROLLUP, expectRollupMatchesDaily } from './rollup-helpers';
@@ -276,17 +276,20 @@ describe('revenue_rollup = revenue_daily grouped by every grain', () => {
           tx.execute(sql`truncate revenue_daily, api_keys, sessions, sites, users cascade`),
         ),
     ]) {
-      await expect(
-        t.db.transaction(async (tx) => {
-          await truncate(tx);
-          const [{ n }] = await sqlRows<{ n: string }>(
-            tx as unknown as Db,
-            sql`select count(*)::text as n from revenue_rollup`,
-          );
-          expect(n).toBe('0');
-          throw rollback;
-        }),
-      ).rejects.toBe(rollback);
+      // TRUNCATE is the tables' owner's (the seed's), never the app role's.
+      await asOwner(t, (db) =>
+        expect(
+          db.transaction(async (tx) => {
+            await truncate(tx);
+            const [{ n }] = await sqlRows<{ n: string }>(
+              tx as unknown as Db,
+              sql`select count(*)::text as n from revenue_rollup`,
+            );
+            expect(n).toBe('0');
+            throw rollback;
+          }),
+        ).rejects.toBe(rollback),
+      );
     }
     expect(await fingerprint()).toEqual(before);
   });

@@ -10,8 +10,9 @@ import { seedDemoPaymentHistory } from '@/lib/payments';
  * Runs once per vitest run, before any test file, and prepares the data the integration tests use
  * (tests/support/db.ts opens it):
  * - by default the PGlite template, which each test file copies into a private in-memory PGlite;
- * - with TEST_DATABASE_URL, that PostgreSQL database, migrated and re-seeded; all test files share it (as
- *   TEST_DATABASE_MIGRATION_URL's role, when set, for the setup that needs the tables' owner).
+ * - with TEST_DATABASE_URL, that PostgreSQL database, migrated and re-seeded; all test files share it. With
+ *   TEST_DATABASE_MIGRATION_URL too (CI), TEST_DATABASE_URL is the app's restricted role, as in production: the
+ *   migrations and the seed run as the owner, which grants that role its privileges (db/app-role.ts).
  */
 
 export type TestDatabaseSource =
@@ -31,7 +32,8 @@ async function preparePostgres(url: string, ownerUrl: string, today: string): Pr
   // Not a request: a year of demo rows may take longer than a request's 2 s on a busy machine.
   const database = await openPostgres(ownerUrl, { max: 1, statementTimeoutMs: 0 });
   try {
-    await migrate(database);
+    const appRole = ownerUrl === url ? undefined : decodeURIComponent(new URL(url).username);
+    await migrate(database, { appRole, regrant: true });
     await seedDemo(database.db, { today });
     await seedDemoPaymentHistory({ today, db: database.db });
   } finally {

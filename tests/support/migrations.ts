@@ -39,7 +39,8 @@ export async function emptyDatabase(kind: Kind, serverUrl?: string): Promise<Scr
     const database = await openPglite(undefined);
     return { database, open: () => Promise.reject(new Error('one handle per PGlite')), drop: () => database.close() };
   }
-  const admin = await openPostgres(serverUrl!, { max: 1 });
+  // No statement timeout: on a busy machine DROP DATABASE may take longer than a request's 2 s.
+  const admin = await openPostgres(serverUrl!, { max: 1, statementTimeoutMs: 0 });
   const name = `deploy_migrate_${process.pid}_${++scratchCount}`;
   await admin.db.execute(sql.raw(`drop database if exists ${name} with (force)`));
   await admin.db.execute(sql.raw(`create database ${name}`));
