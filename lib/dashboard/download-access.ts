@@ -10,12 +10,10 @@ import {
   type Principal,
   type SessionUser,
 } from '@/lib/accounts';
+import type { Ability } from '@/lib/accounts/browser';
 import { AppError, forbidden } from '@/lib/shared/errors';
 import type { SearchParams } from './url';
 import { viewerOf } from './viewer';
-
-/** A member's grant, as roles.ts names it. */
-export type Ability = Parameters<typeof requireAbility>[1];
 
 export interface DownloadRules {
   /** What is downloaded, in the refusals' words: "reports", "statements", "the activity log". */

@@ -8,6 +8,8 @@ import { describe, expect, it } from 'vitest';
 import { DEMO_IDS } from '@/db/seed-data';
 import type { MemberRole } from '@/lib/accounts/principal';
 import type { SessionUser } from '@/lib/accounts/sessions';
+import { listAuditEvents } from '@/lib/audit';
+import { activityInput, readActivityView } from '@/lib/dashboard/activity';
 import { DOWNLOADS, downloaderOf, TWO_FACTOR_FIRST } from '@/lib/dashboard/download-access';
 import { useTestDatabase } from '../support/db';
 import { memberPrincipal, sessionUserOf } from '../support/keys';
@@ -131,5 +133,21 @@ describe('an admin', () => {
     for (const rules of Object.values(DOWNLOADS)) {
       expect(await downloaderOf(owner, {}, rules)).toMatchObject({ userId: DEMO, memberRole: 'owner' });
     }
+  });
+});
+
+describe('the activity log’s service', () => {
+  const firstPage = activityInput(readActivityView({}, false));
+
+  it('reads the account’s log for its Owners and Admins only, whichever door asks', async () => {
+    for (const role of ['owner', 'admin'] as const) {
+      const page = await listAuditEvents(memberPrincipal(DEMO, DEMO_IDS.people.finance, role), firstPage);
+      expect(page.data.every((event) => event.accountId === DEMO)).toBe(true);
+    }
+    await expect(listAuditEvents(finance.principal, firstPage)).rejects.toMatchObject({
+      code: 'forbidden',
+      detail: 'Reading the activity log needs the Owner or Admin role; you are Finance.',
+    });
+    await expect(listAuditEvents(viewer.principal, firstPage)).rejects.toMatchObject({ code: 'forbidden' });
   });
 });
