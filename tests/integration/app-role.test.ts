@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { APPEND_ONLY_TABLES } from '@/db/append-only';
 import { grantAppRole } from '@/db/app-role';
 import { type Database, getDatabase, openPostgres, setDatabase } from '@/db/client';
-import { migrate, readMigrations } from '@/db/migrate';
+import { migrate, MigrationsNeedOwnerError, readMigrations } from '@/db/migrate';
 import { seedDemo } from '@/db/seed';
 import { generateApiKey } from '@/lib/keys/key-format';
 import { readEnv, setEnv } from '@/lib/platform/env';
@@ -195,6 +195,7 @@ describe.skipIf(!ownerServerUrl)(
         };
         // A new database: everything is pending, and the role may not even create the bookkeeping.
         const all = readMigrations();
+        await expect(serve({})).rejects.toBeInstanceOf(MigrationsNeedOwnerError);
         await expect(serve({})).rejects.toMatchObject({
           code: 'unavailable',
           message: expect.stringContaining(
