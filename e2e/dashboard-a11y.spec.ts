@@ -46,6 +46,8 @@ for (const scheme of ['light', 'dark'] as const) {
       test('/admin/publishers, with the new-publisher dialog, its errors, the invitation sent and a confirmation', async ({
         page,
       }) => {
+        // Seven scans, and the invitation's e-mail to wait for: the link goes nowhere else.
+        test.setTimeout(60_000);
         await page.goto('/admin/publishers');
         await waitForHydration(page);
         await expectNoViolations(page, '/admin/publishers');
