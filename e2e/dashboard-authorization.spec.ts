@@ -1,4 +1,6 @@
-import type { APIRequestContext, Browser, Page, Request } from '@playwright/test';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { APIRequestContext, Browser, Page, Request, Response } from '@playwright/test';
 import { DEMO_IDS } from '../db/seed-data';
 import {
   apiGet,
@@ -11,6 +13,7 @@ import {
   uniqueLabel,
   waitForHydration,
 } from './support/dashboard';
+import { ROOT } from './support/servers';
 
 /**
  * Issue 9, point 8, and issue 22, point 7, for the dashboard: {signed out, publisher (the account's Owner),
@@ -19,7 +22,8 @@ import {
  * account acting on the demo account's sites and keys: by the URL, or by a server action whose payload is
  * rewritten on its way (a server action is a public endpoint). The sign-in, sign-out and "sign out
  * everywhere" actions act only on the caller's own session: e2e/dashboard-auth.spec.ts and e2e/signin.spec.ts.
- * The API's matrix is tests/integration/authorization-api.test.ts.
+ * The API's matrix is tests/integration/authorization-api.test.ts. Issue 39, point 2, at the end: the operator's
+ * account's Admin, Finance and Viewer × the operator's pages, "view as" and the operator's server actions.
  */
 type Visitor = 'signedOut' | 'publisher' | 'otherPublisher' | 'admin' | 'finance' | 'viewer';
 const ACCOUNT: Record<Visitor, DemoUser | null> = {
@@ -179,6 +183,32 @@ const PAGES: { path: string; expected: Record<Visitor, Outcome> }[] = [
   },
 ];
 
+/** Checks what `page` shows after `response`, the answer to going to a URL, against `outcome`. */
+async function expectOutcome(page: Page, response: Response | null, outcome: Outcome, at: string) {
+  if (outcome === 'sign in') {
+    await expect(page, at).toHaveURL(/\/login(\?next=|$)/);
+    await expect(page.getByRole('heading', { name: 'Sign in to your account' }), at).toBeVisible();
+  } else if (outcome === 'not found') {
+    expect(response!.status(), at).toBe(404);
+    await expect(page.getByText('Sky Hopper'), at).toHaveCount(0);
+  } else if (outcome === 'not allowed' || outcome === 'not yours') {
+    expect(response!.status(), at).toBe(200);
+    const refusal = outcome === 'not allowed' ? 'These filters can’t be shown' : 'This dashboard can’t be shown';
+    await expect(page.getByRole('alert').filter({ hasText: refusal }), at).toBeVisible();
+    await expect(page.getByText('Sky Hopper'), at).toHaveCount(0);
+  } else if (outcome === 'choose') {
+    expect(response!.status(), at).toBe(200);
+    const publishers = page.getByRole('list', { name: 'Publishers' });
+    await expect(publishers, at).toContainText('demo@example.com');
+    await expect(publishers, at).toContainText('rival@example.com');
+    await expect(page.getByText('Sky Hopper'), at).toHaveCount(0);
+  } else {
+    expect(response!.status(), at).toBe(200);
+    await expect(page.getByRole('heading', { level: 1, name: outcome.heading }), at).toBeVisible();
+    if ('refusal' in outcome) await expect(page.getByText(outcome.refusal), at).toBeVisible();
+  }
+}
+
 test.describe('every page × every visitor', () => {
   // One browser context per visitor for all its pages: a fresh context per page and visitor (138 of them) made
   // this the suite's slowest file. Every page is a full navigation, so nothing carries over but the session.
@@ -187,31 +217,7 @@ test.describe('every page × every visitor', () => {
       test.setTimeout(PAGES.length * 20_000);
       const page = await openAs(ACCOUNT[visitor]);
       for (const { path, expected } of PAGES) {
-        const response = await page.goto(path);
-        const outcome = expected[visitor];
-        const at = `${visitor} at ${path}`;
-        if (outcome === 'sign in') {
-          await expect(page, at).toHaveURL(/\/login(\?next=|$)/);
-          await expect(page.getByRole('heading', { name: 'Sign in to your account' }), at).toBeVisible();
-        } else if (outcome === 'not found') {
-          expect(response!.status(), at).toBe(404);
-          await expect(page.getByText('Sky Hopper'), at).toHaveCount(0);
-        } else if (outcome === 'not allowed' || outcome === 'not yours') {
-          expect(response!.status(), at).toBe(200);
-          const refusal = outcome === 'not allowed' ? 'These filters can’t be shown' : 'This dashboard can’t be shown';
-          await expect(page.getByRole('alert').filter({ hasText: refusal }), at).toBeVisible();
-          await expect(page.getByText('Sky Hopper'), at).toHaveCount(0);
-        } else if (outcome === 'choose') {
-          expect(response!.status(), at).toBe(200);
-          const publishers = page.getByRole('list', { name: 'Publishers' });
-          await expect(publishers, at).toContainText('demo@example.com');
-          await expect(publishers, at).toContainText('rival@example.com');
-          await expect(page.getByText('Sky Hopper'), at).toHaveCount(0);
-        } else {
-          expect(response!.status(), at).toBe(200);
-          await expect(page.getByRole('heading', { level: 1, name: outcome.heading }), at).toBeVisible();
-          if ('refusal' in outcome) await expect(page.getByText(outcome.refusal), at).toBeVisible();
-        }
+        await expectOutcome(page, await page.goto(path), expected[visitor], `${visitor} at ${path}`);
       }
     });
   }
@@ -408,7 +414,9 @@ test.describe('server actions', () => {
     const dialog = demo.getByRole('dialog', { name: 'Create an API key' });
     await dialog.getByLabel('Label').fill(label);
     await dialog.getByRole('button', { name: 'Create key' }).click();
-    await expect(dialog.getByRole('alert')).toHaveText('Creating keys for another user needs an admin API key.');
+    await expect(dialog.getByRole('alert')).toHaveText(
+      "Creating keys for another account is for the platform's operators only.",
+    );
     await expect(demo.getByTestId('new-api-key')).toHaveCount(0);
     expect(sent).toHaveLength(1);
 
@@ -485,12 +493,207 @@ test.describe('server actions', () => {
       expect(await replay(visitor, null), visitor).toContain('needs the Owner or Admin role');
       expect(await replay(visitor, DEMO_IDS.users.demo), visitor).toContain('needs the Owner or Admin role');
     }
-    // The rival names the demo account: not theirs, and only admins view others' accounts.
-    expect(await replay('rival', DEMO_IDS.users.demo)).toContain('Only admins can view');
+    // The rival names the demo account: not theirs, and only operators view others' accounts.
+    expect(await replay('rival', DEMO_IDS.users.demo)).toContain("dashboard is for the platform's operators only");
 
     const { key } = await createKeyAs(browser, 'demo');
     const signedOut = (await openAs(null)).context().request;
     const keys = await apiGet<{ label: string }[]>(signedOut, key, '/api/v1/api-keys');
     expect(keys.body.filter((k) => k.label === label)).toEqual([]);
   });
+});
+
+// ---- Issue 39, point 2: the operator's account's members hold the platform powers their role grants ----------
+
+/** Members of the operator's account (admin@example.com's, its Owner being the `admin` visitor above). */
+const OPERATORS = ['opsAdmin', 'opsFinance', 'opsViewer'] as const satisfies readonly DemoUser[];
+type Operator = (typeof OPERATORS)[number];
+/** Who holds each power (lib/accounts/roles.ts): `operate` is the Owners' and Admins', `pay` the Owners' and Finance's. */
+const HOLDS: Record<'operate' | 'pay', readonly Operator[]> = { operate: ['opsAdmin'], pay: ['opsFinance'] };
+const ROLE_OF: Record<Operator, string> = { opsAdmin: 'Admin', opsFinance: 'Finance', opsViewer: 'Viewer' };
+const OPERATOR_LINKS = { operate: ['Publishers', 'People', 'Site review', 'Activity'], pay: ['Payouts'] };
+
+/** A page for whoever holds `power`; to the others it does not exist. */
+const grantedPage = (power: 'operate' | 'pay', heading: string): Record<Operator, Outcome> =>
+  Object.fromEntries(OPERATORS.map((o) => [o, HOLDS[power].includes(o) ? { heading } : 'not found'])) as Record<
+    Operator,
+    Outcome
+  >;
+const ACTIVITY_REFUSED = { heading: 'Settings', refusal: 'The account’s activity is shown to its Owners and Admins' };
+const OPERATOR_PAGES: { path: string; expected: Record<Operator, Outcome> }[] = [
+  { path: '/admin/publishers', expected: grantedPage('operate', 'Publishers') },
+  { path: '/admin/people', expected: grantedPage('operate', 'People') },
+  { path: '/admin/sites', expected: grantedPage('operate', 'Site review') },
+  { path: '/admin/activity', expected: grantedPage('operate', 'Activity') },
+  { path: '/admin/payouts', expected: grantedPage('pay', 'Payouts') },
+  // "View as" is `operate`: the others are refused it, and their own account (the operator's) has no sites.
+  {
+    path: `/?${AS_DEMO}`,
+    expected: { opsAdmin: { heading: 'Overview' }, opsFinance: 'not yours', opsViewer: 'not yours' },
+  },
+  {
+    path: `/payments?${AS_DEMO}`,
+    expected: { opsAdmin: { heading: 'Payments' }, opsFinance: 'not yours', opsViewer: 'not yours' },
+  },
+  {
+    path: '/',
+    expected: { opsAdmin: 'choose', opsFinance: { heading: 'Overview' }, opsViewer: { heading: 'Overview' } },
+  },
+  { path: '/keys', expected: { opsAdmin: { heading: 'API keys' }, opsFinance: KEYS_REFUSED, opsViewer: KEYS_REFUSED } },
+  {
+    path: '/settings/activity',
+    expected: { opsAdmin: { heading: 'Activity' }, opsFinance: ACTIVITY_REFUSED, opsViewer: ACTIVITY_REFUSED },
+  },
+];
+
+test.describe('the operator’s pages × the operator account’s members', () => {
+  for (const visitor of OPERATORS) {
+    test(visitor, async ({ openAs }) => {
+      test.setTimeout((OPERATOR_PAGES.length + 1) * 20_000);
+      const page = await openAs(visitor);
+      for (const { path, expected } of OPERATOR_PAGES) {
+        await expectOutcome(page, await page.goto(path), expected[visitor], `${visitor} at ${path}`);
+      }
+      // The navigation offers exactly the operator's pages the role grants.
+      await page.goto('/settings');
+      const links = (['operate', 'pay'] as const).flatMap((power) =>
+        HOLDS[power].includes(visitor) ? OPERATOR_LINKS[power] : [],
+      );
+      const nav = page.getByRole('navigation', { name: 'Main' });
+      for (const name of [...OPERATOR_LINKS.operate, ...OPERATOR_LINKS.pay]) {
+        await expect(nav.getByRole('link', { name, exact: true }), `${visitor}: ${name}`).toHaveCount(
+          links.includes(name) ? 1 : 0,
+        );
+      }
+    });
+  }
+});
+
+/**
+ * A server action's id in the build the server runs, from its manifest: the operator's actions are replayed
+ * without their pages' buttons, which only the operator's Owner sees (and some only for certain rows).
+ */
+function actionId(file: string, name: string): string {
+  const manifest = JSON.parse(
+    fs.readFileSync(path.join(ROOT, '.next', 'server', 'server-reference-manifest.json'), 'utf8'),
+  ) as { node: Record<string, { exportedName?: string; filename?: string }> };
+  const found = Object.entries(manifest.node).find(([, a]) => a.exportedName === name && a.filename?.endsWith(file));
+  if (!found) throw new Error(`the build's server-reference-manifest.json has no ${name} of ${file}`);
+  return found[0];
+}
+
+/** An id of nothing: past the grant, each action answers that it found nothing, and changes nothing. */
+const NOTHING = '00000000-0000-4000-8000-000000000000';
+const PUBLISHERS_ACTIONS = 'app/(dashboard)/admin/publishers/actions.ts';
+const SITES_ACTIONS = 'app/(dashboard)/(reports)/sites/actions.ts';
+const SITE_FIELDS = { name: 'E2E ops', url: 'https://e2e-ops.example.com', framework: 'unity' };
+/** Each operator action, where it is posted, the power it needs, and harmless arguments (or a FormData's fields). */
+const OPERATOR_ACTIONS: {
+  file: string;
+  name: string;
+  path: string;
+  power: 'operate' | 'pay';
+  args?: () => unknown[];
+  form?: Record<string, string>;
+}[] = [
+  {
+    file: PUBLISHERS_ACTIONS,
+    name: 'createPublisherAction',
+    path: '/admin/publishers',
+    power: 'operate',
+    args: () => [{ email: `e2e-ops-${uniqueLabel('p').replace(/\W/g, '')}@example.com`, name: 'E2E ops' }],
+  },
+  ...['invitation', 'deactivate', 'reactivate', 'reset'].map((what) => ({
+    file: PUBLISHERS_ACTIONS,
+    name: 'publisherRowAction',
+    path: '/admin/publishers',
+    power: 'operate' as const,
+    args: () => [what, NOTHING],
+  })),
+  {
+    file: 'app/(dashboard)/admin/people/actions.ts',
+    name: 'resetTwoFactorAction',
+    path: '/admin/people',
+    power: 'operate',
+    args: () => [NOTHING],
+  },
+  {
+    file: SITES_ACTIONS,
+    name: 'reviewSiteAction',
+    path: '/admin/sites',
+    power: 'operate',
+    args: () => [NOTHING, { status: 'approved' }],
+  },
+  {
+    file: SITES_ACTIONS,
+    name: 'addSiteAction',
+    path: '/admin/sites',
+    power: 'operate',
+    args: () => [null, { ...SITE_FIELDS, publisherId: NOTHING }],
+  },
+  {
+    file: SITES_ACTIONS,
+    name: 'editSiteAction',
+    path: '/admin/sites',
+    power: 'operate',
+    args: () => [null, NOTHING, SITE_FIELDS],
+  },
+  {
+    file: 'app/(dashboard)/keys/actions.ts',
+    name: 'createKeyAction',
+    path: '/keys',
+    power: 'operate',
+    args: () => [null, { label: 'e2e ops', siteIds: [], expiresOn: '', forUserId: NOTHING }],
+  },
+  {
+    file: 'app/(dashboard)/admin/payouts/actions.ts',
+    name: 'finalizeAction',
+    path: '/admin/payouts',
+    power: 'pay',
+    // This month is not over: past the grant it is refused as too early.
+    args: () => [new Date().toISOString().slice(0, 7)],
+  },
+  {
+    file: 'app/(dashboard)/admin/payouts/actions.ts',
+    name: 'recordPaymentAction',
+    path: '/admin/payouts',
+    power: 'pay',
+    // A statement that does not exist: past the grant it is refused as not due.
+    form: { account: 'demo@example.com', month: '2000-01', amount: '1.00', paidAt: '2000-02-01', reference: 'e2e' },
+  },
+];
+
+test('the operator’s server actions × the operator account’s members: only the roles granted get past the check', async ({
+  openAs,
+}) => {
+  test.setTimeout(120_000);
+  const callers = await Promise.all(OPERATORS.map(async (o) => [o, (await openAs(o)).context().request] as const));
+  for (const action of OPERATOR_ACTIONS) {
+    const headers = { 'Next-Action': actionId(action.file, action.name) };
+    for (const [visitor, request] of callers) {
+      const at = `${visitor}: ${action.name}${action.args ? ` ${JSON.stringify(action.args()[0])}` : ''}`;
+      const answer = action.form
+        ? // A FormData argument as React sends it: the arguments refer to it ($K1), its fields carry its prefix.
+          await request.post(action.path, {
+            headers,
+            multipart: {
+              0: '["$K1"]',
+              ...Object.fromEntries(Object.entries(action.form).map(([k, v]) => [`1_${k}`, v])),
+            },
+            maxRedirects: 0,
+          })
+        : await request.post(action.path, {
+            headers: { ...headers, 'Content-Type': 'text/plain;charset=UTF-8' },
+            data: JSON.stringify(action.args!()),
+            maxRedirects: 0,
+          });
+      expect(answer.status(), at).toBe(200);
+      const refused = `you are ${ROLE_OF[visitor]}`;
+      if (HOLDS[action.power].includes(visitor)) {
+        expect(await answer.text(), at).not.toContain(refused);
+      } else {
+        expect(await answer.text(), at).toMatch(new RegExp(`needs the Owner or \\w+ role[^"]*; ${refused}\\.`));
+      }
+    }
+  }
 });

@@ -30,6 +30,10 @@ export const USERS = {
   // Members of the demo publisher's account (db/seed-data.ts DEMO_MEMBERS): Finance, and a Viewer of Sky Hopper.
   finance: { email: 'finance@example.com', name: 'Fiona Finance' },
   viewer: { email: 'viewer@example.com', name: 'Victor Viewer' },
+  // Members of the operator's account (admin@example.com's): their platform powers follow their role there.
+  opsAdmin: { email: 'ops-admin@example.com', name: 'Olga Ops' },
+  opsFinance: { email: 'ops-finance@example.com', name: 'Otto Payouts' },
+  opsViewer: { email: 'ops-viewer@example.com', name: 'Olive Observer' },
 } as const;
 export type DemoUser = keyof typeof USERS;
 
