@@ -15,7 +15,9 @@ import { expectProblem } from './api-helpers';
  * Issue 9, point 8, for the API: every operation of the endpoint table × every kind of caller, with the
  * answer each must get. The owner's data belongs to a publisher made for this file; "other" is another
  * publisher's account-level key, "admin" the demo admin's. A 2xx cell also checks that what came back is
- * the caller's own. The dashboard's matrix is e2e/dashboard-authorization.spec.ts.
+ * the caller's own. The dashboard's matrix is e2e/dashboard-authorization.spec.ts. An admin key acts as the
+ * operator's account and holds every platform power; the people of that account, whose powers follow their role,
+ * are tried at the services in authorization-operators.test.ts.
  */
 const t = useTestDatabase();
 
