@@ -9,7 +9,14 @@ import { Card } from '@/components/ui/card';
 import { ConfirmButton } from '@/components/ui/confirm-button';
 import { Field } from '@/components/ui/field';
 import { keepingFields } from '@/components/ui/submit';
-import { grants, MEMBER_ROLES, type MemberRole, ROLE_LABELS } from '@/lib/accounts/browser';
+import {
+  grants,
+  MEMBER_ROLES,
+  type MemberRole,
+  OPERATOR_POWER_LABELS,
+  operatorPowersOf,
+  ROLE_LABELS,
+} from '@/lib/accounts/browser';
 import { formatDay } from '@/lib/shared/format';
 import { RolePicker } from './role-picker';
 import { PlainTableHead } from '@/components/ui/plain-table-head';
@@ -40,6 +47,8 @@ interface Props {
   sites: { id: string; name: string }[];
   myRole: MemberRole;
   myId: string;
+  /** This is the operator's account: the invitation says which platform powers each role carries. */
+  operatorAccount?: boolean;
 }
 
 const ROLE_HELP: Record<MemberRole, string> = {
@@ -49,10 +58,16 @@ const ROLE_HELP: Record<MemberRole, string> = {
   viewer: 'Reports and downloads, of every site or only the ones you choose.',
 };
 
+/** In the operator's account a role also carries platform powers (lib/accounts/roles.ts), or none. */
+function operatorHelp(role: MemberRole): string {
+  const powers = operatorPowersOf(role).map((power) => OPERATOR_POWER_LABELS[power]);
+  return powers.length ? `On the platform: ${powers.join('; ')}.` : 'No platform power: this account only.';
+}
+
 const day = (iso: string | null) => (iso ? formatDay(iso.slice(0, 10)) : 'Never');
 
 /** The account's people: invite someone, change a role, remove a member, and the invitations still open. */
-export function MembersPanel({ members, invitations, sites, myRole, myId }: Props) {
+export function MembersPanel({ members, invitations, sites, myRole, myId, operatorAccount = false }: Props) {
   const account = useAccount();
   const [result, setResult] = useState<MemberActionResult | null>(null);
   const [pending, startTransition] = useTransition();
@@ -65,7 +80,7 @@ export function MembersPanel({ members, invitations, sites, myRole, myId }: Prop
 
   return (
     <>
-      <InviteForm sites={sites} roles={assignable} onResult={setResult} />
+      <InviteForm sites={sites} roles={assignable} onResult={setResult} operatorAccount={operatorAccount} />
       <p role="status" aria-live="polite" className="min-h-5 text-sm">
         {result && (
           <span className={result.ok ? 'text-emerald-700 dark:text-emerald-400' : 'text-red-700 dark:text-red-400'}>
@@ -181,10 +196,12 @@ function InviteForm({
   sites,
   roles,
   onResult,
+  operatorAccount,
 }: {
   sites: { id: string; name: string }[];
   roles: MemberRole[];
   onResult: (result: MemberActionResult) => void;
+  operatorAccount: boolean;
 }) {
   const account = useAccount();
   const [error, setError] = useState<string | null>(null);
@@ -225,7 +242,9 @@ function InviteForm({
               setSiteIds(ids.length ? ids : null);
             }}
           />
-          <p className="max-w-xs text-xs text-zinc-600 dark:text-zinc-400">{ROLE_HELP[role]}</p>
+          <p className="max-w-xs text-xs text-zinc-600 dark:text-zinc-400">
+            {operatorAccount ? operatorHelp(role) : ROLE_HELP[role]}
+          </p>
         </div>
         <Button type="submit" disabled={pending} className="md:mt-6">
           {pending ? 'Inviting…' : 'Send invitation'}

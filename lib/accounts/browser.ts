@@ -7,7 +7,9 @@ export {
   grants,
   isOperator,
   MEMBER_ROLES,
+  OPERATOR_POWER_LABELS,
   type OperatorPower,
+  operatorPowersOf,
   requireOperator,
   ROLE_LABELS,
 } from './roles';

@@ -60,6 +60,16 @@ const OPERATOR_GRANTS = {
 export type OperatorPower = keyof typeof OPERATOR_GRANTS;
 export const OPERATOR_POWERS = Object.keys(OPERATOR_GRANTS) as OperatorPower[];
 
+/** The platform powers a role of the operator's account holds (the invitation form says them). */
+export const operatorPowersOf = (role: MemberRole): OperatorPower[] =>
+  OPERATOR_POWERS.filter((power) => (OPERATOR_GRANTS[power] as readonly MemberRole[]).includes(role));
+
+/** Each power's words, for the pages. */
+export const OPERATOR_POWER_LABELS: Record<OperatorPower, string> = {
+  operate: 'operates the platform (publishers, site review, people, every account’s activity, viewing as a publisher)',
+  pay: 'pays publishers (payouts, closing months, recording payments)',
+};
+
 /** What the operator checks read of a principal; the activity log's restated one (lib/audit) has it too. */
 type Operating = Pick<Principal, 'role' | 'memberRole'> & { siteScope?: string[] | null };
 

@@ -44,6 +44,7 @@ export default async function MembersPage({ searchParams }: { searchParams: Prom
         sites={sites.map((s) => ({ id: s.siteId, name: s.name ?? s.siteId }))}
         myRole={principal.memberRole}
         myId={principal.personId ?? ''}
+        operatorAccount={principal.role === 'admin'}
       />
       {can(principal, 'manageOwners') && (
         <RequireTwoFactor
