@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPostgres, openReplica, setReadDatabase, type Database } from '@/db/client';
 import { getDataSpan } from '@/lib/reports';
 import { get } from '../support/api';
-import { useTestDatabase } from '../support/db';
+import { asOwnerUrl, useTestDatabase } from '../support/db';
 import { createPublisher, createRevenue, createSite } from '../support/factories';
 import { startFaultProxy, type FaultProxy } from '../support/fault-proxy';
 import { issueKey, sessionPrincipal } from '../support/keys';
@@ -51,7 +51,8 @@ describe.skipIf(!REPLICA_URL || !PRIMARY_URL)('reads from a streaming replica', 
   beforeAll(async () => {
     const { hostname, port } = new URL(REPLICA_URL!);
     proxy = await startFaultProxy({ host: hostname, port: Number(port) });
-    replica = await openPostgres(REPLICA_URL!, { max: 1 });
+    // Pausing and resuming replay is a superuser's, never the app role's.
+    replica = await openPostgres(asOwnerUrl(REPLICA_URL!), { max: 1 });
     reads = await openReplica(proxy.urlFor(REPLICA_URL!), PRIMARY_URL!);
     setReadDatabase(reads);
     owner = (await createPublisher(t.db)).id;

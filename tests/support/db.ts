@@ -37,6 +37,20 @@ export async function openTestDatabase(options: { observe?: QueryObserver } = {}
 }
 
 /**
+ * `url` (another server of the test data: its replica, say) as the owner's user: TEST_DATABASE_MIGRATION_URL's
+ * when the suite runs the app as a restricted role, else `url` as it is.
+ */
+export function asOwnerUrl(url: string): string {
+  const source = inject('testDatabase');
+  if (source.kind !== 'postgres' || source.ownerUrl === source.url) return url;
+  const owner = new URL(source.ownerUrl);
+  const result = new URL(url);
+  result.username = owner.username;
+  result.password = owner.password;
+  return result.toString();
+}
+
+/**
  * Runs `work` as the tables' owner on the test file's database, for setup or checks the app's own role may not
  * do (DDL, TRUNCATE): on PostgreSQL over a connection of TEST_DATABASE_MIGRATION_URL's role when the suite runs
  * the app as a restricted role (CI), else on the file's own handle (PGlite has no roles).
