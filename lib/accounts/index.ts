@@ -8,7 +8,6 @@ export type { DataVersion } from './data-version';
 export { OPERATOR } from './principal';
 export type { Principal } from './principal';
 export { can, isOperator, MEMBER_ROLES, OPERATOR_POWERS, requireAbility, requireOperator, ROLE_LABELS } from './roles';
-export type { OperatorPower } from './roles';
 export { mustSetUpTwoFactor, principalOf, signOut, signOutEverywhere, userForSession } from './sessions';
 export { completeSignIn, pendingSignIn, signIn } from './sign-in';
 export { deviceOf, endSession, listSessions } from './session-list';
