@@ -10,6 +10,7 @@ export {
   OPERATOR_POWER_LABELS,
   type OperatorPower,
   operatorPowersOf,
+  requireAbility,
   requireOperator,
   ROLE_LABELS,
 } from './roles';

@@ -40,7 +40,7 @@ export const can = (principal: Principal, ability: Ability): boolean =>
   !principal.memberRole || grants(principal.memberRole, ability);
 
 /** Refuses (403) a member whose role does not grant `ability`, naming the roles that do. */
-export function requireAbility(principal: Principal, ability: Ability, operation: string): void {
+export function requireAbility(principal: Pick<Principal, 'memberRole'>, ability: Ability, operation: string): void {
   const role = principal.memberRole;
   if (!role || grants(role, ability)) return;
   const roles = GRANTS[ability].map((r) => ROLE_LABELS[r]).join(' or ');

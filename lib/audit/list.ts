@@ -1,7 +1,7 @@
 import { and, asc, count, desc, eq, sql, type SQLWrapper } from 'drizzle-orm';
 import { getDb } from '@/db/client';
 import { auditEvents } from '@/db/schema';
-import { grants, MEMBER_ROLES, requireOperator, ROLE_LABELS } from '@/lib/accounts/browser';
+import { requireAbility, requireOperator } from '@/lib/accounts/browser';
 import { filterToSql, pageMeta, pageOffset, searchToSql, type Paged, type PagedRowsInput } from '@/lib/query';
 import { forbidden } from '@/lib/shared/errors';
 import type { Acting } from './record';
@@ -34,13 +34,9 @@ function scopeOf(principal: Acting) {
     requireOperator(principal, 'operate', 'Reading every account’s activity');
     return undefined;
   }
-  // A member reads the account's log if their role grants it (roles.ts), as Settings → Activity shows it. Not
-  // requireAbility: the accounts' index records events here, so the log loads only their browser.ts.
-  const role = principal.memberRole;
-  if (role && !grants(role, 'readActivity')) {
-    const readers = MEMBER_ROLES.filter((r) => grants(r, 'readActivity')).map((r) => ROLE_LABELS[r]);
-    throw forbidden(`Reading the activity log needs the ${readers.join(' or ')} role; you are ${ROLE_LABELS[role]}.`);
-  }
+  // A member reads the account's log if their role grants it (roles.ts), as Settings → Activity shows it. From
+  // the accounts' browser.ts: their index records events here.
+  requireAbility(principal, 'readActivity', 'Reading the activity log');
   if (principal.siteScope) {
     throw forbidden(
       'Reading the activity log needs an account-level API key; this key is restricted to specific sites.',

@@ -1,3 +1,4 @@
+import { isOperator } from '@/lib/accounts';
 import { AUDIT_EVENT_COLUMNS, listAuditEvents } from '@/lib/audit';
 import { activityInput, readActivityView } from '@/lib/dashboard/activity';
 import { downloadRoute } from '@/lib/dashboard/cookie-route';
@@ -17,7 +18,7 @@ export const { GET, HEAD } = downloadRoute({
   ...DOWNLOADS.activity,
   heavy: true,
   async handle({ principal, searchParams }) {
-    const view = readActivityView(Object.fromEntries(searchParams), principal.role === 'admin');
+    const view = readActivityView(Object.fromEntries(searchParams), isOperator(principal));
     const rows = [];
     for (let page = 1; rows.length < MAX_EVENTS; page++) {
       const { data, meta } = await listAuditEvents(principal, activityInput(view, { page, pageSize: PAGE }));
