@@ -17,7 +17,7 @@ import { currentUser } from './session';
  */
 
 /** What a download's handler is given: the principal it reads with, already checked. */
-export interface DownloadContext<P> {
+interface DownloadContext<P> {
   request: Request;
   params: P;
   searchParams: URLSearchParams;
@@ -25,7 +25,7 @@ export interface DownloadContext<P> {
 }
 
 /** A file to download: its name, its media type and its content; text (whole or streamed) is sent as UTF-8. */
-export interface DownloadFile {
+interface DownloadFile {
   fileName: string;
   type: string;
   body: string | Uint8Array | AsyncIterable<string>;

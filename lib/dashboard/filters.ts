@@ -5,7 +5,7 @@ import { listSites, type Principal, type SiteResponse } from '@/lib/accounts';
 import { paramOf, readSiteDay, type SearchParams } from './url';
 
 /** Answers a page shows in place of its data: bad input (400) or sites it may not read (403). */
-export const isFilterProblem = (err: unknown): err is AppError =>
+const isFilterProblem = (err: unknown): err is AppError =>
   err instanceof AppError && (err.code === 'invalid' || err.code === 'forbidden');
 
 /** The data, or the filter problem to show instead; anything else (an outage) goes to the error boundary. */

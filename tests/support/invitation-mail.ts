@@ -3,7 +3,7 @@ import { getDb } from '@/db/client';
 import { mailOutbox } from '@/db/schema';
 
 /** The token in an invitation link of a message's text. */
-export const invitationTokenIn = (text: string) => /\/invitation\/([A-Za-z0-9_-]{20,})/.exec(text)![1];
+const invitationTokenIn = (text: string) => /\/invitation\/([A-Za-z0-9_-]{20,})/.exec(text)![1];
 
 /**
  * The link token of the newest invitation e-mailed to `email`, read from the outbox before the sender runs:
