@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { describe, expect, inject, it } from 'vitest';
 import { openConfiguredDatabase, openPostgres } from '@/db/client';
-import { DEMO_PASSWORD } from '@/db/seed-data';
+import { DEMO_MEMBERS, DEMO_PASSWORD, DEMO_USERS } from '@/db/seed-data';
 import { demoRefusal } from '@/lib/accounts/demo-gate';
 import { readEnv, setEnv } from '@/lib/platform/env';
 import { accountsWithDemoPassword, passwordProblem, setPassword } from '@/lib/accounts/passwords';
@@ -15,14 +15,8 @@ import { createPublisher } from '../support/factories';
 // The test database holds the demo seed; tests that change passwords make accounts of their own, since on
 // PostgreSQL every later file shares the demo data.
 const t = useTestDatabase();
-// The demo accounts' people and the demo publisher's team members (db/seed-data.ts), sorted.
-const DEMO = [
-  'admin@example.com',
-  'demo@example.com',
-  'finance@example.com',
-  'rival@example.com',
-  'viewer@example.com',
-];
+// The demo accounts' people and the teams' members (db/seed-data.ts), sorted.
+const DEMO = [...DEMO_USERS, ...DEMO_MEMBERS].map((u) => u.email).sort();
 const everywhere = { listenHost: '0.0.0.0', vercel: false, allowDemo: false };
 
 describe('the demo gate on the demo data', () => {
