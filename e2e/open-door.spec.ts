@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
+import { DEMO_MEMBERS, DEMO_USERS } from '../db/seed-data';
 import { childEnv, e2ePort, makeTempDir, ROOT, type StartServerOptions, startServer } from './support/servers';
 
 /**
@@ -14,14 +15,9 @@ import { childEnv, e2ePort, makeTempDir, ROOT, type StartServerOptions, startSer
 test.describe.configure({ mode: 'serial' });
 
 const PORT = e2ePort(9);
-// The demo accounts' people and the demo publisher's team members (db/seed-data.ts), sorted.
-const DEMO = [
-  'admin@example.com',
-  'demo@example.com',
-  'finance@example.com',
-  'rival@example.com',
-  'viewer@example.com',
-];
+// The demo accounts' people and the teams' members (db/seed-data.ts), sorted, and as the refusal lists them.
+const DEMO = [...DEMO_USERS, ...DEMO_MEMBERS].map((u) => u.email).sort();
+const DEMO_LISTED = DEMO.join(', ').replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const NEW_PASSWORD = 'not-the-demo-password-any-more';
 let workDir: string;
 let database: { PGLITE_DIR: string };
@@ -90,8 +86,12 @@ test('npm start listens on 127.0.0.1 by default, even where HOSTNAME names the m
   }
 });
 
-const REFUSAL =
-  /^Refusing to start: the server is set to listen on 0\.0\.0\.0 \(HOST\), beyond this machine, and admin@example\.com, demo@example\.com, finance@example\.com, rival@example\.com, viewer@example\.com still have the published demo password\. Change them \(npm run password -- --email admin@example\.com\), listen on 127\.0\.0\.1 only \(unset HOST\), or set ALLOW_DEMO=1 to serve the demo on purpose\.$/m;
+const REFUSAL = new RegExp(
+  `^Refusing to start: the server is set to listen on 0\\.0\\.0\\.0 \\(HOST\\), beyond this machine, and ${DEMO_LISTED} ` +
+    'still have the published demo password\\. Change them \\(npm run password -- --email admin@example\\.com\\), ' +
+    'listen on 127\\.0\\.0\\.1 only \\(unset HOST\\), or set ALLOW_DEMO=1 to serve the demo on purpose\\.$',
+  'm',
+);
 
 test('HOST=0.0.0.0 on the demo data: it refuses to start, in one line that says what to do', async () => {
   test.setTimeout(120_000);
@@ -112,7 +112,11 @@ test('next start on the demo data refuses too: it does not say where it listens'
   );
   expect(refused).toMatch(/exited \(1\) before it was ready:/);
   expect(refused).toMatch(
-    /^Refusing to start: this server was not started by npm start, so it may listen on every interface, and admin@example\.com, demo@example\.com, finance@example\.com, rival@example\.com, viewer@example\.com still have the published demo password\. .*ALLOW_DEMO=1.*$/m,
+    new RegExp(
+      '^Refusing to start: this server was not started by npm start, so it may listen on every interface, and ' +
+        `${DEMO_LISTED} still have the published demo password\\. .*ALLOW_DEMO=1.*$`,
+      'm',
+    ),
   );
 });
 
@@ -128,7 +132,7 @@ test('with ALLOW_DEMO=1 it starts on every interface, demo data and all', async 
 });
 
 test('once the demo passwords are changed (npm run password) it starts on every interface', async () => {
-  test.setTimeout(180_000);
+  test.setTimeout(240_000); // eight demo people, one `npm run password` each
   for (const email of DEMO) {
     const { code, output } = await changePassword(email);
     expect(code, output).toBe(0);
