@@ -3,12 +3,15 @@ import { queueMail, renderMail } from '@/lib/mail';
 import { publicUrl } from '@/lib/platform/public-url';
 
 /** Who a password message goes to. */
-interface Recipient {
+export interface Recipient {
   email: string;
   name: string;
 }
 
-const PORTAL = 'Publisher Portal';
+export const PORTAL = 'Publisher Portal';
+
+/** Now, as the account's mails name a moment: to the minute, UTC. */
+export const mailTimeNow = () => `${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 
 /**
  * The reset link, in the caller's transaction: a secret message (its body is cleared once sent, and no page
@@ -45,7 +48,7 @@ export function resetLinkMail(to: Recipient, token: string, byAdmin = false) {
 
 /** "Your password was changed", after a change or a reset: if it was not the owner, they learn it at once. */
 export async function queuePasswordChangedNotice(tx: Tx, to: Recipient, how: 'changed' | 'reset'): Promise<void> {
-  const when = `${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+  const when = mailTimeNow();
   const { text, html } = renderMail({
     greeting: `Hello ${to.name},`,
     paragraphs: [

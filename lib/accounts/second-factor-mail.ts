@@ -1,21 +1,15 @@
 import type { Tx } from '@/db/client';
 import { queueMail, renderMail } from '@/lib/mail';
 import { publicUrl } from '@/lib/platform/public-url';
-
-const PORTAL = 'Publisher Portal';
+import { mailTimeNow, PORTAL, type Recipient } from './password-mail';
 
 /**
  * "Wrong sign-in codes were entered for your account", in the caller's transaction (the one that counts the
  * wrong code). Entering a code needs the password first: if it was not the person, their password is known,
  * and the message says to change it. `locked`: codes from the app are no longer accepted.
  */
-export async function queueWrongCodesWarning(
-  tx: Tx,
-  to: { email: string; name: string },
-  failures: number,
-  locked: boolean,
-): Promise<void> {
-  const when = `${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+export async function queueWrongCodesWarning(tx: Tx, to: Recipient, failures: number, locked: boolean): Promise<void> {
+  const when = mailTimeNow();
   const { text, html } = renderMail({
     greeting: `Hello ${to.name},`,
     paragraphs: [
