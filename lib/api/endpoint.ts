@@ -41,6 +41,11 @@ export interface ApiEndpoint<I = any> {
   /** Statuses besides the ones every keyed endpoint may answer (401, 429, 503). */
   errors: number[];
   deprecated?: boolean;
+  /**
+   * One of the reporting service's own operations (its spec's endpoint table): it keeps the spec's shapes. Every
+   * other operation follows the API's idioms (docs/architecture.md, "The API's idioms"; tests/unit/api-idioms.test.ts).
+   */
+  spec?: true;
   /** A file to save (Content-Disposition: attachment): its name, and the one media type that carries it, if not all. */
   download?: { filename: string; onlyFor?: string };
   /** Headers on every response of this operation. */

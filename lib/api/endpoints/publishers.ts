@@ -11,8 +11,7 @@ import {
   reactivatePublisher,
   resendInvitation,
 } from '@/lib/accounts';
-import { CSV_TYPE } from '@/lib/http/negotiate';
-import { endpoint, idParam, type ApiEndpoint } from '../endpoint';
+import { endpoint, idParam, PAGED_TYPES, type ApiEndpoint } from '../endpoint';
 
 const PUBLISHER_COLUMNS = ['id', 'name', 'email', 'status', 'sites', 'lastSignInAt', 'createdAt'] as const;
 const idOfPublisher = idParam('id', "The publisher's account id");
@@ -32,7 +31,7 @@ export const PUBLISHER_ENDPOINTS: ApiEndpoint[] = [
       status: 200,
       description: 'One row per publisher account',
       schema: PagedPublishers,
-      mediaTypes: ['application/json', 'text/json', 'text/plain', CSV_TYPE],
+      mediaTypes: PAGED_TYPES,
     },
     errors: [400, 403, 406],
     run: { csvColumns: PUBLISHER_COLUMNS, handler: ({ principal, input }) => listPublisherAccounts(principal, input) },

@@ -10,8 +10,7 @@ import {
   updateSite,
   updateSiteInput,
 } from '@/lib/accounts';
-import { CSV_TYPE } from '@/lib/http/negotiate';
-import { endpoint, idParam, type ApiEndpoint } from '../endpoint';
+import { endpoint, idParam, PAGED_TYPES, type ApiEndpoint } from '../endpoint';
 
 export const SITE_REVIEW_ENDPOINTS: ApiEndpoint[] = [
   endpoint({
@@ -29,7 +28,7 @@ export const SITE_REVIEW_ENDPOINTS: ApiEndpoint[] = [
       status: 200,
       description: 'A page of sites',
       schema: PagedManagedSites,
-      mediaTypes: ['application/json', 'text/json', 'text/plain', CSV_TYPE],
+      mediaTypes: PAGED_TYPES,
     },
     errors: [400, 403, 406],
     run: { csvColumns: SITE_CSV_COLUMNS, handler: ({ principal, input }) => listManagedSites(principal, input) },
