@@ -9,7 +9,7 @@ import {
   siteListQuery,
   updateSite,
   updateSiteInput,
-} from '@/lib/accounts';
+} from '@/lib/sites';
 import { CSV_TYPE } from '@/lib/http/negotiate';
 import { endpoint, idParam, type ApiEndpoint } from '../endpoint';
 
