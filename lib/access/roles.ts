@@ -71,7 +71,7 @@ export const OPERATOR_POWER_LABELS: Record<OperatorPower, string> = {
   pay: 'pays publishers (payouts, closing months, recording payments)',
 };
 
-/** What the operator checks read of a principal; the activity log's restated one (lib/audit) has it too. */
+/** What the operator checks read of a principal. */
 type Operating = Pick<Principal, 'role' | 'memberRole'> & { siteScope?: string[] | null };
 
 /** Whether the principal holds the platform power: the operator's account, and a member whose role grants it. */
