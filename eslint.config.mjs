@@ -8,7 +8,7 @@ import prettier from 'eslint-config-prettier/flat';
  * import it must not make; ESLint keeps only the last matching block's options for a rule, so the blocks are
  * disjoint and each one is complete.
  */
-const DOMAINS = ['accounts', 'audit', 'keys', 'mail', 'reports', 'revenue-in'];
+const DOMAINS = ['access', 'accounts', 'audit', 'identity', 'keys', 'mail', 'reports', 'revenue-in', 'sites'];
 const alt = (names) => `(${names.join('|')})`;
 const forbid = (regex, message) => ({ regex, message });
 
@@ -52,6 +52,14 @@ const LAYERS = [
     files: [`lib/${domain}/**`],
     patterns: [...TRANSPORT, ...DOMAINS.filter((other) => other !== domain).map(DEEP_INTO)],
   })),
+  {
+    // Below the domains (after their block, so this one applies): who is asking and what they may read.
+    files: ['lib/access/**'],
+    patterns: [
+      ...TRANSPORT,
+      forbid('^@/(?!(db/|lib/(shared|platform|access)(/|$)))', 'lib/access sits below the domains: it knows none.'),
+    ],
+  },
   {
     files: ['lib/http/**'],
     patterns: [

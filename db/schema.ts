@@ -69,13 +69,13 @@ export const people = pgTable('people', {
   totpSecret: text('totp_secret'),
   totpEnabledAt: timestamp('totp_enabled_at', { withTimezone: true, mode: 'date' }),
   totpLastStep: bigint('totp_last_step', { mode: 'number' }),
-  /** Wrong second-factor codes in a row, and when the last one came: the step's back-off (lib/accounts/two-factor.ts). */
+  /** Wrong second-factor codes in a row, and when the last one came: the step's back-off (lib/identity/two-factor.ts). */
   secondFactorFailures: integer('second_factor_failures').notNull().default(0),
   secondFactorFailedAt: timestamp('second_factor_failed_at', { withTimezone: true, mode: 'date' }),
   createdAt: createdAt(),
 });
 
-/** What a member may do in an account (lib/accounts/roles.ts says it once). */
+/** What a member may do in an account (lib/access/roles.ts says it once). */
 export const memberRole = pgEnum('member_role', ['owner', 'admin', 'finance', 'viewer']);
 
 /** A person's place in an account: one role, and for a viewer optionally only some of the account's sites. */

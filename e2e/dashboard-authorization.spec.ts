@@ -508,7 +508,7 @@ test.describe('server actions', () => {
 /** Members of the operator's account (admin@example.com's, its Owner being the `admin` visitor above). */
 const OPERATORS = ['opsAdmin', 'opsFinance', 'opsViewer'] as const satisfies readonly DemoUser[];
 type Operator = (typeof OPERATORS)[number];
-/** Who holds each power (lib/accounts/roles.ts): `operate` is the Owners' and Admins', `pay` the Owners' and Finance's. */
+/** Who holds each power (lib/access/roles.ts): `operate` is the Owners' and Admins', `pay` the Owners' and Finance's. */
 const HOLDS: Record<'operate' | 'pay', readonly Operator[]> = { operate: ['opsAdmin'], pay: ['opsFinance'] };
 const ROLE_OF: Record<Operator, string> = { opsAdmin: 'Admin', opsFinance: 'Finance', opsViewer: 'Viewer' };
 const OPERATOR_LINKS = { operate: ['Publishers', 'People', 'Site review', 'Activity'], pay: ['Payouts'] };

@@ -13,14 +13,9 @@ import fc from 'fast-check';
 import { ENDPOINTS } from '@/lib/api/endpoints';
 import { readEnv, setEnv } from '@/lib/platform/env';
 import { createApiKey, revokeApiKey } from '@/lib/keys';
-import {
-  createPublisher,
-  deactivatePublisher,
-  listSites,
-  findUserByEmail,
-  OPERATOR,
-  type Principal,
-} from '@/lib/accounts';
+import { createPublisher, deactivatePublisher, findUserByEmail } from '@/lib/accounts';
+import { listSites } from '@/lib/sites';
+import { OPERATOR, type Principal } from '@/lib/access';
 import {
   answerProblems,
   documentedStatuses,

@@ -1,5 +1,5 @@
 import { type Database, openConfiguredDatabase, setDatabase } from '@/db/client';
-import { isLoopbackHost } from '@/lib/accounts';
+import { isLoopbackHost } from '@/lib/identity';
 import { env } from '@/lib/platform/env';
 import { settleBackgroundTasks } from '@/lib/http/background';
 

@@ -5,7 +5,7 @@ import { AccountSwitcher } from '@/components/layout/account-switcher';
 import { Nav } from '@/components/layout/nav';
 import { ViewingAs } from '@/components/layout/viewing-as';
 import { Button } from '@/components/ui/button';
-import { isOperator, OPERATOR_POWERS } from '@/lib/accounts';
+import { isOperator, OPERATOR_POWERS } from '@/lib/access';
 import { requireUser } from '@/lib/dashboard/session';
 import { publishersFor } from '@/lib/dashboard/viewer';
 
@@ -14,7 +14,7 @@ export default async function DashboardLayout({ children }: { children: ReactNod
   const user = await requireUser(undefined, { duringTwoFactorSetup: true });
   // Operators look at publishers' dashboards (?as=): the strip that says whose, with a switch.
   const publishers = isOperator(user.principal) ? await publishersFor(user.principal) : null;
-  // The operator pages the member's role grants (lib/accounts/roles.ts); none for a publisher's.
+  // The operator pages the member's role grants (lib/access/roles.ts); none for a publisher's.
   const powers = OPERATOR_POWERS.filter((power) => isOperator(user.principal, power));
   const accounts = user.memberships.map((m) => ({ id: m.accountId, name: m.accountName, role: m.role }));
   return (

@@ -1,7 +1,7 @@
 'use client';
 
 import { usePathname, useRouter, useSearchParams } from 'next/navigation';
-import { ROLE_LABELS } from '@/lib/accounts/browser';
+import { ROLE_LABELS } from '@/lib/access/browser';
 import { otherAccountHref, paramOf, VIEW_AS } from '@/lib/dashboard/url';
 import type { AccountChoice } from './nav';
 

@@ -18,10 +18,10 @@ import {
 import Link, { useLinkStatus } from 'next/link';
 import { usePathname, useSearchParams } from 'next/navigation';
 import { cn } from '@/components/ui/cn';
-import { type Ability, grants, type MemberRole, type OperatorPower } from '@/lib/accounts/browser';
+import { type Ability, grants, type MemberRole, type OperatorPower } from '@/lib/access/browser';
 import { clearedViewHref, paramOf, VIEW_AS, viewHref } from '@/lib/dashboard/url';
 
-/** The pages; `needs`: what a member's role must grant for the page to be theirs (lib/accounts/roles.ts). */
+/** The pages; `needs`: what a member's role must grant for the page to be theirs (lib/access/roles.ts). */
 const ITEMS: { href: string; label: string; icon: typeof Globe2; keepsFilters: boolean; needs?: Ability }[] = [
   { href: '/', label: 'Overview', icon: LayoutDashboard, keepsFilters: true },
   { href: '/countries', label: 'Countries', icon: Globe2, keepsFilters: true },

@@ -16,7 +16,7 @@ import {
   OPERATOR_POWER_LABELS,
   operatorPowersOf,
   ROLE_LABELS,
-} from '@/lib/accounts/browser';
+} from '@/lib/access/browser';
 import { formatDay } from '@/lib/shared/format';
 import { RolePicker } from './role-picker';
 import { PlainTableHead } from '@/components/ui/plain-table-head';
@@ -58,7 +58,7 @@ const ROLE_HELP: Record<MemberRole, string> = {
   viewer: 'Reports and downloads, of every site or only the ones you choose.',
 };
 
-/** In the operator's account a role also carries platform powers (lib/accounts/roles.ts), or none. */
+/** In the operator's account a role also carries platform powers (lib/access/roles.ts), or none. */
 function operatorHelp(role: MemberRole): string {
   const powers = operatorPowersOf(role).map((power) => OPERATOR_POWER_LABELS[power]);
   return powers.length ? `On the platform: ${powers.join('; ')}.` : 'No platform power: this account only.';
@@ -71,7 +71,7 @@ export function MembersPanel({ members, invitations, sites, myRole, myId, operat
   const account = useAccount();
   const [result, setResult] = useState<MemberActionResult | null>(null);
   const [pending, startTransition] = useTransition();
-  // Owners alone make or touch Owners (lib/accounts/roles.ts).
+  // Owners alone make or touch Owners (lib/access/roles.ts).
   const assignable = MEMBER_ROLES.filter((r) => r !== 'owner' || grants(myRole, 'manageOwners'));
   const run = (request: Parameters<typeof memberAction>[1]) =>
     startTransition(async () => setResult(await memberAction(account, request)));

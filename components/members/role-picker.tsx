@@ -1,7 +1,7 @@
 'use client';
 
 import { inputClass } from '@/components/ui/field';
-import { type MemberRole, ROLE_LABELS } from '@/lib/accounts/browser';
+import { type MemberRole, ROLE_LABELS } from '@/lib/access/browser';
 
 /**
  * A member's role; with `sites`, a Viewer may also be limited to some of the account's sites (none ticked:

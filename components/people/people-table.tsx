@@ -4,7 +4,7 @@ import { useState, useTransition } from 'react';
 import { resetTwoFactorAction } from '@/app/(dashboard)/admin/people/actions';
 import { Badge } from '@/components/ui/badge';
 import { ConfirmButton } from '@/components/ui/confirm-button';
-import { type MemberRole, ROLE_LABELS } from '@/lib/accounts/browser';
+import { type MemberRole, ROLE_LABELS } from '@/lib/access/browser';
 import { formatDay } from '@/lib/shared/format';
 import { PlainTableHead } from '@/components/ui/plain-table-head';
 

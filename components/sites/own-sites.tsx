@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import type { ReviewedSite, SiteHistoryEntry } from '@/lib/accounts';
+import type { ReviewedSite, SiteHistoryEntry } from '@/lib/sites';
 import { Card } from '@/components/ui/card';
 import { DeleteSiteButton } from './delete-site-button';
 import { SiteDialog } from './site-dialog';

@@ -1,4 +1,4 @@
-import type { ReviewedSite, SiteHistoryEntry } from '@/lib/accounts';
+import type { ReviewedSite, SiteHistoryEntry } from '@/lib/sites';
 import { Card } from '@/components/ui/card';
 import { formatDay } from '@/lib/shared/format';
 import { DeleteSiteButton } from './delete-site-button';

@@ -1,4 +1,4 @@
-import type { SiteHistoryEntry } from '@/lib/accounts';
+import type { SiteHistoryEntry } from '@/lib/sites';
 
 const MOVE_WORDS: Record<string, string> = {
   'pending>approved': 'Approved',

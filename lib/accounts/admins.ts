@@ -4,8 +4,8 @@ import { memberships, people, users } from '@/db/schema';
 import { actorOf, recordEvent } from '@/lib/audit';
 import { badRequest, conflict, forbidden } from '@/lib/shared/errors';
 import { sendInvitation } from './invitations';
-import { passwordProblem } from './passwords';
-import type { Principal } from './principal';
+import { passwordProblem } from '@/lib/identity';
+import type { Principal } from '@/lib/access';
 import type { CreatePublisherInput } from './schemas';
 
 /**

@@ -17,13 +17,15 @@ import { sha256Hex } from '@/lib/shared/crypto';
 import { badRequest, rateLimited } from '@/lib/shared/errors';
 import { getRateLimitStore, secondsUntilReset } from '@/lib/ratelimit';
 import { hidingParameters } from '@/lib/shared/sql-errors';
-import { checkCredentials } from './credentials';
-import { passwordProblem } from './passwords';
-import type { MemberRole, Principal } from './principal';
-import { ROLE_LABELS } from './roles';
-import type { SessionOrigin } from './sessions';
-import { beginSession, type OpenedSession } from './session-open';
-import { TOKEN_LIFETIME_MS } from './tokens';
+import {
+  checkCredentials,
+  passwordProblem,
+  type SessionOrigin,
+  beginSession,
+  type OpenedSession,
+  TOKEN_LIFETIME_MS,
+} from '@/lib/identity';
+import { type MemberRole, ownAccountOf, type Principal, ROLE_LABELS } from '@/lib/access';
 
 const INVITATION_HOURS = TOKEN_LIFETIME_MS.invitation / 3_600_000;
 
@@ -99,7 +101,7 @@ export async function sendInvitation(
   await recordEvent(tx, actorOf(principal), {
     kind: 'invitation.sent',
     // An admin account's invitations belong to no publisher: the event names the invitation only.
-    accountId: input.account.role === 'publisher' ? input.account.id : null,
+    accountId: ownAccountOf({ userId: input.account.id, role: input.account.role }),
     subjectId: row.id,
     details: { email, role: input.role, mailId },
   });
@@ -231,7 +233,7 @@ export async function acceptInvitation(
     };
     await recordEvent(tx, actorOf(principal, row.email), {
       kind: 'invitation.accepted',
-      accountId: row.accountRole === 'publisher' ? row.accountId : null,
+      accountId: ownAccountOf(principal),
       subjectId: row.id,
       details: { role: row.role },
     });

@@ -1,6 +1,6 @@
 /**
  * The people of an account: who is a member with which role, who is invited, and the changes Owners and
- * Admins make (lib/accounts/roles.ts says who may). An account always keeps at least one Owner. Every change
+ * Admins make (lib/access/roles.ts says who may). An account always keeps at least one Owner. Every change
  * is in the activity log, written in the same transaction.
  */
 import { and, asc, count, eq, isNull, ne, sql } from 'drizzle-orm';
@@ -10,10 +10,8 @@ import { actorOf, recordEvent } from '@/lib/audit';
 import { badRequest, conflict, forbidden, notFound } from '@/lib/shared/errors';
 import { isUuid } from '@/lib/query';
 import { sendInvitation } from './invitations';
-import type { MemberRole, Principal } from './principal';
-import { can, requireAbility } from './roles';
-import { endSessionsWithoutAccount } from './sessions';
-import { requireWritable } from './site-access';
+import { can, type MemberRole, ownAccountOf, type Principal, requireAbility, requireWritable } from '@/lib/access';
+import { endSessionsWithoutAccount } from '@/lib/identity';
 
 export interface Member {
   personId: string;
@@ -183,14 +181,12 @@ export async function revokeInvitation(principal: Principal, id: string): Promis
     await tx.update(invitations).set({ revokedAt: new Date() }).where(eq(invitations.id, row.id));
     await recordEvent(tx, actorOf(principal), {
       kind: 'invitation.revoked',
-      accountId: publisherAccount(principal),
+      accountId: ownAccountOf(principal),
       subjectId: row.id,
       details: { email: row.email, role: row.role },
     });
   });
 }
-
-const publisherAccount = (principal: Principal) => (principal.role === 'publisher' ? principal.userId : null);
 
 /** A member of the principal's account with the person's e-mail, locked; 404 for anyone else. */
 async function lockMember(tx: Tx, principal: Principal, personId: string) {
@@ -243,7 +239,7 @@ export async function changeMemberRole(
       .where(and(eq(memberships.accountId, principal.userId), eq(memberships.personId, member.personId)));
     await recordEvent(tx, actorOf(principal), {
       kind: 'member.role_changed',
-      accountId: publisherAccount(principal),
+      accountId: ownAccountOf(principal),
       subjectId: member.personId,
       details: { email: member.email, from: member.role, to: input.role, siteIds },
     });
@@ -281,7 +277,7 @@ async function dropMembership(principal: Principal, personId: string, kind: 'mem
     const ended = await endSessionsWithoutAccount(tx, sql`${member.personId}::uuid`);
     await recordEvent(tx, actorOf(principal), {
       kind,
-      accountId: publisherAccount(principal),
+      accountId: ownAccountOf(principal),
       subjectId: member.personId,
       details: { email: member.email, role: member.role, sessionsEnded: ended },
     });

@@ -5,8 +5,7 @@
 import { asc, count, eq, ilike, or, sql } from 'drizzle-orm';
 import { getDb } from '@/db/client';
 import { memberships, people, users } from '@/db/schema';
-import type { MemberRole, Principal } from './principal';
-import { requireOperator } from './roles';
+import { type MemberRole, type Principal, requireOperator } from '@/lib/access';
 
 export interface PersonSummary {
   id: string;

@@ -5,7 +5,7 @@
  */
 import { and, asc, count, desc, eq, isNull, sql } from 'drizzle-orm';
 import { getDb, type Tx } from '@/db/client';
-import { apiKeys, memberships, users, type User } from '@/db/schema';
+import { apiKeys, memberships, people, users, type User } from '@/db/schema';
 import { actorOf, recordEvent } from '@/lib/audit';
 import {
   filterToSql,
@@ -20,11 +20,10 @@ import {
 } from '@/lib/query';
 import { conflict, notFound } from '@/lib/shared/errors';
 import { sendInvitation } from './invitations';
-import { endSessionsWithoutAccount } from './sessions';
-import type { Principal } from './principal';
-import { requireOperator } from './roles';
-import { requireWritable } from './site-access';
+import { endSessionsWithoutAccount, issueToken, queueResetLink } from '@/lib/identity';
+import { type Principal, requireOperator, requireWritable } from '@/lib/access';
 import type { CreatePublisherInput, PublisherResponse } from './schemas';
+import { requirePublisher } from './users';
 
 /** Managing accounts is the operator's, with a session or an account-level key. */
 function requireAdmin(principal: Principal, operation: string): void {
@@ -223,5 +222,43 @@ export async function reactivatePublisher(principal: Principal, id: string): Pro
       details: { status },
     });
     return toResponse({ ...row, status });
+  });
+}
+
+/**
+ * An administrator sends the Owners of a publisher account a reset link each (the Publishers page). The links go
+ * by e-mail only: the administrator never sees them. An invited or deactivated account gets none: 409 says what
+ * to do instead.
+ */
+export async function sendPasswordResetAsAdmin(principal: Principal, userId: string): Promise<{ sentTo: string }> {
+  requireOperator(principal, 'operate', 'Sending a password reset link');
+  requireWritable(principal);
+  const publisher = await requirePublisher(userId);
+  const db = await getDb();
+  return db.transaction(async (tx) => {
+    const [account] = await tx.select({ status: users.status }).from(users).where(eq(users.id, publisher.id));
+    if (account.status === 'invited') {
+      throw conflict(`${publisher.email} has not accepted the invitation yet: send the invitation again instead.`);
+    }
+    if (account.status === 'deactivated') {
+      throw conflict(`${publisher.email} is deactivated: reactivate the account first.`);
+    }
+    const owners = await tx
+      .select({ id: people.id, email: people.email, name: people.name })
+      .from(memberships)
+      .innerJoin(people, eq(people.id, memberships.personId))
+      .where(and(eq(memberships.accountId, publisher.id), eq(memberships.role, 'owner')))
+      .orderBy(people.email);
+    for (const owner of owners) {
+      const token = await issueToken(tx, owner.id, 'password_reset');
+      await queueResetLink(tx, owner, token, true);
+      await recordEvent(tx, actorOf(principal), {
+        kind: 'password.reset_requested',
+        accountId: publisher.id,
+        subjectId: owner.id,
+        details: { sentBy: 'admin' },
+      });
+    }
+    return { sentTo: owners.map((o) => o.email).join(', ') };
   });
 }

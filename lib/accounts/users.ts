@@ -3,8 +3,7 @@ import { getDb } from '@/db/client';
 import { users } from '@/db/schema';
 import { notFound } from '@/lib/shared/errors';
 import { isUuid } from '@/lib/query';
-import type { Principal } from './principal';
-import { requireOperator } from './roles';
+import { isPublisherAccount, type Principal, requireOperator } from '@/lib/access';
 import { actorOf, recordEventUnlessRecent } from '@/lib/audit';
 
 /** An admin's viewing of one publisher is one event per half hour, however many pages it opens. */
@@ -48,7 +47,7 @@ export async function requirePublisher(userId: string): Promise<UserSummary> {
         .from(users)
         .where(eq(users.id, userId.toLowerCase()))
     : [];
-  if (user?.role !== 'publisher') throw notFound(`No publisher account with id ${userId}.`);
+  if (!user || !isPublisherAccount(user)) throw notFound(`No publisher account with id ${userId}.`);
   return user;
 }
 

@@ -1,10 +1,8 @@
 import { and, asc, count, desc, eq, sql, type SQLWrapper } from 'drizzle-orm';
 import { getDb } from '@/db/client';
 import { auditEvents } from '@/db/schema';
-import { requireAbility, requireOperator } from '@/lib/accounts/browser';
+import { isOperatorAccount, type Principal, requireAbility, requireAccountLevel, requireOperator } from '@/lib/access';
 import { filterToSql, pageMeta, pageOffset, searchToSql, type Paged, type PagedRowsInput } from '@/lib/query';
-import { forbidden } from '@/lib/shared/errors';
-import type { Acting } from './record';
 import type { AuditEventField, AuditEventResponse } from './schemas';
 
 const e = auditEvents;
@@ -28,20 +26,15 @@ const sortColumns: Record<AuditEventField, SQLWrapper> = { ...filterColumns, at:
  * member's role grants it; anyone else only its own account's, with an account-level credential (the log is
  * account-wide, like the rows).
  */
-function scopeOf(principal: Acting) {
+function scopeOf(principal: Principal) {
   // The operator's account has no log of its own (its events name no account): every account's, or nothing.
-  if (principal.role === 'admin') {
+  if (isOperatorAccount(principal)) {
     requireOperator(principal, 'operate', 'Reading every account’s activity');
     return undefined;
   }
-  // A member reads the account's log if their role grants it (roles.ts), as Settings → Activity shows it. From
-  // the accounts' browser.ts: their index records events here.
+  // A member reads the account's log if their role grants it (roles.ts), as Settings → Activity shows it.
   requireAbility(principal, 'readActivity', 'Reading the activity log');
-  if (principal.siteScope) {
-    throw forbidden(
-      'Reading the activity log needs an account-level API key; this key is restricted to specific sites.',
-    );
-  }
+  requireAccountLevel(principal, 'Reading the activity log');
   return eq(e.accountId, principal.userId);
 }
 
@@ -49,7 +42,7 @@ function scopeOf(principal: Acting) {
  * A page of the activity log, newest first unless sorted otherwise; Filter, FilterList and Search as in the
  * reports. An admin narrows it to an account, an actor or a kind with the same grammar (`accountId==…`).
  */
-export async function listAuditEvents(principal: Acting, input: PagedRowsInput): Promise<Paged<AuditEventResponse>> {
+export async function listAuditEvents(principal: Principal, input: PagedRowsInput): Promise<Paged<AuditEventResponse>> {
   const db = await getDb();
   const where = and(
     scopeOf(principal),

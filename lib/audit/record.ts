@@ -1,7 +1,7 @@
 import type { Tx } from '@/db/client';
 import { and, eq, gt } from 'drizzle-orm';
 import { apiKeys, auditEvents, people } from '@/db/schema';
-import type { MemberRole } from '@/lib/accounts/browser';
+import { actorKindOf, type Principal } from '@/lib/access';
 
 /**
  * The kinds of event the activity log holds, each written once here. A kind names what happened, in the past
@@ -61,34 +61,17 @@ export interface Actor {
 }
 
 /**
- * What the log needs of a Principal (lib/accounts/principal.ts), restated so that the log does not import the
- * accounts' services, which record events: of that domain it loads only the database-free roles (its browser.ts).
- */
-export interface Acting {
-  userId: string;
-  role: 'publisher' | 'admin';
-  personId?: string;
-  siteScope?: string[] | null;
-  via: 'apiKey' | 'session' | 'operator';
-  keyId?: string;
-  viewedBy?: string;
-  clientAddress?: string;
-  /** The person's role in the account: what the operator's account's members may read (lib/accounts/roles.ts). */
-  memberRole?: MemberRole;
-}
-
-/**
  * The actor of a principal: a key, an admin (also when viewing as a publisher), a member of a publisher
  * account, the CLI. A person is named by their person id (which a migrated account's first person shares).
  */
-export function actorOf(principal: Acting, label: string | null = null): Actor {
+export function actorOf(principal: Principal, label: string | null = null): Actor {
   const clientAddress = principal.clientAddress ?? null;
   if (principal.via === 'operator') return { kind: 'system', id: null, label: 'command line', clientAddress };
   if (principal.via === 'apiKey') return { kind: 'key', id: principal.keyId ?? null, label, clientAddress };
   if (principal.viewedBy) return { kind: 'admin', id: principal.viewedBy, label, clientAddress };
   const id = principal.personId ?? principal.userId;
   // A label, not a power: which account's person acted; what they were allowed to do was checked before.
-  return { kind: principal.role === 'admin' ? 'admin' : 'user', id, label, clientAddress };
+  return { kind: actorKindOf(principal), id, label, clientAddress };
 }
 
 /**

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { readDataVersion, type Principal } from '@/lib/accounts';
+import { readDataVersion, type Principal } from '@/lib/access';
 import { ProblemError } from '@/lib/http/problem';
 import { problemResponse } from '@/lib/http/problem-response';
 import { StreamedBody, streamResponse, withoutBody } from '@/lib/http/render';

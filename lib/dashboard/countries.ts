@@ -8,7 +8,7 @@ import {
   type ReportRange,
   type RevenueByCountryResponse,
 } from '@/lib/reports';
-import type { Principal } from '@/lib/accounts';
+import type { Principal } from '@/lib/access';
 import { fetchCompared, type CompareMode } from './comparison';
 import { metricsOfByCountry, type MetricId } from './metrics';
 import { readView, type SearchParams } from './url';

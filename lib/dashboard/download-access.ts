@@ -1,16 +1,11 @@
 /**
  * Who a dashboard download acts as, by the rules its page keeps: the two-factor requirement (as `requireUser`),
- * the account the URL names (`?as=`, as `viewerOf`), the member's grant (lib/accounts/roles.ts) and, for what is
+ * the account the URL names (`?as=`, as `viewerOf`), the member's grant (lib/access/roles.ts) and, for what is
  * account-wide, the site scope. Every refusal is an AppError, which the cookie route answers with its status.
  */
-import {
-  mustSetUpTwoFactor,
-  requireAbility,
-  requireAccountLevel,
-  type Principal,
-  type SessionUser,
-} from '@/lib/accounts';
-import type { Ability } from '@/lib/accounts/browser';
+import { mustSetUpTwoFactor, type SessionUser } from '@/lib/identity';
+import { requireAbility, requireAccountLevel, type Principal } from '@/lib/access';
+import type { Ability } from '@/lib/access/browser';
 import { AppError, forbidden } from '@/lib/shared/errors';
 import type { SearchParams } from './url';
 import { viewerOf } from './viewer';

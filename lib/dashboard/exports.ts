@@ -17,7 +17,7 @@ import {
   type ReportRange,
 } from '@/lib/reports';
 import { PAGE_SIZE_MAX } from '@/lib/query';
-import type { Principal } from '@/lib/accounts';
+import type { Principal } from '@/lib/access';
 import type { CountriesView } from './countries';
 
 /** The reports one can download, by their URL names (/export/daily …). */

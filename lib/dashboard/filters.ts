@@ -1,7 +1,8 @@
 import { countryName } from '@/lib/shared/countries';
 import { AppError, badRequest, ValidationError } from '@/lib/shared/errors';
 import { getDataSpan, resolveReportRange, type DataSpan, type ReportRange } from '@/lib/reports';
-import { listSites, type Principal, type SiteResponse } from '@/lib/accounts';
+import { listSites, type SiteResponse } from '@/lib/sites';
+import type { Principal } from '@/lib/access';
 import { paramOf, readSiteDay, type SearchParams } from './url';
 
 /** Answers a page shows in place of its data: bad input (400) or sites it may not read (403). */

@@ -10,7 +10,7 @@ import {
   type RevenueTotalResponse,
   type SiteRevenue,
 } from '@/lib/reports';
-import type { Principal } from '@/lib/accounts';
+import type { Principal } from '@/lib/access';
 import { fetchCompared, type CompareMode } from './comparison';
 
 /**

@@ -1,5 +1,5 @@
 import { todayUtc } from '@/lib/query';
-import { forOneRequest, type Principal } from '@/lib/accounts';
+import { forOneRequest, type Principal } from '@/lib/access';
 import { readCompare, type CompareMode } from './comparison';
 import { readFilterBar, type FilterBarState } from './filters';
 import { requireUser } from './session';

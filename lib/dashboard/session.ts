@@ -2,13 +2,8 @@ import { cookies, headers } from 'next/headers';
 import { redirect } from 'next/navigation';
 import { cache } from 'react';
 import { clientAddress, exactClientAddress } from '@/lib/http/client-address';
-import {
-  mustSetUpTwoFactor,
-  type Principal,
-  type SessionOrigin,
-  userForSession,
-  type SessionUser,
-} from '@/lib/accounts';
+import { mustSetUpTwoFactor, type SessionOrigin, userForSession, type SessionUser } from '@/lib/identity';
+import type { Principal } from '@/lib/access';
 import { VIEW_AS } from './url';
 import { viewerOf } from './viewer';
 import { SESSION_COOKIE } from './session-cookie';

@@ -1,5 +1,5 @@
 import { getRevenueBySite, type ReportRange, type SiteRevenue } from '@/lib/reports';
-import type { Principal } from '@/lib/accounts';
+import type { Principal } from '@/lib/access';
 import { fetchCompared, type CompareMode } from './comparison';
 
 /** The columns of the Sites table one may sort by, by their URL names (`sortBy`). */

@@ -1,14 +1,8 @@
 import { cache } from 'react';
 import { AppError } from '@/lib/shared/errors';
-import {
-  isOperator,
-  listPublishers,
-  principalOf,
-  viewAsPublisher,
-  type Principal,
-  type SessionUser,
-  type UserSummary,
-} from '@/lib/accounts';
+import { isOperator, type Principal } from '@/lib/access';
+import { listPublishers, viewAsPublisher, type UserSummary } from '@/lib/accounts';
+import { principalOf, type SessionUser } from '@/lib/identity';
 import { paramOf, VIEW_AS, type SearchParams } from './url';
 
 /** The publishers an admin may view, read once per request (the layout's switch and the page's chooser). */
@@ -49,7 +43,7 @@ export async function viewerOf(
       throw err;
     }
   }
-  // Only a member whose role grants viewing as (lib/accounts/roles.ts) is offered the choice.
+  // Only a member whose role grants viewing as (lib/access/roles.ts) is offered the choice.
   if (isOperator(user.principal) && !ownIsEnough) {
     return { kind: 'choose', publishers: await publishersFor(user.principal) };
   }

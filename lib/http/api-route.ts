@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import { QueryParams, readQuery, type QuerySchema } from '@/lib/query';
-import { dataVersionForReads, type Principal } from '@/lib/accounts';
+import { dataVersionForReads, type Principal } from '@/lib/access';
 import { readJsonBody } from './body';
 import { CSV_TYPE, JSON_TYPES, negotiateMediaType } from './negotiate';
 import { AppError, badRequest, notFound } from '@/lib/shared/errors';

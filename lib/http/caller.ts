@@ -1,5 +1,5 @@
 import { authenticateApiKey, touchApiKey } from '@/lib/keys';
-import type { DataVersion, Principal } from '@/lib/accounts';
+import type { DataVersion, Principal } from '@/lib/access';
 import { ValidationError } from '@/lib/shared/errors';
 import { runAfterResponse } from './background';
 import { exactClientAddress } from './client-address';

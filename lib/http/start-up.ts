@@ -1,4 +1,4 @@
-import { demoRefusal } from '@/lib/accounts';
+import { demoRefusal } from '@/lib/identity';
 import { unknownAddressWarning } from '@/lib/http/client-address';
 import { log } from '@/lib/platform/log';
 import { seedDemoPaymentHistory } from '@/lib/payments';
@@ -7,7 +7,7 @@ import { seedDemoPaymentHistory } from '@/lib/payments';
  * The server's start (instrumentation.ts): opening the database applies pending migrations and, for a new
  * embedded database, seeds the demo data (and its payments history), so the first visitor does not wait for it. Then the checks: a
  * server that cannot tell its callers apart says so, and a server that others can reach refuses to run with
- * the demo passwords (lib/accounts/demo-gate.ts).
+ * the demo passwords (lib/identity/demo-gate.ts).
  */
 export async function startUp(openDatabase: OpenDatabase): Promise<void> {
   const warning = unknownAddressWarning();

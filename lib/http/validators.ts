@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { DataVersion, Principal } from '@/lib/accounts';
+import type { DataVersion, Principal } from '@/lib/access';
 import { todayUtc } from '@/lib/query';
 import { noneMatchHits } from './etag';
 

@@ -6,14 +6,8 @@ import { apiKeys, people, sites, users, type ApiKeyRow } from '@/db/schema';
 import { generateApiKey } from '@/lib/keys/key-format';
 import { badRequest, conflict, forbidden, notFound } from '@/lib/shared/errors';
 import { isUuid } from '@/lib/query';
-import {
-  requireAbility,
-  requireAccountLevel,
-  requireOperator,
-  requireWritable,
-  requirePublisher,
-  type Principal,
-} from '@/lib/accounts';
+import { requireAbility, requireAccountLevel, requireOperator, requireWritable, type Principal } from '@/lib/access';
+import { requirePublisher } from '@/lib/accounts';
 import { actorOf, recordEvent } from '@/lib/audit';
 import type { ApiKeyResponse, CreateApiKeyResponse, RotateApiKeyResponse } from './schemas';
 

@@ -4,7 +4,7 @@ import { preparedPerDatabase } from '@/db/prepared';
 import { hidingParameters } from '@/lib/shared/sql-errors';
 import { apiKeys, users } from '@/db/schema';
 import { hashApiKey, isWellFormedApiKey } from '@/lib/keys/key-format';
-import { accountSitesColumns, forOneRequest, type DataVersion, type Principal } from '@/lib/accounts';
+import { accountSitesColumns, forOneRequest, type DataVersion, type Principal } from '@/lib/access';
 
 const LAST_USED_RESOLUTION_MS = 60_000;
 

@@ -8,7 +8,7 @@ import { getDb, type Db } from '@/db/client';
 import { revenueRollup, users } from '@/db/schema';
 import { payments, statements } from '@/db/schema-payments';
 import { DEMO_IDS } from '@/db/seed-data';
-import { OPERATOR } from '@/lib/accounts';
+import { OPERATOR } from '@/lib/access';
 import { todayUtc } from '@/lib/query';
 import { closeThrough } from './finalize';
 import { monthOf, previousMonth } from './months';

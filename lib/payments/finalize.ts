@@ -10,7 +10,7 @@ import { getDb, type Tx } from '@/db/client';
 import { users } from '@/db/schema';
 import { statementLines, statements } from '@/db/schema-payments';
 import { actorOf, recordEvents, type AuditEventInput } from '@/lib/audit';
-import { requireOperator, type Principal } from '@/lib/accounts';
+import { requireOperator, type Principal } from '@/lib/access';
 import { todayUtc } from '@/lib/query';
 import { payoutRules } from '@/lib/platform/env';
 import { badRequest } from '@/lib/shared/errors';

@@ -5,7 +5,7 @@
 import { and, asc, desc, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import { getDb } from '@/db/client';
 import { queryRows } from '@/db/raw-query';
-import type { Principal } from '@/lib/accounts';
+import type { Principal } from '@/lib/access';
 import { filterToSql, pageMeta, pageOffset, searchToSql, type Paged, type PagedRowsInput } from '@/lib/query';
 import { accountLedger, summaryOf, type AccountStatement } from './statements';
 import { monthName } from './months';

@@ -3,7 +3,7 @@ import { and, asc, eq, gt, isNull, max } from 'drizzle-orm';
 import { getDb } from '@/db/client';
 import { users } from '@/db/schema';
 import { payments, statements } from '@/db/schema-payments';
-import { requireOperator, type Principal } from '@/lib/accounts';
+import { requireOperator, type Principal } from '@/lib/access';
 
 export interface UnpaidStatement {
   accountId: string;

@@ -10,7 +10,7 @@ import { getDb, type Tx } from '@/db/client';
 import { users } from '@/db/schema';
 import { payments, statements } from '@/db/schema-payments';
 import { actorOf, recordEvents } from '@/lib/audit';
-import { requireOperator, type Principal } from '@/lib/accounts';
+import { requireOperator, type Principal } from '@/lib/access';
 import { isDay, isUuid, todayUtc } from '@/lib/query';
 import { conflict, ValidationError, type FieldError } from '@/lib/shared/errors';
 import { dollars } from '@/lib/shared/money';

@@ -6,7 +6,7 @@
 import { eq } from 'drizzle-orm';
 import { getDb, type Tx } from '@/db/client';
 import { users } from '@/db/schema';
-import type { Principal } from '@/lib/accounts';
+import type { Principal } from '@/lib/access';
 import { todayUtc } from '@/lib/query';
 import { payoutRules } from '@/lib/platform/env';
 import { badRequest, notFound } from '@/lib/shared/errors';

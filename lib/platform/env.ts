@@ -206,7 +206,7 @@ export function setEnv(value: Env | undefined) {
 export const ownServer = {
   /** The key that client-address stamps are signed with (lib/http/client-address.ts). */
   stampSecret: (): string | undefined => process.env[STAMP_SECRET_VARIABLE] || undefined,
-  /** The address it listens on (lib/accounts/demo-gate.ts). */
+  /** The address it listens on (lib/identity/demo-gate.ts). */
   listenHost: (): string | undefined => process.env[LISTEN_HOST_VARIABLE] || undefined,
 };
 

@@ -80,7 +80,7 @@ export const MIGRATION_SESSION_IDLE_TIMEOUT_MS = 60_000;
 export const SIGN_IN_LIMITS = { perAccountAndAddress: 10, perAddress: 30, windowMs: 15 * 60_000 };
 
 /**
- * The second factor's back-off, per person and wherever the codes come from (lib/accounts/second-factor-backoff.ts;
+ * The second factor's back-off, per person and wherever the codes come from (lib/identity/second-factor-backoff.ts;
  * NIST SP 800-63B 5.2.2): the first `freeFailures` wrong codes in a row cost nothing; after them, a code from
  * the app is checked only once `firstWaitMs` has passed since the last wrong one, a wait that doubles with each
  * further wrong code up to `longestWaitMs` (1, 2, 4, 8, 16, 32 minutes, then an hour each). After `maxFailures`

@@ -3,7 +3,7 @@ import { getReadDb } from '@/db/client';
 import { revenueDaily, revenueRollup, sites } from '@/db/schema';
 import { addSums, type Metrics, metricsOf, NO_SUMS, type Sums, usdFromMicros } from '@/lib/shared/money';
 import { daysBetweenInclusive } from '@/lib/query';
-import type { Principal } from '@/lib/accounts';
+import type { Principal } from '@/lib/access';
 import { reportScope, scopeShape, type ReportInput, type ReportScope } from './reports';
 import { cachedReport } from './result-cache';
 import { splitRange } from './revenue-source';

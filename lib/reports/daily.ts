@@ -3,7 +3,7 @@ import { getReadDb } from '@/db/client';
 import { revenueDaily, revenueRollup } from '@/db/schema';
 import { type Metrics, metricsOf, NO_SUMS, type Sums } from '@/lib/shared/money';
 import { eachDay } from '@/lib/query';
-import type { Principal } from '@/lib/accounts';
+import type { Principal } from '@/lib/access';
 import { reportScope, scopeShape, type ReportInput, type ReportScope } from './reports';
 import { cachedReport } from './result-cache';
 

@@ -1,7 +1,7 @@
 import { and, eq, inArray, isNull, max, min, sql } from 'drizzle-orm';
 import { getReadDb } from '@/db/client';
 import { revenueRollup, users } from '@/db/schema';
-import type { Principal } from '@/lib/accounts';
+import type { Principal } from '@/lib/access';
 
 /** How far an account's figures reach and how fresh they are: the dashboard's "All time" and "Data updated". */
 export interface DataSpan {

@@ -14,7 +14,7 @@ import {
   type PagedRowsInput,
   type SiteDayInput,
 } from '@/lib/query';
-import { readableSites, requireAccountLevel, type Principal } from '@/lib/accounts';
+import { readableSites, requireAccountLevel, type Principal } from '@/lib/access';
 import { aggregates, byCountryColumns } from './field-sql';
 import { byCountryFields, rowFields, type ByCountryField } from './fields';
 import { countAndLocate } from './rows-count';

@@ -10,7 +10,7 @@ import type { StreamRow } from '@/db/stream';
 import { csvCell } from '@/lib/shared/csv';
 import { exportLimits } from '@/lib/platform/env';
 import type { RowsInput } from '@/lib/query';
-import { requireAccountLevel, type Principal } from '@/lib/accounts';
+import { requireAccountLevel, type Principal } from '@/lib/access';
 import { selectRows, SITE_FIELDS } from './rows-query';
 import { adUnitIdOf } from './field-sql';
 import { ROW_COLUMNS } from './reports';

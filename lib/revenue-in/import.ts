@@ -10,7 +10,8 @@ import { addRevenueMonths } from '@/db/revenue-months';
 import { addDays, todayUtc } from '@/lib/query';
 import { actorOf, recordEvent } from '@/lib/audit';
 import { type ImportFormat, type LineError, parseRevenueBatches } from '@/lib/revenue-in/parse';
-import { findUserByEmail, requireOperator, type Principal } from '@/lib/accounts';
+import { findUserByEmail } from '@/lib/accounts';
+import { requireOperator, type Principal } from '@/lib/access';
 import { createStaging, resolveSites, stage, stagingValues, upsertStaged } from './write';
 import type { ImportSummary } from './schemas';
 

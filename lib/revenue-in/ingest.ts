@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { AppError } from '@/lib/shared/errors';
 import type { ImportFormat } from '@/lib/revenue-in/parse';
-import { requireAccountLevel, type Principal } from '@/lib/accounts';
+import { requireAccountLevel, type Principal } from '@/lib/access';
 import { importRevenue } from './import';
 import type { ImportSummary } from './schemas';
 

@@ -5,7 +5,9 @@ import { count, eq, sql } from 'drizzle-orm';
 import { getDb } from '@/db/client';
 import { revenueDaily, sessions, sites } from '@/db/schema';
 import { createApiKey, revokeApiKey } from '@/lib/keys';
-import { signOut, findUserByEmail, type Principal } from '@/lib/accounts';
+import { signOut } from '@/lib/identity';
+import { findUserByEmail } from '@/lib/accounts';
+import type { Principal } from '@/lib/access';
 
 /** Everything here runs inside scripts/open-database.ts `withDatabase`, on the database the server uses. */
 
@@ -58,7 +60,7 @@ export interface Access {
 
 /**
  * `keyCount` API keys (through the service, as `npm run apikey` does) and a dashboard session for the run.
- * lib/accounts/session-open.ts opens sessions only for a person who proved who they are, so the row is written here the way signIn writes
+ * lib/identity/session-open.ts opens sessions only for a person who proved who they are, so the row is written here the way signIn writes
  * it (SHA-256 of a random token); it is removed with the service's signOut. If anything fails halfway, what
  * was created is removed before the error goes on.
  */

@@ -13,7 +13,7 @@ import { and, eq, gte, max, sql, type SQL } from 'drizzle-orm';
 import { getDb } from '@/db/client';
 import { queryRows } from '@/db/raw-query';
 import { revenueDaily } from '@/db/schema';
-import { OPERATOR } from '@/lib/accounts';
+import { OPERATOR } from '@/lib/access';
 import { addDays } from '@/lib/query';
 import { importRevenue, type ImportSummary } from '@/lib/revenue-in';
 import { usdFromMicros } from '@/lib/shared/money';

@@ -6,7 +6,7 @@
 import type { Tx } from '@/db/client';
 import { addRevenueMonths } from '@/db/revenue-months';
 import { revenueDaily, sites, users } from '@/db/schema';
-import { OPERATOR } from '@/lib/accounts';
+import { OPERATOR } from '@/lib/access';
 import { closeThrough } from '@/lib/payments/finalize';
 import { monthOf, nextMonth, previousMonth } from '@/lib/payments/months';
 import { todayUtc } from '@/lib/query';

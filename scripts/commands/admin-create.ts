@@ -1,4 +1,6 @@
-import { createAdmin, createPublisherInput, MIN_PASSWORD_LENGTH, OPERATOR, passwordProblem } from '@/lib/accounts';
+import { createAdmin, createPublisherInput } from '@/lib/accounts';
+import { MIN_PASSWORD_LENGTH, passwordProblem } from '@/lib/identity';
+import { OPERATOR } from '@/lib/access';
 import { AppError } from '@/lib/shared/errors';
 import { type Command, CommandError, UsageError, parseCommandArgs } from '../cli-kit';
 import { configuredDatabaseTarget, withDatabase } from '../open-database';

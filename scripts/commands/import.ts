@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { formatFromName, IMPORT_COLUMNS, importRevenue, type ImportFormat, type LineError } from '@/lib/revenue-in';
-import { OPERATOR } from '@/lib/accounts';
+import { OPERATOR } from '@/lib/access';
 import { type Command, CommandError, UsageError, parseCommandArgs } from '../cli-kit';
 import { configuredDatabaseTarget, withDatabase } from '../open-database';
 import { Progress } from '../progress';

@@ -1,5 +1,5 @@
 import { createInterface } from 'node:readline';
-import { MIN_PASSWORD_LENGTH, passwordProblem, setPassword } from '@/lib/accounts';
+import { MIN_PASSWORD_LENGTH, passwordProblem, setPassword } from '@/lib/identity';
 import { type Command, CommandError, UsageError, parseCommandArgs } from '../cli-kit';
 import { configuredDatabaseTarget, withDatabase } from '../open-database';
 

@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { OPERATOR } from '@/lib/accounts';
+import { OPERATOR } from '@/lib/access';
 import { finalizeMonth, parsePaymentsCsv, recordPayments, type PaymentEntry } from '@/lib/payments';
 import { todayUtc } from '@/lib/query';
 import { AppError } from '@/lib/shared/errors';

@@ -8,14 +8,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import {
-  createPublisher,
-  deactivatePublisher,
-  findUserByEmail,
-  listSites,
-  OPERATOR,
-  type Principal,
-} from '@/lib/accounts';
+import { createPublisher, deactivatePublisher, findUserByEmail } from '@/lib/accounts';
+import { listSites } from '@/lib/sites';
+import { OPERATOR, type Principal } from '@/lib/access';
 import { createApiKey, MAX_ACTIVE_KEYS, revokeApiKey } from '@/lib/keys';
 import { readEnv, setEnv } from '@/lib/platform/env';
 import { startServer } from '../../scripts/bench/server';

@@ -12,7 +12,7 @@ import { DEMO_IDS } from '@/db/seed';
 import { readCountriesView } from '@/lib/dashboard/countries';
 import { download, EXPORTS } from '@/lib/dashboard/exports';
 import { getDailyRevenue, getDataSpan, getRevenueBySite } from '@/lib/reports';
-import type { Principal } from '@/lib/accounts';
+import type { Principal } from '@/lib/access';
 import { get } from '../support/api';
 import { openTestDatabase } from '../support/db';
 import { demoKey, sessionPrincipal } from '../support/keys';

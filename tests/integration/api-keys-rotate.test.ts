@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { apiKeys } from '@/db/schema';
 import { isWellFormedApiKey } from '@/lib/keys/key-format';
 import { MAX_ACTIVE_KEYS, revokeApiKey, rotateApiKey } from '@/lib/keys/api-keys';
-import type { Principal } from '@/lib/accounts/principal';
+import type { Principal } from '@/lib/access/principal';
 import { get } from '../support/api';
 import { useTestDatabase } from '../support/db';
 import { createPublisher, createSite } from '../support/factories';

@@ -3,7 +3,7 @@ import { and, desc, eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { apiKeys, auditEvents, invitations, mailOutbox, memberships, people, sessions, users } from '@/db/schema';
 import { DEMO_IDS } from '@/db/seed-data';
-import { signIn, userForSession } from '@/lib/accounts';
+import { signIn, userForSession } from '@/lib/identity';
 import { revokeApiKey } from '@/lib/keys/api-keys';
 import { sha256Hex } from '@/lib/shared/crypto';
 import { callApi, get } from '../support/api';

@@ -3,23 +3,19 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_IDS } from '@/db/seed';
 import {
   createPublisher as createPublisherAccount,
-  createSite as createSiteFor,
   deactivatePublisher,
-  listManagedSites,
   listPeople,
   listPublisherAccounts,
   listPublishers,
-  listSitesForReview,
-  principalOf,
   reactivatePublisher,
   resendInvitation,
-  resetTwoFactorAsAdmin,
   sendPasswordResetAsAdmin,
-  updateSite,
   viewAsPublisher,
-  type Principal,
 } from '@/lib/accounts';
-import type { MemberRole } from '@/lib/accounts/principal';
+import { createSite as createSiteFor, listManagedSites, listSitesForReview, updateSite } from '@/lib/sites';
+import { principalOf, resetTwoFactorAsAdmin } from '@/lib/identity';
+import type { Principal } from '@/lib/access';
+import type { MemberRole } from '@/lib/access/principal';
 import { listAuditEvents } from '@/lib/audit';
 import { createApiKeyForUser } from '@/lib/keys';
 import { finalizeMonth, listPayouts, recordPayments } from '@/lib/payments';
@@ -36,7 +32,7 @@ import { sessionPrincipal } from '../support/keys';
  * power: authorization-api.test.ts), so the people are tried at the services every door calls: each operator
  * operation × the operator's account's Owner, Admin, Finance and Viewer, with the session principals
  * (principalOf) that sign-in builds. `operate` is for Owners and Admins, `pay` for Owners and Finance
- * (lib/accounts/roles.ts). The dashboard's side is e2e/dashboard-authorization.spec.ts.
+ * (lib/access/roles.ts). The dashboard's side is e2e/dashboard-authorization.spec.ts.
  */
 const t = useTestDatabase();
 

@@ -3,7 +3,7 @@ import { DEMO_IDS, DEMO_SITES } from '@/db/seed-data';
 import { AppError } from '@/lib/shared/errors';
 import { addDays, eachDay } from '@/lib/query';
 import { type DailyPoint, getDailyRevenue } from '@/lib/reports/daily';
-import type { Principal } from '@/lib/accounts/principal';
+import type { Principal } from '@/lib/access/principal';
 import { getTotals } from '@/lib/reports/reports';
 import { useTestDatabase } from '../support/db';
 import { createPublisher, createRevenue, createSite } from '../support/factories';

@@ -6,8 +6,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { DEMO_IDS } from '@/db/seed-data';
-import type { MemberRole } from '@/lib/accounts/principal';
-import type { SessionUser } from '@/lib/accounts/sessions';
+import type { MemberRole } from '@/lib/access/principal';
+import type { SessionUser } from '@/lib/identity/sessions';
 import { listAuditEvents } from '@/lib/audit';
 import { activityInput, readActivityView } from '@/lib/dashboard/activity';
 import { DOWNLOADS, downloaderOf, TWO_FACTOR_FIRST } from '@/lib/dashboard/download-access';
@@ -54,7 +54,7 @@ describe('Finance and a one-site Viewer on every download', () => {
   });
 
   it('lets the Viewer download the reports of her site only, and neither statements nor the log', async () => {
-    // Her sites go with her principal: the reports' services refuse any other (403, lib/accounts/site-access.ts).
+    // Her sites go with her principal: the reports' services refuse any other (403, lib/access/site-access.ts).
     expect(await downloaderOf(viewer, {}, reports)).toMatchObject({ userId: DEMO, siteScope: [SKY_HOPPER] });
     await expect(downloaderOf(viewer, {}, statements)).rejects.toMatchObject({
       code: 'forbidden',

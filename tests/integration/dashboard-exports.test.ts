@@ -9,7 +9,7 @@ import { readCountriesView } from '@/lib/dashboard/countries';
 import { download, type ExportName } from '@/lib/dashboard/exports';
 import { dollars } from '@/lib/shared/money';
 import { getTotals, type ReportRange } from '@/lib/reports/reports';
-import type { SessionUser } from '@/lib/accounts/sessions';
+import type { SessionUser } from '@/lib/identity/sessions';
 import { useTestDatabase } from '../support/db';
 import { sessionUserOf } from '../support/keys';
 import { DEMO_SITE_IDS, micros, shiftDay, sqlRows, uuidArray } from './reports-helpers';

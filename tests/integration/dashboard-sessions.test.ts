@@ -5,8 +5,8 @@ import { DEMO_IDS, DEMO_PASSWORD, DEMO_USERS } from '@/db/seed-data';
 import { people, sessions, users } from '@/db/schema';
 import { createMemoryStore } from '@/lib/ratelimit/memory';
 import { setRateLimitStore } from '@/lib/ratelimit';
-import { SESSION_DAYS, signOut, userForSession } from '@/lib/accounts/sessions';
-import { signIn, type SignInResult } from '@/lib/accounts/sign-in';
+import { SESSION_DAYS, signOut, userForSession } from '@/lib/identity/sessions';
+import { signIn, type SignInResult } from '@/lib/identity/sign-in';
 import { useTestDatabase } from '../support/db';
 import { createPublisher } from '../support/factories';
 

@@ -2,7 +2,7 @@ import { verify } from '@node-rs/argon2';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createMemoryStore } from '@/lib/ratelimit/memory';
 import { setRateLimitStore } from '@/lib/ratelimit';
-import { signIn } from '@/lib/accounts/sign-in';
+import { signIn } from '@/lib/identity/sign-in';
 import { SIGN_IN_LIMITS } from '@/lib/platform/limits';
 import { useTestDatabase } from '../support/db';
 import { createPublisher } from '../support/factories';

@@ -3,11 +3,11 @@ import { sql } from 'drizzle-orm';
 import { describe, expect, inject, it } from 'vitest';
 import { openConfiguredDatabase, openPostgres } from '@/db/client';
 import { DEMO_MEMBERS, DEMO_PASSWORD, DEMO_USERS } from '@/db/seed-data';
-import { demoRefusal } from '@/lib/accounts/demo-gate';
+import { demoRefusal } from '@/lib/identity/demo-gate';
 import { readEnv, setEnv } from '@/lib/platform/env';
-import { accountsWithDemoPassword, passwordProblem, setPassword } from '@/lib/accounts/passwords';
-import { userForSession } from '@/lib/accounts/sessions';
-import { signIn } from '@/lib/accounts/sign-in';
+import { accountsWithDemoPassword, passwordProblem, setPassword } from '@/lib/identity/passwords';
+import { userForSession } from '@/lib/identity/sessions';
+import { signIn } from '@/lib/identity/sign-in';
 import { useTestDatabase } from '../support/db';
 import { createPublisher } from '../support/factories';
 

@@ -12,9 +12,8 @@ import {
   removeMember,
   resendMemberInvitation,
   revokeInvitation,
-  signIn,
-  userForSession,
 } from '@/lib/accounts';
+import { signIn, userForSession } from '@/lib/identity';
 import { createApiKey } from '@/lib/keys';
 import { getRows } from '@/lib/reports';
 import { useTestDatabase } from '../support/db';

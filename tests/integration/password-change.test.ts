@@ -1,10 +1,10 @@
 import { and, eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { auditEvents, mailOutbox, sessions } from '@/db/schema';
-import { changePassword } from '@/lib/accounts';
-import { CHANGE_PASSWORD_LIMIT } from '@/lib/accounts/password-change';
-import { userForSession } from '@/lib/accounts/sessions';
-import { signIn } from '@/lib/accounts/sign-in';
+import { changePassword } from '@/lib/identity';
+import { CHANGE_PASSWORD_LIMIT } from '@/lib/identity/password-change';
+import { userForSession } from '@/lib/identity/sessions';
+import { signIn } from '@/lib/identity/sign-in';
 import { setRateLimitStore } from '@/lib/ratelimit';
 import { createMemoryStore } from '@/lib/ratelimit/memory';
 import { AppError } from '@/lib/shared/errors';

@@ -9,9 +9,8 @@ import {
   deactivatePublisher,
   invitationFor,
   resendInvitation,
-  signIn,
-  userForSession,
 } from '@/lib/accounts';
+import { signIn, userForSession } from '@/lib/identity';
 import { getDb } from '@/db/client';
 import { sendInvitation } from '@/lib/accounts/invitations';
 import { useTestDatabase } from '../support/db';

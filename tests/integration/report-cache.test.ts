@@ -12,7 +12,7 @@ import { get } from '../support/api';
 import { openTestDatabase } from '../support/db';
 import { createPublisher, createRevenue, createSite } from '../support/factories';
 import { issueKey, sessionPrincipal } from '../support/keys';
-import { forOneRequest, type Principal } from '@/lib/accounts';
+import { forOneRequest, type Principal } from '@/lib/access';
 import { q, sqlSums } from './reports-helpers';
 
 const statements: string[] = [];

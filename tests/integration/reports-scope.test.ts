@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_IDS } from '@/db/seed-data';
 import { get } from '../support/api';
-import type { Principal } from '@/lib/accounts';
+import type { Principal } from '@/lib/access';
 import { byCountryQuery } from '@/lib/reports/field-sql';
 import { getRevenueByCountry, getTotals } from '@/lib/reports/reports';
 import { useTestDatabase } from '../support/db';

@@ -7,7 +7,7 @@
 import postgres from 'postgres';
 import { sql } from 'drizzle-orm';
 import { describe, expect, inject, it } from 'vitest';
-import { OPERATOR } from '@/lib/accounts/principal';
+import { OPERATOR } from '@/lib/access/principal';
 import { importRevenue } from '@/lib/revenue-in/import';
 import { useTestDatabase } from '../support/db';
 import { createPublisher } from '../support/factories';

@@ -7,7 +7,7 @@
 import { eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { users } from '@/db/schema';
-import { OPERATOR } from '@/lib/accounts/principal';
+import { OPERATOR } from '@/lib/access/principal';
 import { importRevenue } from '@/lib/revenue-in/import';
 import { COUNTRIES } from '@/lib/shared/countries';
 import { addDays } from '@/lib/query';

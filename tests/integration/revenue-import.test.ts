@@ -7,7 +7,7 @@ import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { addRevenueMonths } from '@/db/revenue-months';
 import type { LineError } from '@/lib/revenue-in/parse';
-import { OPERATOR } from '@/lib/accounts/principal';
+import { OPERATOR } from '@/lib/access/principal';
 import { importRevenue, type ImportOptions } from '@/lib/revenue-in/import';
 import { get } from '../support/api';
 import { useTestDatabase } from '../support/db';

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { deviceOf, endSession, listSessions, signIn, userForSession } from '@/lib/accounts';
+import { deviceOf, endSession, listSessions, signIn, userForSession } from '@/lib/identity';
 import { setRateLimitStore } from '@/lib/ratelimit';
 import { createMemoryStore } from '@/lib/ratelimit/memory';
 import { useTestDatabase } from '../support/db';

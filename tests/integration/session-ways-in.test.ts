@@ -3,20 +3,18 @@ import { and, desc, eq } from 'drizzle-orm';
 import { Secret, TOTP } from 'otpauth';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { auditEvents, mailOutbox, people } from '@/db/schema';
+import { acceptInvitation, inviteMember, resendMemberInvitation } from '@/lib/accounts';
 import {
-  acceptInvitation,
   changePassword,
   completeSignIn,
   confirmTwoFactor,
-  inviteMember,
   pendingSignIn,
   requestPasswordReset,
-  resendMemberInvitation,
   resetLinkWorks,
   resetPassword,
   startTwoFactorSetup,
   userForSession,
-} from '@/lib/accounts';
+} from '@/lib/identity';
 import { INVITATION_LIMIT } from '@/lib/accounts/invitations';
 import { sendDueMail } from '@/lib/mail';
 import { readEnv, setEnv } from '@/lib/platform/env';

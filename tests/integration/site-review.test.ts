@@ -10,11 +10,11 @@ import {
   listSitesForReview,
   siteHistory,
   updateSite,
-  viewAsPublisher,
-  type Principal,
-} from '@/lib/accounts';
+} from '@/lib/sites';
+import { viewAsPublisher } from '@/lib/accounts';
+import type { Principal } from '@/lib/access';
 import { AppError } from '@/lib/shared/errors';
-import { MAX_PENDING_SITES } from '@/lib/accounts/site-admin';
+import { MAX_PENDING_SITES } from '@/lib/sites/site-admin';
 import { DEMO_IDS } from '@/db/seed-data';
 import { useTestDatabase } from '../support/db';
 import { createPublisher, createRevenue, createSite as siteRow } from '../support/factories';

@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { queryRows } from '@/db/raw-query';
 import { addRevenueMonths } from '@/db/revenue-months';
 import { revenueDaily } from '@/db/schema';
-import { OPERATOR } from '@/lib/accounts';
+import { OPERATOR } from '@/lib/access';
 import { accountLedger, balanceOf, finalizeMonth, recordPayments, type AccountStatement } from '@/lib/payments';
 import { lastDayOf, nextMonth } from '@/lib/payments/months';
 import { getTotals } from '@/lib/reports';

@@ -6,7 +6,7 @@
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '@/db/raw-query';
-import { OPERATOR } from '@/lib/accounts';
+import { OPERATOR } from '@/lib/access';
 import {
   accountLedger,
   balanceOf,

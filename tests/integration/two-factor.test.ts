@@ -6,7 +6,6 @@ import {
   completeSignIn,
   confirmTwoFactor,
   disableTwoFactor,
-  listPeople,
   mustSetUpTwoFactor,
   pendingSignIn,
   resetTwoFactorAsAdmin,
@@ -14,7 +13,8 @@ import {
   signIn,
   startTwoFactorSetup,
   userForSession,
-} from '@/lib/accounts';
+} from '@/lib/identity';
+import { listPeople } from '@/lib/accounts';
 import { DEMO_IDS } from '@/db/seed-data';
 import { setRateLimitStore } from '@/lib/ratelimit';
 import { createMemoryStore } from '@/lib/ratelimit/memory';

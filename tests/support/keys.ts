@@ -1,7 +1,7 @@
 import { DEMO_IDS } from '@/db/seed';
 import { createApiKey, type CreateApiKeyInput } from '@/lib/keys/api-keys';
-import type { MemberRole, Principal } from '@/lib/accounts/principal';
-import type { SessionUser } from '@/lib/accounts/sessions';
+import type { MemberRole, Principal } from '@/lib/access/principal';
+import type { SessionUser } from '@/lib/identity/sessions';
 
 /**
  * A dashboard-session principal of an account's first Owner (the person who shares the account's id, as the

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isLoopbackHost, reachableBeyondLoopback } from '@/lib/accounts/demo-gate';
+import { isLoopbackHost, reachableBeyondLoopback } from '@/lib/identity/demo-gate';
 import { readEnv } from '@/lib/platform/env';
 
 // Issue 18 point 3: which servers others can reach. The database side is tests/integration/demo-gate.test.ts.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isOperator, MEMBER_ROLES, operatorPowersOf } from '@/lib/accounts/browser';
+import { isOperator, MEMBER_ROLES, operatorPowersOf } from '@/lib/access/browser';
 
 /** Issue 39, point 2: what the invitation form says of each role agrees with the check the services make. */
 describe('the operator account’s roles', () => {

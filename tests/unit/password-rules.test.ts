@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEMO_PASSWORD } from '@/db/seed-data';
-import { MIN_PASSWORD_LENGTH, passwordProblem } from '@/lib/accounts';
+import { MIN_PASSWORD_LENGTH, passwordProblem } from '@/lib/identity';
 
 describe('passwordProblem (NIST SP 800-63B)', () => {
   it('accepts a long password of any characters, with no composition rules', () => {

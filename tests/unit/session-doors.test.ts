@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 /**
- * Issue 39, point 1: one function opens sessions (lib/accounts/session-open.ts), and it applies the second
+ * Issue 39, point 1: one function opens sessions (lib/identity/session-open.ts), and it applies the second
  * factor. A new way in that wrote its own session row would skip it: no other file may insert into `sessions`.
  */
 const ROOTS = ['lib', 'app', 'scripts', 'db'];
@@ -19,8 +19,8 @@ function sourceFiles(dir: string): string[] {
 }
 
 describe('the one way into a session', () => {
-  it('only lib/accounts/session-open.ts inserts sessions', () => {
+  it('only lib/identity/session-open.ts inserts sessions', () => {
     const writers = ROOTS.flatMap(sourceFiles).filter((file) => SESSION_INSERT.test(fs.readFileSync(file, 'utf8')));
-    expect(writers).toEqual([path.join('lib', 'accounts', 'session-open.ts')]);
+    expect(writers).toEqual([path.join('lib', 'identity', 'session-open.ts')]);
   });
 });

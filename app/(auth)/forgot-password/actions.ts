@@ -1,7 +1,7 @@
 'use server';
 
 import { z } from 'zod';
-import { requestPasswordReset } from '@/lib/accounts';
+import { requestPasswordReset } from '@/lib/identity';
 import { actionClientAddress } from '@/lib/dashboard/session';
 import { runAfterResponse } from '@/lib/http/background';
 import { kickSender } from '@/lib/mail';
@@ -15,7 +15,7 @@ export interface ForgotPasswordState {
 const emailField = z.string().trim().toLowerCase().pipe(z.email().max(320));
 
 /**
- * "Forgot password": one answer whether or not the address has an account (lib/accounts/password-reset.ts
+ * "Forgot password": one answer whether or not the address has an account (lib/identity/password-reset.ts
  * makes the work and the time alike too). The message goes out after the response.
  */
 export async function forgotPasswordAction(_: ForgotPasswordState, form: FormData): Promise<ForgotPasswordState> {

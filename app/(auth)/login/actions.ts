@@ -10,7 +10,7 @@ import {
   setSessionCookie,
   takeSessionCookie,
 } from '@/lib/dashboard/session';
-import { completeSignIn, signIn, signOut, signOutEverywhere } from '@/lib/accounts';
+import { completeSignIn, signIn, signOut, signOutEverywhere } from '@/lib/identity';
 import { AppError } from '@/lib/shared/errors';
 
 export interface SignInState {

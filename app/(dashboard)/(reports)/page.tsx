@@ -21,7 +21,7 @@ import { paramOf, viewHref, type SearchParams } from '@/lib/dashboard/url';
 import { packDays } from '@/lib/dashboard/daily-series';
 import { formatDay, formatRange } from '@/lib/shared/format';
 import { AppError } from '@/lib/shared/errors';
-import type { Principal } from '@/lib/accounts';
+import type { Principal } from '@/lib/access';
 import type { ReportRange } from '@/lib/reports';
 
 export const metadata: Metadata = { title: 'Overview · Publisher Portal' };

@@ -10,7 +10,9 @@ import type { SearchParams } from '@/lib/dashboard/url';
 import { viewerOf } from '@/lib/dashboard/viewer';
 import { todayUtc } from '@/lib/query';
 import { keyAuthors, listApiKeys } from '@/lib/keys';
-import { can, isOperator, listSites, listPublishers } from '@/lib/accounts';
+import { can, isOperator } from '@/lib/access';
+import { listSites } from '@/lib/sites';
+import { listPublishers } from '@/lib/accounts';
 
 export const metadata: Metadata = { title: 'API keys · Publisher Portal' };
 

@@ -4,7 +4,7 @@ import { ViewerFallback } from '@/components/layout/viewer-fallback';
 import { BalanceCards } from '@/components/payments/balance-cards';
 import { StatementsTable } from '@/components/payments/statements-table';
 import { Card } from '@/components/ui/card';
-import { can } from '@/lib/accounts';
+import { can } from '@/lib/access';
 import { requireUser } from '@/lib/dashboard/session';
 import { clearedViewHref, type SearchParams } from '@/lib/dashboard/url';
 import { viewerOf } from '@/lib/dashboard/viewer';

@@ -17,7 +17,7 @@ import {
   RevenueRowResponse,
   RevenueTotalResponse,
 } from '@/lib/reports';
-import { listSites, SiteResponse } from '@/lib/accounts';
+import { listSites, SiteResponse } from '@/lib/sites';
 import { z } from 'zod';
 import { endpoint, PAGED_TYPES, type ApiEndpoint } from '../endpoint';
 

@@ -9,7 +9,7 @@ import {
   siteListQuery,
   updateSite,
   updateSiteInput,
-} from '@/lib/accounts';
+} from '@/lib/sites';
 import { endpoint, idParam, PAGED_TYPES, type ApiEndpoint } from '../endpoint';
 
 export const SITE_REVIEW_ENDPOINTS: ApiEndpoint[] = [

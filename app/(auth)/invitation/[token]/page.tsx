@@ -1,6 +1,8 @@
 import type { Metadata } from 'next';
 import { Card } from '@/components/ui/card';
-import { invitationFor, MIN_PASSWORD_LENGTH, ROLE_LABELS } from '@/lib/accounts';
+import { invitationFor } from '@/lib/accounts';
+import { MIN_PASSWORD_LENGTH } from '@/lib/identity';
+import { ROLE_LABELS } from '@/lib/access';
 import { InvitationForm } from './invitation-form';
 import { LinkUnusable } from './link-unusable';
 

@@ -2,7 +2,7 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { redirect } from 'next/navigation';
 import { AuthFrame, authLinkClass } from '@/components/layout/auth-frame';
-import { pendingSignIn } from '@/lib/accounts';
+import { pendingSignIn } from '@/lib/identity';
 import { currentSessionToken, safeNextPath } from '@/lib/dashboard/session';
 import { SecondFactorForm } from './second-factor-form';
 

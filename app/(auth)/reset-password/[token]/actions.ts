@@ -2,7 +2,7 @@
 
 import { redirect } from 'next/navigation';
 import { z } from 'zod';
-import { resetPassword } from '@/lib/accounts';
+import { resetPassword } from '@/lib/identity';
 import { actionClientAddress } from '@/lib/dashboard/session';
 import { runAfterResponse } from '@/lib/http/background';
 import { kickSender } from '@/lib/mail';

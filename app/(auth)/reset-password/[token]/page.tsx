@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { AuthFrame, authLinkClass } from '@/components/layout/auth-frame';
-import { MIN_PASSWORD_LENGTH, resetLinkWorks } from '@/lib/accounts';
+import { MIN_PASSWORD_LENGTH, resetLinkWorks } from '@/lib/identity';
 import { LinkExpired } from './link-expired';
 import { ResetPasswordForm } from './reset-password-form';
 

@@ -9,11 +9,10 @@ import {
   createSiteInput,
   deleteSite,
   editOwnSite,
-  isOperator,
   updateSite,
   updateSiteInput,
-  type Principal,
-} from '@/lib/accounts';
+} from '@/lib/sites';
+import { isOperator, type Principal } from '@/lib/access';
 import { actingPrincipal, actionClientAddress } from '@/lib/dashboard/session';
 import { AppError } from '@/lib/shared/errors';
 import { fieldErrorsOf, topField } from '@/lib/shared/zod-issues';

@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
 import { ActivityPage } from '@/components/activity/activity-page';
-import { isOperator } from '@/lib/accounts';
+import { isOperator } from '@/lib/access';
 import { requireUser } from '@/lib/dashboard/session';
 import type { SearchParams } from '@/lib/dashboard/url';
 

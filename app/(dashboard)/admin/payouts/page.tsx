@@ -3,7 +3,7 @@ import { PageHeader } from '@/components/layout/page-header';
 import { CloseMonthForm, PaymentsFileForm, UnpaidTable } from '@/components/payments/payouts';
 import { Card } from '@/components/ui/card';
 import { notFound } from 'next/navigation';
-import { isOperator } from '@/lib/accounts';
+import { isOperator } from '@/lib/access';
 import { requireUser } from '@/lib/dashboard/session';
 import { listPayouts } from '@/lib/payments';
 import { monthName } from '@/lib/payments/months';

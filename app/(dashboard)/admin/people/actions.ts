@@ -1,7 +1,7 @@
 'use server';
 
 import { revalidatePath } from 'next/cache';
-import { resetTwoFactorAsAdmin } from '@/lib/accounts';
+import { resetTwoFactorAsAdmin } from '@/lib/identity';
 import { requireUser } from '@/lib/dashboard/session';
 import { AppError } from '@/lib/shared/errors';
 

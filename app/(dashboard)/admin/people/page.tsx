@@ -3,7 +3,8 @@ import { notFound } from 'next/navigation';
 import { PageHeader } from '@/components/layout/page-header';
 import { PeopleTable } from '@/components/people/people-table';
 import { Card } from '@/components/ui/card';
-import { isOperator, listPeople } from '@/lib/accounts';
+import { isOperator } from '@/lib/access';
+import { listPeople } from '@/lib/accounts';
 import { requireUser } from '@/lib/dashboard/session';
 import { paramOf, type SearchParams } from '@/lib/dashboard/url';
 

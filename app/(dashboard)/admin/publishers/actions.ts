@@ -9,8 +9,8 @@ import {
   reactivatePublisher,
   resendInvitation,
   sendPasswordResetAsAdmin,
-  type Principal,
 } from '@/lib/accounts';
+import type { Principal } from '@/lib/access';
 import { requireUser } from '@/lib/dashboard/session';
 import { runAfterResponse } from '@/lib/http/background';
 import { kickSender } from '@/lib/mail';

@@ -5,7 +5,8 @@ import { NewPublisherDialog } from '@/components/publishers/new-publisher-dialog
 import { PublishersTable } from '@/components/publishers/publishers-table';
 import { Pagination } from '@/components/reports/pagination';
 import { Card } from '@/components/ui/card';
-import { isOperator, listPublisherAccounts, publishersQuery } from '@/lib/accounts';
+import { isOperator } from '@/lib/access';
+import { listPublisherAccounts, publishersQuery } from '@/lib/accounts';
 import { requireUser } from '@/lib/dashboard/session';
 import { readView, type SearchParams } from '@/lib/dashboard/url';
 

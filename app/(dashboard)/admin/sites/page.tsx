@@ -10,13 +10,13 @@ import { cn } from '@/components/ui/cn';
 import {
   allowedTransitions,
   FRAMEWORK_SUGGESTIONS,
-  isOperator,
-  listPublishers,
   listSitesForReview,
   REVIEW_PAGE_SIZE,
   SITE_STATUSES,
   siteHistories,
-} from '@/lib/accounts';
+} from '@/lib/sites';
+import { isOperator } from '@/lib/access';
+import { listPublishers } from '@/lib/accounts';
 import { requireUser } from '@/lib/dashboard/session';
 import { paramOf, type SearchParams } from '@/lib/dashboard/url';
 

@@ -7,7 +7,7 @@ import { StatementLines } from '@/components/payments/statement-lines';
 import { StatementStatus } from '@/components/payments/statement-status';
 import { buttonClass } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
-import { can } from '@/lib/accounts';
+import { can } from '@/lib/access';
 import { requireUser } from '@/lib/dashboard/session';
 import { clearedViewHref, type SearchParams } from '@/lib/dashboard/url';
 import { viewerOf } from '@/lib/dashboard/viewer';

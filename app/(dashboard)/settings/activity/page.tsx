@@ -3,7 +3,7 @@ import { redirect } from 'next/navigation';
 import { ActivityPage } from '@/components/activity/activity-page';
 import { ViewerFallback } from '@/components/layout/viewer-fallback';
 import { Card } from '@/components/ui/card';
-import { can, isOperator } from '@/lib/accounts';
+import { can, isOperator } from '@/lib/access';
 import { requireUser } from '@/lib/dashboard/session';
 import { viewerOf } from '@/lib/dashboard/viewer';
 import type { SearchParams } from '@/lib/dashboard/url';

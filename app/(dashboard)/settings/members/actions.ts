@@ -6,12 +6,12 @@ import {
   changeMemberRole,
   inviteMember,
   leaveAccount,
-  MEMBER_ROLES,
   removeMember,
   resendMemberInvitation,
   revokeInvitation,
-  setTwoFactorRequired,
 } from '@/lib/accounts';
+import { MEMBER_ROLES } from '@/lib/access';
+import { setTwoFactorRequired } from '@/lib/identity';
 import { actingPrincipal } from '@/lib/dashboard/session';
 import { runAfterResponse } from '@/lib/http/background';
 import { kickSender } from '@/lib/mail';

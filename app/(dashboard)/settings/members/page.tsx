@@ -3,7 +3,9 @@ import { LeaveAccountButton } from '@/components/members/leave-account-button';
 import { MembersPanel } from '@/components/members/members-panel';
 import { RequireTwoFactor } from '@/components/members/require-two-factor';
 import { Card } from '@/components/ui/card';
-import { can, listMembers, listSites } from '@/lib/accounts';
+import { can, isOperatorAccount } from '@/lib/access';
+import { listMembers } from '@/lib/accounts';
+import { listSites } from '@/lib/sites';
 import { requireUser } from '@/lib/dashboard/session';
 import type { SearchParams } from '@/lib/dashboard/url';
 import { viewerOf } from '@/lib/dashboard/viewer';
@@ -44,7 +46,7 @@ export default async function MembersPage({ searchParams }: { searchParams: Prom
         sites={sites.map((s) => ({ id: s.siteId, name: s.name ?? s.siteId }))}
         myRole={principal.memberRole}
         myId={principal.personId ?? ''}
-        operatorAccount={principal.role === 'admin'}
+        operatorAccount={isOperatorAccount(principal)}
       />
       {can(principal, 'manageOwners') && (
         <RequireTwoFactor

@@ -9,7 +9,7 @@ import {
   endSession,
   startTwoFactorSetup,
   type TwoFactorSetup,
-} from '@/lib/accounts';
+} from '@/lib/identity';
 import { actionClientAddress, currentSessionToken, requireUser } from '@/lib/dashboard/session';
 import { runAfterResponse } from '@/lib/http/background';
 import { kickSender } from '@/lib/mail';
@@ -29,7 +29,7 @@ const fields = z.object({
   confirm: z.string().max(1024),
 });
 
-/** Changes the signed-in person's password (never a viewed publisher's): lib/accounts/password-change.ts. */
+/** Changes the signed-in person's password (never a viewed publisher's): lib/identity/password-change.ts. */
 export async function changePasswordAction(_: ChangePasswordState, form: FormData): Promise<ChangePasswordState> {
   const { principal } = await requireUser(undefined, { duringTwoFactorSetup: true });
   const parsed = fields.safeParse(

@@ -1,6 +1,6 @@
 import type { Metadata } from 'next';
 import { Card } from '@/components/ui/card';
-import { listSessions, MIN_PASSWORD_LENGTH, mustSetUpTwoFactor, recoveryCodesLeft } from '@/lib/accounts';
+import { listSessions, MIN_PASSWORD_LENGTH, mustSetUpTwoFactor, recoveryCodesLeft } from '@/lib/identity';
 import { currentSessionToken, requireUser } from '@/lib/dashboard/session';
 import { ChangePasswordForm } from './change-password-form';
 import { SessionsList } from './sessions-list';

@@ -5,7 +5,7 @@ import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
 import { keepingFields } from '@/components/ui/submit';
-import type { TwoFactorSetup } from '@/lib/accounts';
+import type { TwoFactorSetup } from '@/lib/identity';
 import { confirmTwoFactorAction, disableTwoFactorAction, startTwoFactorAction, type TwoFactorResult } from './actions';
 
 /**

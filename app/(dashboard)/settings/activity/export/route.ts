@@ -1,4 +1,4 @@
-import { isOperator } from '@/lib/accounts';
+import { isOperator } from '@/lib/access';
 import { AUDIT_EVENT_COLUMNS, listAuditEvents } from '@/lib/audit';
 import { activityInput, readActivityView } from '@/lib/dashboard/activity';
 import { downloadRoute } from '@/lib/dashboard/cookie-route';

@@ -12,7 +12,7 @@ export interface Principal {
   role: 'publisher' | 'admin';
   /** The person acting, with a session; absent for an API key (which acts as the account) and the CLI. */
   personId?: string;
-  /** That person's role in the account (lib/accounts/roles.ts). */
+  /** That person's role in the account (lib/access/roles.ts). */
   memberRole?: MemberRole;
   /** Sites a site-scoped API key or a limited Viewer may read; null for the whole account. */
   siteScope: string[] | null;
@@ -22,7 +22,7 @@ export interface Principal {
   viewedBy?: string;
   /** The client's address as the door determined it (lib/http/client-address.ts), for the activity log. */
   clientAddress?: string;
-  /** Set for one request only: what it read once of each account (forOneRequest in lib/accounts/site-access.ts). */
+  /** Set for one request only: what it read once of each account (forOneRequest in lib/access/site-access.ts). */
   oneRequest?: Map<string, Promise<AccountSites>>;
 }
 

@@ -1,6 +1,6 @@
 import ipaddr from 'ipaddr.js';
 import { env, ownServer } from '@/lib/platform/env';
-import { accountsWithDemoPassword } from '@/lib/accounts/passwords';
+import { accountsWithDemoPassword } from './passwords';
 
 /**
  * No open door by default: a server that others can reach refuses to start while demo accounts still have the

@@ -9,6 +9,7 @@ import { and, eq, lt } from 'drizzle-orm';
 import type { Tx } from '@/db/client';
 import { people, sessions } from '@/db/schema';
 import { type Actor, actorOf, recordEvent } from '@/lib/audit';
+import { ownAccountOf } from '@/lib/access';
 import { hidingParameters } from '@/lib/shared/sql-errors';
 import { hashToken, type Membership, membershipsOf, principalOf, SESSION_DAYS, type SessionOrigin } from './sessions';
 
@@ -31,7 +32,7 @@ export interface OpenedSession {
 
 /** Whose sign-in an event is: the publisher account the person lands in (none for an admin), and the person. */
 export const signInAccount = (home: Membership | undefined, personId: string | undefined) => ({
-  accountId: home?.accountRole === 'publisher' ? home.accountId : null,
+  accountId: home ? ownAccountOf({ userId: home.accountId, role: home.accountRole }) : null,
   subjectId: personId ?? null,
 });
 

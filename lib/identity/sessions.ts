@@ -4,9 +4,9 @@ import { preparedPerDatabase } from '@/db/prepared';
 import { hidingParameters } from '@/lib/shared/sql-errors';
 import { memberships, people, sessions, users } from '@/db/schema';
 import { sha256Hex } from '@/lib/shared/crypto';
-import type { MemberRole, Principal } from './principal';
+import type { MemberRole, Principal } from '@/lib/access';
 
-/** How long a signed-in session lasts (lib/accounts/session-open.ts opens them). */
+/** How long a signed-in session lasts (lib/identity/session-open.ts opens them). */
 export const SESSION_DAYS = 30;
 
 /** An account a person may act for, as the account switcher lists it. */

@@ -9,7 +9,7 @@ import { sessions } from '@/db/schema';
 import { actorOf, recordEvent } from '@/lib/audit';
 import { isUuid } from '@/lib/query';
 import { forbidden, notFound } from '@/lib/shared/errors';
-import type { Principal } from './principal';
+import { ownAccountOf, type Principal } from '@/lib/access';
 import { hashToken } from './sessions';
 
 export interface SessionEntry {
@@ -82,7 +82,7 @@ export async function endSession(principal: Principal, sessionId: string): Promi
     if (!ended) throw notFound(`No session with id ${sessionId}.`);
     await recordEvent(tx, actorOf(principal), {
       kind: 'session.ended',
-      accountId: principal.role === 'publisher' ? principal.userId : null,
+      accountId: ownAccountOf(principal),
       subjectId: personId,
       details: { device: deviceOf(ended.userAgent), clientAddress: ended.clientAddress },
     });

@@ -1,6 +1,6 @@
 /**
- * What client components, and the activity log below this domain, may load of it: the roles, their words and
- * the operator powers, no database behind them.
+ * What client components may load of access: the roles, their words and the operator powers, no database
+ * behind them.
  */
 export {
   type Ability,
@@ -10,8 +10,6 @@ export {
   OPERATOR_POWER_LABELS,
   type OperatorPower,
   operatorPowersOf,
-  requireAbility,
-  requireOperator,
   ROLE_LABELS,
 } from './roles';
 export type { MemberRole } from './principal';

@@ -1,21 +1,18 @@
 import { randomBytes } from 'node:crypto';
 import { hash } from '@node-rs/argon2';
-import { and, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { getDb } from '@/db/client';
-import { memberships, people, sessions, users } from '@/db/schema';
-import { type Actor, actorOf, recordEvent } from '@/lib/audit';
+import { people, sessions } from '@/db/schema';
+import { type Actor, recordEvent } from '@/lib/audit';
 import { getRateLimitStore, secondsUntilReset } from '@/lib/ratelimit';
 import { sha256Hex } from '@/lib/shared/crypto';
-import { badRequest, conflict, notFound } from '@/lib/shared/errors';
+import { badRequest, notFound } from '@/lib/shared/errors';
 import { hidingParameters } from '@/lib/shared/sql-errors';
+import { ownAccountOf } from '@/lib/access';
 import { passwordProblem } from './passwords';
 import { queuePasswordChangedNotice, queueResetLink, resetLinkMail } from './password-mail';
-import type { Principal } from './principal';
-import { requireOperator } from './roles';
-import { requireWritable } from './site-access';
 import { type Membership, membershipsOf } from './sessions';
 import { consumeToken, issueToken, peekToken, voidTokens } from './tokens';
-import { requirePublisher } from './users';
 
 /**
  * "Forgot password" requests allowed within the window: per address asked for from one client address, per
@@ -84,7 +81,7 @@ const linkDoesNotWork = () => notFound('This reset link is invalid, used or expi
 
 /** The account an event of a person's password concerns: where they land, when it is a publisher's. */
 const publisherAccountOf = (home: Membership | undefined) =>
-  home?.accountRole === 'publisher' ? home.accountId : null;
+  home ? ownAccountOf({ userId: home.accountId, role: home.accountRole }) : null;
 
 /** A signed-out person acting on their own password (a reset), as the log names them. */
 const personActor = (person: { id: string; email: string }, clientAddress: string): Actor => ({
@@ -142,43 +139,5 @@ export async function resetPassword(
       subjectId: person.id,
     });
     return { email: person.email };
-  });
-}
-
-/**
- * An administrator sends the Owners of a publisher account a reset link each (the Publishers page). The links go
- * by e-mail only: the administrator never sees them. An invited or deactivated account gets none: 409 says what
- * to do instead.
- */
-export async function sendPasswordResetAsAdmin(principal: Principal, userId: string): Promise<{ sentTo: string }> {
-  requireOperator(principal, 'operate', 'Sending a password reset link');
-  requireWritable(principal);
-  const publisher = await requirePublisher(userId);
-  const db = await getDb();
-  return db.transaction(async (tx) => {
-    const [account] = await tx.select({ status: users.status }).from(users).where(eq(users.id, publisher.id));
-    if (account.status === 'invited') {
-      throw conflict(`${publisher.email} has not accepted the invitation yet: send the invitation again instead.`);
-    }
-    if (account.status === 'deactivated') {
-      throw conflict(`${publisher.email} is deactivated: reactivate the account first.`);
-    }
-    const owners = await tx
-      .select({ id: people.id, email: people.email, name: people.name })
-      .from(memberships)
-      .innerJoin(people, eq(people.id, memberships.personId))
-      .where(and(eq(memberships.accountId, publisher.id), eq(memberships.role, 'owner')))
-      .orderBy(people.email);
-    for (const owner of owners) {
-      const token = await issueToken(tx, owner.id, 'password_reset');
-      await queueResetLink(tx, owner, token, true);
-      await recordEvent(tx, actorOf(principal), {
-        kind: 'password.reset_requested',
-        accountId: publisher.id,
-        subjectId: owner.id,
-        details: { sentBy: 'admin' },
-      });
-    }
-    return { sentTo: owners.map((o) => o.email).join(', ') };
   });
 }

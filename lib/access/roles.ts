@@ -1,4 +1,5 @@
 import { forbidden } from '@/lib/shared/errors';
+import { isOperatorAccount } from './account-kind';
 import type { MemberRole, Principal } from './principal';
 
 /**
@@ -70,12 +71,12 @@ export const OPERATOR_POWER_LABELS: Record<OperatorPower, string> = {
   pay: 'pays publishers (payouts, closing months, recording payments)',
 };
 
-/** What the operator checks read of a principal; the activity log's restated one (lib/audit) has it too. */
+/** What the operator checks read of a principal. */
 type Operating = Pick<Principal, 'role' | 'memberRole'> & { siteScope?: string[] | null };
 
 /** Whether the principal holds the platform power: the operator's account, and a member whose role grants it. */
 export const isOperator = (principal: Operating, power: OperatorPower = 'operate'): boolean =>
-  principal.role === 'admin' &&
+  isOperatorAccount(principal) &&
   (!principal.memberRole || (OPERATOR_GRANTS[power] as readonly MemberRole[]).includes(principal.memberRole));
 
 /**
@@ -84,7 +85,7 @@ export const isOperator = (principal: Operating, power: OperatorPower = 'operate
  * they may do they may also write.
  */
 export function requireOperator(principal: Operating, power: OperatorPower, operation: string): void {
-  if (principal.role === 'admin' && principal.memberRole && !isOperator(principal, power)) {
+  if (isOperatorAccount(principal) && principal.memberRole && !isOperator(principal, power)) {
     const roles = OPERATOR_GRANTS[power].map((r) => ROLE_LABELS[r]).join(' or ');
     throw forbidden(
       `${operation} needs the ${roles} role in the operator's account; you are ${ROLE_LABELS[principal.memberRole]}.`,

@@ -11,10 +11,16 @@ import { actorOf, recordEvent } from '@/lib/audit';
 import { badRequest, conflict, forbidden, notFound } from '@/lib/shared/errors';
 import { isUuid } from '@/lib/query';
 
-import type { Principal } from './principal';
+import {
+  type Principal,
+  isOperator,
+  requirePublisherAccount,
+  requireAbility,
+  requireOperator,
+  requireAccountLevel,
+  requireWritable,
+} from '@/lib/access';
 import type { ManagedSiteResponse } from './schemas';
-import { isOperator, requireAbility, requireOperator } from './roles';
-import { requireAccountLevel, requireWritable } from './site-access';
 import {
   allowedTransitions,
   isAllowedTransition,
@@ -23,7 +29,7 @@ import {
   type SiteStatus,
   type UpdateSiteInput,
 } from './site-rules';
-import { requirePublisher } from './users';
+import { requirePublisher } from '@/lib/accounts';
 
 export function toManagedSite(s: Site): ManagedSiteResponse {
   return {
@@ -108,9 +114,7 @@ async function insertSite(
 /** A publisher adds a site of its own; it waits for review as pending. */
 export async function addSite(principal: Principal, input: AddSiteInput): Promise<ManagedSiteResponse> {
   requireSiteWriter(principal, 'Adding a site');
-  if (principal.role !== 'publisher') {
-    throw forbidden('Admins own no sites: create the site for a publisher instead.');
-  }
+  requirePublisherAccount(principal, 'Admins own no sites: create the site for a publisher instead.');
   return insertSite(principal, principal.userId, { ...input, status: 'pending' });
 }
 
@@ -171,7 +175,7 @@ export async function editOwnSite(
   input: Pick<UpdateSiteInput, (typeof EDITABLE)[number]>,
 ): Promise<ManagedSiteResponse> {
   requireSiteWriter(principal, 'Changing a site');
-  if (principal.role !== 'publisher') throw forbidden('Admins review sites from the review queue.');
+  requirePublisherAccount(principal, 'Admins review sites from the review queue.');
   return changeSite(principal, siteId, { name: input.name, url: input.url, framework: input.framework });
 }
 

@@ -13,8 +13,7 @@ import {
   type Paged,
   type PagedRowsInput,
 } from '@/lib/query';
-import type { Principal } from './principal';
-import { isOperator, requireOperator } from './roles';
+import { type Principal, isOperator, requireOperator } from '@/lib/access';
 import type { ManagedSiteResponse } from './schemas';
 import { toManagedSite } from './site-admin';
 import type { SiteStatus } from './site-rules';

@@ -1,7 +1,7 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import { getDb } from '@/db/client';
 import { sites } from '@/db/schema';
-import type { Principal } from './principal';
+import type { Principal } from '@/lib/access';
 import type { SiteResponse } from './schemas';
 
 /** Every site of the account, or only the key's allowed sites for a site-scoped key. */

@@ -8,8 +8,7 @@ import { sha256Hex } from '@/lib/shared/crypto';
 import { AppError, badRequest, forbidden } from '@/lib/shared/errors';
 import { passwordProblem } from './passwords';
 import { queuePasswordChangedNotice } from './password-mail';
-import type { Principal } from './principal';
-import { requireWritable } from './site-access';
+import { ownAccountOf, type Principal, requireWritable } from '@/lib/access';
 import { voidTokens } from './tokens';
 
 /** Attempts per account per window: a stolen session must not guess the current password on forever. */
@@ -73,7 +72,7 @@ export async function changePassword(
     await queuePasswordChangedNotice(tx, user, 'changed');
     await recordEvent(tx, actorOf(principal, user.email), {
       kind: 'password.changed',
-      accountId: principal.role === 'publisher' ? principal.userId : null,
+      accountId: ownAccountOf(principal),
       subjectId: user.id,
     });
   });

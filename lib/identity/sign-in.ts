@@ -1,6 +1,6 @@
 /**
- * Signing in: the password (lib/accounts/credentials.ts), then, for a person who turned it on, a code from
- * their authenticator app or a recovery code (lib/accounts/two-factor.ts). Between the two steps the browser
+ * Signing in: the password (lib/identity/credentials.ts), then, for a person who turned it on, a code from
+ * their authenticator app or a recovery code (lib/identity/two-factor.ts). Between the two steps the browser
  * holds a session that opens nothing (`secondFactorDue`, a few minutes); the second step replaces it with a
  * new one, under a new token.
  */

@@ -2,7 +2,7 @@
  * Two-factor sign-in with a time-based one-time password (TOTP, RFC 6238: SHA-1, 6 digits, 30 s, the
  * authenticator apps' default) and ten single-use recovery codes, only their SHA-256 stored (NIST SP 800-63B
  * 5.1.4 and 5.1.2). A code is accepted one step either side of now, and never twice (the last step used is
- * kept). Wrong codes back off per person, a recovery code always works (lib/accounts/second-factor-backoff.ts).
+ * kept). Wrong codes back off per person, a recovery code always works (lib/identity/second-factor-backoff.ts).
  */
 import { and, eq, isNull } from 'drizzle-orm';
 import { Secret, TOTP } from 'otpauth';
@@ -12,8 +12,7 @@ import { memberships, people, recoveryCodes, users } from '@/db/schema';
 import { actorOf, recordEvent } from '@/lib/audit';
 import { sha256Hex } from '@/lib/shared/crypto';
 import { badRequest, conflict, forbidden, notFound } from '@/lib/shared/errors';
-import type { Principal } from './principal';
-import { requireAbility, requireOperator } from './roles';
+import { ownAccountOf, type Principal, requireAbility, requireOperator } from '@/lib/access';
 import {
   clearWrongCodes,
   type CodeTaker,
@@ -176,7 +175,7 @@ export async function confirmTwoFactor(principal: Principal, code: string): Prom
     await tx.insert(recoveryCodes).values(codes.map((c) => ({ personId, codeHash: sha256Hex(normalize(c)) })));
     await recordEvent(tx, actorOf(principal), {
       kind: 'two_factor.enabled',
-      accountId: accountOf(principal),
+      accountId: ownAccountOf(principal),
       subjectId: personId,
     });
     return true;
@@ -184,8 +183,6 @@ export async function confirmTwoFactor(principal: Principal, code: string): Prom
   if (!accepted) throw wrongCode();
   return { recoveryCodes: codes };
 }
-
-const accountOf = (principal: Principal) => (principal.role === 'publisher' ? principal.userId : null);
 
 /** Turns two-factor sign-in off, with a current code; not while an account of theirs requires it. */
 export async function disableTwoFactor(principal: Principal, code: string): Promise<void> {
@@ -206,7 +203,7 @@ export async function disableTwoFactor(principal: Principal, code: string): Prom
     await clearSecondFactor(tx, personId);
     await recordEvent(tx, actorOf(principal), {
       kind: 'two_factor.disabled',
-      accountId: accountOf(principal),
+      accountId: ownAccountOf(principal),
       subjectId: personId,
     });
     return true;
@@ -290,7 +287,7 @@ export async function setTwoFactorRequired(principal: Principal, required: boole
     await tx.update(users).set({ requireTwoFactor: required }).where(eq(users.id, principal.userId));
     await recordEvent(tx, actorOf(principal), {
       kind: 'account.two_factor_required',
-      accountId: accountOf(principal),
+      accountId: ownAccountOf(principal),
       subjectId: principal.userId,
       details: { required },
     });
