@@ -1,5 +1,5 @@
 import { verify } from '@node-rs/argon2';
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { createMemoryStore } from '@/lib/ratelimit/memory';
 import { setRateLimitStore } from '@/lib/ratelimit';
 import { signIn } from '@/lib/identity/sign-in';
@@ -48,6 +48,11 @@ describe('sign-in cost does not reveal accounts', () => {
 
   it('spends no argon2 work on a throttled attempt', async () => {
     const user = await createPublisher(t.db, { password: 'decoy-test-password' });
+    // The limiter's windows are fixed to the clock: ten argon2 verifications on a busy machine may cross a window's
+    // edge, which would start a new one. The clock stands still at a window's start (only Date is faked).
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(Math.floor(Date.now() / 3_600_000) * 3_600_000 + 1_000);
+    onTestFinished(() => void vi.useRealTimers());
     const { perAccountAndAddress } = SIGN_IN_LIMITS;
     for (let i = 0; i < perAccountAndAddress; i++) await signIn(user.email, 'wrong', '192.0.2.100');
     expect(verifyCalls()).toBe(perAccountAndAddress);
