@@ -639,7 +639,7 @@ const OPERATOR_ACTIONS: {
     args: () => [null, NOTHING, SITE_FIELDS],
   },
   {
-    file: 'app/(dashboard)/keys/actions.ts',
+    file: 'lib/dashboard/actions/keys.ts',
     name: 'createKeyAction',
     path: '/keys',
     power: 'operate',
