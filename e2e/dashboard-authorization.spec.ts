@@ -585,7 +585,7 @@ function actionId(file: string, name: string): string {
 /** An id of nothing: past the grant, each action answers that it found nothing, and changes nothing. */
 const NOTHING = '00000000-0000-4000-8000-000000000000';
 const PUBLISHERS_ACTIONS = 'lib/dashboard/actions/publishers.ts';
-const SITES_ACTIONS = 'app/(dashboard)/(reports)/sites/actions.ts';
+const SITES_ACTIONS = 'lib/dashboard/actions/sites.ts';
 const SITE_FIELDS = { name: 'E2E ops', url: 'https://e2e-ops.example.com', framework: 'unity' };
 /** Each operator action, where it is posted, the power it needs, and harmless arguments (or a FormData's fields). */
 const OPERATOR_ACTIONS: {
