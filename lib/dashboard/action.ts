@@ -100,6 +100,29 @@ export function formAction<S extends z.ZodType, T>(spec: Spec<S>, given: Run<S, 
   return (_previous: unknown, form: FormData) => performAction(spec, run, Object.fromEntries(form), null);
 }
 
+/**
+ * A server action for a plain <form action> that ends in a redirect (signing out): a refusal has nowhere to be
+ * shown there, so it is thrown, for the error page.
+ */
+export function redirectingAction<S extends z.ZodType>(
+  spec: SignedInSpec<S> & { account?: false },
+  run: Run<S, Principal, never>,
+): (form: FormData) => Promise<void>;
+export function redirectingAction<S extends z.ZodType>(
+  spec: AnonymousSpec<S>,
+  run: Run<S, null, never>,
+): (form: FormData) => Promise<void>;
+export function redirectingAction<S extends z.ZodType>(
+  spec: Spec<S>,
+  given: Run<S, Principal, never> | Run<S, null, never>,
+) {
+  const run = given as Run<S, Principal | null, never>;
+  return async (form: FormData) => {
+    const result = await performAction(spec, run, Object.fromEntries(form), null);
+    if (!result.ok) throw new Error(result.error.detail);
+  };
+}
+
 /** The wrapper itself: what serverAction and formAction run, with the session to read (tests pass their own). */
 export async function performAction<S extends z.ZodType, T>(
   spec: Spec<S>,
