@@ -21,7 +21,7 @@ import { admitted, currentUser, principalFor } from './session';
  */
 
 /** The sentence for input an action cannot read: only a tampered or stale page sends it. */
-export const MALFORMED = 'The request was malformed; reload the page and try again.';
+const MALFORMED = 'The request was malformed; reload the page and try again.';
 
 interface CommonSpec<S extends z.ZodType> {
   /**
@@ -178,7 +178,7 @@ const isRedirect = (err: unknown) =>
 const UNAVAILABLE_RETRY_SECONDS = 5;
 
 /** Every AppError, and a database that is not there, as the result's error; anything else is a bug (undefined). */
-export function actionErrorOf(err: unknown): ActionError | undefined {
+function actionErrorOf(err: unknown): ActionError | undefined {
   if (err instanceof AppError) {
     const { status, title } = STATUS_OF[err.code];
     const retryAfterSeconds =

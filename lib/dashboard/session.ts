@@ -39,15 +39,11 @@ export async function sessionUserOf(
 }
 
 /**
- * For a server action: the principal of the signed-in person in the account the page's URL names (`?as=`,
- * which the form sends along): their role there; an admin's read-only view of a publisher (every write refuses
- * it); or their first account when none is named. An account that is neither theirs nor viewable is refused.
+ * For a server action (lib/dashboard/action.ts): the principal of the signed-in person in the account the page's
+ * URL names (`?as=`, which the action is sent): their role there; an admin's read-only view of a publisher (every
+ * write refuses it); or their first account when none is named. An account that is neither theirs nor viewable
+ * is refused.
  */
-export async function actingPrincipal(account: unknown): Promise<Principal> {
-  return principalFor(await requireUser(), account);
-}
-
-/** The principal of a signed-in person in the account `account` names, as for actingPrincipal. */
 export async function principalFor(user: SessionUser, account: unknown): Promise<Principal> {
   const named = typeof account === 'string' && account ? { [VIEW_AS]: account } : {};
   const viewer = await viewerOf(user, named, { ownIsEnough: true });
