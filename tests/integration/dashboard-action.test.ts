@@ -76,7 +76,7 @@ describe('the server-action wrapper', () => {
     const { session, accountId } = await signedIn();
     const result = await performAction(
       { input: z.tuple([z.string()]) },
-      async ([word], { principal }) => `${word} ${principal.userId}`,
+      async ([word], { principal }) => `${word} ${principal?.userId}`,
       ['hello'],
       null,
       session,
