@@ -27,13 +27,16 @@ const topField = (parameter: string) => parameter.split(/[.[]/)[0];
 
 /**
  * The message to show beside each field a form has (the first one about it), and under `form` everything else:
- * the other fields' messages as "parameter: detail", or the error's detail when no field is named.
+ * the other fields' messages as "parameter: detail", or the error's detail when no field is named (or `form`,
+ * the wrapper's name for input that is not even an object).
  */
 export function messagesOf(error: ActionError, shown: readonly string[]): Record<string, string> {
   const messages: Record<string, string> = {};
   for (const e of error.errors ?? []) {
     const field = topField(e.parameter);
-    if (shown.includes(field)) messages[field] ??= e.detail;
+    // Input that is no field's (not even an object): what the action says of input it cannot read.
+    if (field === 'form') messages.form ??= error.detail;
+    else if (shown.includes(field)) messages[field] ??= e.detail;
     else messages.form ??= `${e.parameter}: ${e.detail}`;
   }
   if (Object.keys(messages).length === 0) messages.form = error.detail;

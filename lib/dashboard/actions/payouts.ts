@@ -22,9 +22,14 @@ export const finalizeAction = serverAction(
   },
 );
 
+/** The form React sends (whichever FormData class the server's bundle has). */
+const formData = z.custom<FormData>(
+  (v) => typeof (v as FormData | null)?.get === 'function' && typeof (v as FormData).getAll === 'function',
+);
+
 /** "Record payment" of one statement, or a CSV file of them (all or none). */
 export const recordPaymentAction = serverAction(
-  { input: z.tuple([z.instanceof(FormData)]), invalid: MALFORMED, revalidate: PAGE },
+  { input: z.tuple([formData]), invalid: MALFORMED, revalidate: PAGE },
   async ([form], { principal }) => {
     const field = (name: string) => (typeof form.get(name) === 'string' ? (form.get(name) as string) : '');
     const file = form.get('file');
