@@ -106,4 +106,22 @@ export default defineConfig([
     '.data/**',
     'bench/**',
   ]),
+  {
+    // Server actions live in lib/dashboard/actions: a component never imports from app/ (the pages import it).
+    // The typescript-eslint twin of no-restricted-imports, so that the layer blocks above keep their own options.
+    files: ['components/**'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(@/|(\\.\\./)+)app(/|$)',
+              message: 'Components do not import from app/: server actions are in lib/dashboard/actions.',
+            },
+          ],
+        },
+      ],
+    },
+  },
 ]);

@@ -584,8 +584,8 @@ function actionId(file: string, name: string): string {
 
 /** An id of nothing: past the grant, each action answers that it found nothing, and changes nothing. */
 const NOTHING = '00000000-0000-4000-8000-000000000000';
-const PUBLISHERS_ACTIONS = 'app/(dashboard)/admin/publishers/actions.ts';
-const SITES_ACTIONS = 'app/(dashboard)/(reports)/sites/actions.ts';
+const PUBLISHERS_ACTIONS = 'lib/dashboard/actions/publishers.ts';
+const SITES_ACTIONS = 'lib/dashboard/actions/sites.ts';
 const SITE_FIELDS = { name: 'E2E ops', url: 'https://e2e-ops.example.com', framework: 'unity' };
 /** Each operator action, where it is posted, the power it needs, and harmless arguments (or a FormData's fields). */
 const OPERATOR_ACTIONS: {
@@ -611,7 +611,7 @@ const OPERATOR_ACTIONS: {
     args: () => [what, NOTHING],
   })),
   {
-    file: 'app/(dashboard)/admin/people/actions.ts',
+    file: 'lib/dashboard/actions/people.ts',
     name: 'resetTwoFactorAction',
     path: '/admin/people',
     power: 'operate',
@@ -639,14 +639,14 @@ const OPERATOR_ACTIONS: {
     args: () => [null, NOTHING, SITE_FIELDS],
   },
   {
-    file: 'app/(dashboard)/keys/actions.ts',
+    file: 'lib/dashboard/actions/keys.ts',
     name: 'createKeyAction',
     path: '/keys',
     power: 'operate',
     args: () => [null, { label: 'e2e ops', siteIds: [], expiresOn: '', forUserId: NOTHING }],
   },
   {
-    file: 'app/(dashboard)/admin/payouts/actions.ts',
+    file: 'lib/dashboard/actions/payouts.ts',
     name: 'finalizeAction',
     path: '/admin/payouts',
     power: 'pay',
@@ -654,7 +654,7 @@ const OPERATOR_ACTIONS: {
     args: () => [new Date().toISOString().slice(0, 7)],
   },
   {
-    file: 'app/(dashboard)/admin/payouts/actions.ts',
+    file: 'lib/dashboard/actions/payouts.ts',
     name: 'recordPaymentAction',
     path: '/admin/payouts',
     power: 'pay',

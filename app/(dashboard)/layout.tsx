@@ -1,6 +1,6 @@
 import { LogOut } from 'lucide-react';
 import type { ReactNode } from 'react';
-import { signOutAction, signOutEverywhereAction } from '@/app/(auth)/login/actions';
+import { signOutAction, signOutEverywhereAction } from '@/lib/dashboard/actions/sign-in';
 import { AccountSwitcher } from '@/components/layout/account-switcher';
 import { Nav } from '@/components/layout/nav';
 import { ViewingAs } from '@/components/layout/viewing-as';

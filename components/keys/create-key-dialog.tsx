@@ -2,7 +2,8 @@
 
 import { Plus } from 'lucide-react';
 import { useId, useState, useTransition } from 'react';
-import { createKeyAction, type CreateKeyResult } from '@/app/(dashboard)/keys/actions';
+import { createKeyAction } from '@/lib/dashboard/actions/keys';
+import { messagesOf, type ActionError } from '@/lib/dashboard/action-result';
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogClose, DialogContent, DialogTrigger } from '@/components/ui/dialog';
 import { Field, inputClass } from '@/components/ui/field';
@@ -20,6 +21,14 @@ const EXPIRY_CHOICES = [
   { id: 'date', label: 'On a date…' },
 ] as const;
 type ExpiryChoice = (typeof EXPIRY_CHOICES)[number]['id'];
+
+type Created = Awaited<ReturnType<typeof createKeyAction>>;
+
+/** The dialog's messages: the service's refusal of the expiry on its field, anything not on a field under the form. */
+const messagesFor = (error: ActionError): Record<string, string> =>
+  error.errors?.[0]?.parameter === 'expiresAt'
+    ? { expiresOn: 'The expiry date must be in the future' }
+    : messagesOf(error, ['label', 'expiresOn']);
 
 export interface Option {
   id: string;
@@ -43,7 +52,7 @@ export function CreateKeyDialog({
   const account = useAccount();
   const [open, setOpen] = useState(false);
   const [expiry, setExpiry] = useState<ExpiryChoice>('never');
-  const [result, setResult] = useState<CreateKeyResult | null>(null);
+  const [result, setResult] = useState<Created | null>(null);
   const [pending, startTransition] = useTransition();
   const id = useId();
   const forUser = !!publishers;
@@ -59,7 +68,7 @@ export function CreateKeyDialog({
         }),
       );
     });
-  const errors = result && !result.ok ? result.errors : {};
+  const errors = result && !result.ok ? messagesFor(result.error) : {};
 
   return (
     <Dialog
@@ -78,9 +87,9 @@ export function CreateKeyDialog({
       {result?.ok ? (
         <DialogContent
           title="Your new API key"
-          description={`“${result.key.label ?? result.key.keyPrefix}” is ready to use.`}
+          description={`“${result.data.key.label ?? result.data.key.keyPrefix}” is ready to use.`}
         >
-          <NewKeyReveal apiKey={result.apiKey} />
+          <NewKeyReveal apiKey={result.data.apiKey} />
           <div className="mt-6 flex justify-end">
             <DialogClose asChild>
               <Button>Done</Button>

@@ -2,7 +2,8 @@
 
 import * as AlertDialog from '@radix-ui/react-alert-dialog';
 import { useContext, useState, useTransition } from 'react';
-import { revokeKeyAction } from '@/app/(dashboard)/keys/actions';
+import { revokeKeyAction } from '@/lib/dashboard/actions/keys';
+import { messageOf } from '@/lib/dashboard/action-result';
 import { Button, buttonClass } from '@/components/ui/button';
 import { AnnounceContext } from './key-actions';
 import { useAccount } from '@/components/layout/use-account';
@@ -45,7 +46,7 @@ export function RevokeKeyButton({
                 className={buttonClass('danger')}
                 onClick={() =>
                   startTransition(async () => {
-                    announce((await revokeKeyAction(account, keyId)).message);
+                    announce(messageOf(await revokeKeyAction(account, keyId)));
                   })
                 }
               >

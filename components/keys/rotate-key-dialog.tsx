@@ -1,7 +1,8 @@
 'use client';
 
 import { useState, useTransition } from 'react';
-import { revokeKeyAction, rotateKeyAction, type RotateKeyResult } from '@/app/(dashboard)/keys/actions';
+import { revokeKeyAction, rotateKeyAction } from '@/lib/dashboard/actions/keys';
+import type { ActionResult } from '@/lib/dashboard/action-result';
 import { Button } from '@/components/ui/button';
 import { DialogClose, DialogContent } from '@/components/ui/dialog';
 import type { ApiKeyResponse } from '@/lib/keys';
@@ -14,7 +15,8 @@ export interface RotateTarget {
   scope: string;
 }
 
-type Created = Extract<RotateKeyResult, { ok: true }>;
+type RotateKeyResult = Awaited<ReturnType<typeof rotateKeyAction>>;
+type Created = Extract<RotateKeyResult, { ok: true }>['data'];
 type CloseFocus = (event: Event) => void;
 
 const HOUR = 3_600_000;
@@ -45,7 +47,7 @@ export function RotateKeyDialog({ target, onCloseAutoFocus }: { target: RotateTa
   const { key: old, scope } = target;
   const [result, setResult] = useState<RotateKeyResult | null>(null);
   const [pending, startTransition] = useTransition();
-  if (result?.ok) return <Replacement old={old} created={result} onCloseAutoFocus={onCloseAutoFocus} />;
+  if (result?.ok) return <Replacement old={old} created={result.data} onCloseAutoFocus={onCloseAutoFocus} />;
   const rotate = () => startTransition(async () => setResult(await rotateKeyAction(account, old.id)));
   return (
     <DialogContent
@@ -58,7 +60,7 @@ export function RotateKeyDialog({ target, onCloseAutoFocus }: { target: RotateTa
           The old key <Prefix apiKey={old} /> keeps working until you revoke it in the next step, so that scripts and
           tools can switch over first.
         </p>
-        {result && !result.ok && <Failure message={result.message} />}
+        {result && !result.ok && <Failure message={result.error.detail} />}
         <div className="flex flex-wrap justify-end gap-2">
           <DialogClose asChild>
             <Button variant="secondary">Cancel</Button>
@@ -83,7 +85,7 @@ function Replacement({
   onCloseAutoFocus: CloseFocus;
 }) {
   const account = useAccount();
-  const [revoked, setRevoked] = useState<{ ok: boolean; message: string } | null>(null);
+  const [revoked, setRevoked] = useState<ActionResult<string> | null>(null);
   const [pending, startTransition] = useTransition();
   const revokeOld = () => startTransition(async () => setRevoked(await revokeKeyAction(account, old.id)));
   return (
@@ -96,7 +98,7 @@ function Replacement({
       <div className="mt-6 space-y-4">
         {/* Rendered empty from the start, so that screen readers announce the message when it comes. */}
         <p role="status" className="text-sm font-medium">
-          {revoked?.ok ? revoked.message : ''}
+          {revoked?.ok ? revoked.data : ''}
         </p>
         {revoked?.ok ? (
           <div className="flex justify-end">
@@ -111,7 +113,7 @@ function Replacement({
               Revoke old key now? <Prefix apiKey={old} /> stops working at once: anything still using it gets 401
               errors. Or keep both, and revoke it later from the table.
             </p>
-            {revoked && <Failure message={revoked.message} />}
+            {revoked && !revoked.ok && <Failure message={revoked.error.detail} />}
             <div className="flex flex-wrap justify-end gap-2">
               <DialogClose asChild>
                 <Button variant="secondary">Keep both for now</Button>

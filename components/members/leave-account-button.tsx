@@ -2,7 +2,8 @@
 
 import { useRouter } from 'next/navigation';
 import { useState, useTransition } from 'react';
-import { leaveAccountAction } from '@/app/(dashboard)/settings/members/actions';
+import { leaveAccountAction } from '@/lib/dashboard/actions/members';
+import { refusalOf } from './refusal';
 import { useAccount } from '@/components/layout/use-account';
 import { ConfirmButton } from '@/components/ui/confirm-button';
 
@@ -24,7 +25,7 @@ export function LeaveAccountButton({ accountName }: { accountName: string }) {
           startTransition(async () => {
             const result = await leaveAccountAction(account);
             if (result.ok) router.push('/');
-            else setMessage(result.message);
+            else setMessage(refusalOf(result.error).message);
           })
         }
       />

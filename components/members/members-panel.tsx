@@ -1,7 +1,8 @@
 'use client';
 
 import { useState, useTransition } from 'react';
-import { inviteMemberAction, memberAction, type MemberActionResult } from '@/app/(dashboard)/settings/members/actions';
+import { inviteMemberAction, memberAction } from '@/lib/dashboard/actions/members';
+import { announcementOf, refusalOf } from './refusal';
 import { useAccount } from '@/components/layout/use-account';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
@@ -64,17 +65,19 @@ function operatorHelp(role: MemberRole): string {
   return powers.length ? `On the platform: ${powers.join('; ')}.` : 'No platform power: this account only.';
 }
 
+type Announcement = ReturnType<typeof announcementOf>;
+
 const day = (iso: string | null) => (iso ? formatDay(iso.slice(0, 10)) : 'Never');
 
 /** The account's people: invite someone, change a role, remove a member, and the invitations still open. */
 export function MembersPanel({ members, invitations, sites, myRole, myId, operatorAccount = false }: Props) {
   const account = useAccount();
-  const [result, setResult] = useState<MemberActionResult | null>(null);
+  const [result, setResult] = useState<Announcement | null>(null);
   const [pending, startTransition] = useTransition();
   // Owners alone make or touch Owners (lib/access/roles.ts).
   const assignable = MEMBER_ROLES.filter((r) => r !== 'owner' || grants(myRole, 'manageOwners'));
   const run = (request: Parameters<typeof memberAction>[1]) =>
-    startTransition(async () => setResult(await memberAction(account, request)));
+    startTransition(async () => setResult(announcementOf(await memberAction(account, request))));
   const siteNames = new Map(sites.map((s) => [s.id, s.name]));
   const scope = (ids: string[] | null) => (ids?.length ? ids.map((id) => siteNames.get(id) ?? id).join(', ') : null);
 
@@ -200,7 +203,7 @@ function InviteForm({
 }: {
   sites: { id: string; name: string }[];
   roles: MemberRole[];
-  onResult: (result: MemberActionResult) => void;
+  onResult: (result: Announcement) => void;
   operatorAccount: boolean;
 }) {
   const account = useAccount();
@@ -212,8 +215,9 @@ function InviteForm({
     startTransition(async () => {
       const email = String(form.get('email') ?? '');
       const result = await inviteMemberAction(account, { email, role, siteIds: siteIds ?? [] });
-      setError(result.ok || result.field !== 'email' ? null : result.message);
-      onResult(result);
+      const refusal = result.ok ? null : refusalOf(result.error);
+      setError(refusal?.field === 'email' ? refusal.message : null);
+      onResult(announcementOf(result));
     }),
   );
   return (

@@ -1,7 +1,8 @@
 'use client';
 
 import { useState, useTransition } from 'react';
-import { requireTwoFactorAction } from '@/app/(dashboard)/settings/members/actions';
+import { requireTwoFactorAction } from '@/lib/dashboard/actions/members';
+import { announcementOf } from './refusal';
 import { useAccount } from '@/components/layout/use-account';
 import { Card } from '@/components/ui/card';
 
@@ -20,7 +21,9 @@ export function RequireTwoFactor({ required }: { required: boolean }) {
           disabled={pending}
           onChange={(event) => {
             const next = event.target.checked;
-            startTransition(async () => setMessage((await requireTwoFactorAction(account, next)).message));
+            startTransition(async () =>
+              setMessage(announcementOf(await requireTwoFactorAction(account, next)).message),
+            );
           }}
         />
         <span>

@@ -1,7 +1,8 @@
 'use client';
 
 import { useState, useTransition } from 'react';
-import { finalizeAction, recordPaymentAction, type PayoutResult } from '@/app/(dashboard)/admin/payouts/actions';
+import { finalizeAction, recordPaymentAction } from '@/lib/dashboard/actions/payouts';
+import { messageOf, type ActionResult } from '@/lib/dashboard/action-result';
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent, DialogTrigger } from '@/components/ui/dialog';
 import { Field, inputClass } from '@/components/ui/field';
@@ -9,20 +10,26 @@ import { PlainTableHead } from '@/components/ui/plain-table-head';
 import { keepingFields } from '@/components/ui/submit';
 import { formatDay } from '@/lib/shared/format';
 
+type PayoutResult = ActionResult<string>;
+
 /** An action's answer under its form: the message, and a file's refused lines one by one. */
 function Outcome({ result }: { result: PayoutResult | null }) {
+  const refused = result && !result.ok && result.error.errors;
+  const lines = refused && refused.length > 1 ? refused : undefined;
   return (
     <div role="status" className="min-h-5 text-sm">
       {result && (
         <>
           <p className={result.ok ? 'text-emerald-700 dark:text-emerald-400' : 'text-red-700 dark:text-red-400'}>
-            {result.message}
+            {messageOf(result)}
           </p>
-          {result.lines && (
+          {lines && (
             <ul className="mt-1 list-disc pl-5 text-red-700 dark:text-red-400">
-              {result.lines.map((line) => (
-                <li key={line}>{line}</li>
-              ))}
+              {lines
+                .map((e) => `${e.line ? `Line ${e.line}, ` : ''}${e.parameter}: ${e.detail}`)
+                .map((line) => (
+                  <li key={line}>{line}</li>
+                ))}
             </ul>
           )}
         </>

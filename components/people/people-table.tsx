@@ -1,7 +1,8 @@
 'use client';
 
 import { useState, useTransition } from 'react';
-import { resetTwoFactorAction } from '@/app/(dashboard)/admin/people/actions';
+import { resetTwoFactorAction } from '@/lib/dashboard/actions/people';
+import { messageOf } from '@/lib/dashboard/action-result';
 import { Badge } from '@/components/ui/badge';
 import { ConfirmButton } from '@/components/ui/confirm-button';
 import { type MemberRole, ROLE_LABELS } from '@/lib/access/browser';
@@ -58,7 +59,7 @@ export function PeopleTable({ people }: { people: PersonRow[] }) {
                     confirm="Reset two-factor"
                     disabled={pending}
                     onConfirm={() =>
-                      startTransition(async () => setMessage((await resetTwoFactorAction(p.id)).message))
+                      startTransition(async () => setMessage(messageOf(await resetTwoFactorAction(p.id))))
                     }
                   />
                 )}

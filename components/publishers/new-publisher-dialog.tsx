@@ -2,11 +2,21 @@
 
 import { Plus } from 'lucide-react';
 import { useId, useState, useTransition } from 'react';
-import { createPublisherAction, type CreatePublisherResult } from '@/app/(dashboard)/admin/publishers/actions';
+import { createPublisherAction } from '@/lib/dashboard/actions/publishers';
+import { messagesOf, type ActionError } from '@/lib/dashboard/action-result';
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogClose, DialogContent, DialogTrigger } from '@/components/ui/dialog';
 import { inputClass } from '@/components/ui/field';
 import { keepingFields } from '@/components/ui/submit';
+
+type Created = Awaited<ReturnType<typeof createPublisherAction>>;
+
+/** What the form shows: an e-mail taken already, or each field's message after its name. */
+function messagesFor(error: ActionError): Record<string, string | undefined> {
+  if (error.status === 409) return { email: 'An account with this e-mail already exists.' };
+  const { email, name, form } = messagesOf(error, ['email', 'name']);
+  return { email: email && `E-mail ${email}`, name: name && `Name ${name}`, form };
+}
 
 /** A labelled text input whose error is tied to it (aria-describedby) and marks it invalid. */
 function TextField(props: {
@@ -45,7 +55,7 @@ function TextField(props: {
 /** "New publisher": name and e-mail; on success, says where the invitation went (the link travels by e-mail only). */
 export function NewPublisherDialog() {
   const [open, setOpen] = useState(false);
-  const [result, setResult] = useState<CreatePublisherResult | null>(null);
+  const [result, setResult] = useState<Created | null>(null);
   const [pending, startTransition] = useTransition();
   const id = useId();
   const submit = (form: FormData) =>
@@ -54,7 +64,7 @@ export function NewPublisherDialog() {
         await createPublisherAction({ name: String(form.get('name') ?? ''), email: String(form.get('email') ?? '') }),
       );
     });
-  const errors = result && !result.ok ? result.errors : {};
+  const errors = result && !result.ok ? messagesFor(result.error) : {};
   return (
     <Dialog
       open={open}
@@ -70,10 +80,10 @@ export function NewPublisherDialog() {
         </Button>
       </DialogTrigger>
       {result?.ok ? (
-        <DialogContent title="Publisher invited" description={`${result.name} can now choose a password.`}>
+        <DialogContent title="Publisher invited" description={`${result.data.name} can now choose a password.`}>
           <p className="text-sm text-zinc-700 dark:text-zinc-300">
-            Invitation sent to <strong>{result.email}</strong>. Its link works once, for 72 hours, and goes only to that
-            address. Send it again from the publisher&apos;s row if it gets lost.
+            Invitation sent to <strong>{result.data.email}</strong>. Its link works once, for 72 hours, and goes only to
+            that address. Send it again from the publisher&apos;s row if it gets lost.
           </p>
           <div className="mt-6 flex justify-end">
             <DialogClose asChild>

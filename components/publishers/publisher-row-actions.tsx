@@ -3,7 +3,8 @@
 import * as AlertDialog from '@radix-ui/react-alert-dialog';
 import Link from 'next/link';
 import { useState, useTransition } from 'react';
-import { publisherRowAction, type RowActionResult } from '@/app/(dashboard)/admin/publishers/actions';
+import { publisherRowAction } from '@/lib/dashboard/actions/publishers';
+import { messageOf, type ActionResult } from '@/lib/dashboard/action-result';
 import { Button, buttonClass } from '@/components/ui/button';
 import type { PublisherResponse } from '@/lib/accounts';
 import { VIEW_AS } from '@/lib/dashboard/url';
@@ -46,7 +47,7 @@ function DeactivateButton({ publisher, run }: { publisher: Row; run: () => void 
  */
 export function PublisherRowActions({ publisher }: { publisher: Row }) {
   const [pending, startTransition] = useTransition();
-  const [result, setResult] = useState<RowActionResult | null>(null);
+  const [result, setResult] = useState<ActionResult<string> | null>(null);
   const run = (what: 'invitation' | 'reset' | 'deactivate' | 'reactivate') => () =>
     startTransition(async () => setResult(await publisherRowAction(what, publisher.id)));
   const who = <span className="sr-only"> {publisher.name}</span>;
@@ -80,7 +81,7 @@ export function PublisherRowActions({ publisher }: { publisher: Row }) {
           result?.ok === false ? 'text-xs text-red-700 dark:text-red-400' : 'text-xs text-zinc-600 dark:text-zinc-400'
         }
       >
-        {result?.message}
+        {result && messageOf(result)}
       </p>
     </div>
   );

@@ -2,7 +2,8 @@
 
 import * as AlertDialog from '@radix-ui/react-alert-dialog';
 import { useState, useTransition } from 'react';
-import { deleteSiteAction } from '@/app/(dashboard)/(reports)/sites/actions';
+import { deleteSiteAction } from '@/lib/dashboard/actions/sites';
+import { announcementOf } from './site-messages';
 import { Button, buttonClass } from '@/components/ui/button';
 import { useAnnounce } from './announcer';
 import { useAccount } from '@/components/layout/use-account';
@@ -36,7 +37,7 @@ export function DeleteSiteButton({ siteId, name }: { siteId: string; name: strin
                 onClick={() =>
                   startTransition(async () => {
                     const result = await deleteSiteAction(account, siteId, name);
-                    announce(result.ok ? result.message : Object.values(result.errors)[0]);
+                    announce(announcementOf(result));
                   })
                 }
               >

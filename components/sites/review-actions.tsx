@@ -2,7 +2,9 @@
 
 import { useId, useState, useTransition } from 'react';
 import { useAnnounce } from './announcer';
-import { reviewSiteAction, type SiteActionResult } from '@/app/(dashboard)/(reports)/sites/actions';
+import { reviewSiteAction } from '@/lib/dashboard/actions/sites';
+import type { ActionResult } from '@/lib/dashboard/action-result';
+import { announcementOf, siteErrorsOf } from './site-messages';
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogClose, DialogContent, DialogTrigger } from '@/components/ui/dialog';
 import { inputClass } from '@/components/ui/field';
@@ -27,10 +29,10 @@ export function ReviewActions({
   const [pending, startTransition] = useTransition();
   const [message, setMessage] = useState('');
   const [open, setOpen] = useState(false);
-  const [result, setResult] = useState<SiteActionResult | null>(null);
+  const [result, setResult] = useState<ActionResult<string> | null>(null);
   const id = useId();
   const announce = useAnnounce(setMessage);
-  const say = (answer: SiteActionResult) => announce(answer.ok ? answer.message : Object.values(answer.errors)[0]);
+  const say = (answer: ActionResult<string>) => announce(announcementOf(answer));
 
   const sendBack = (form: FormData) =>
     startTransition(async () => {
@@ -44,7 +46,7 @@ export function ReviewActions({
         setOpen(false);
       }
     });
-  const reasonError = result && !result.ok ? (result.errors.statusReason ?? result.errors.form) : undefined;
+  const reasonError = siteErrorsOf(result).statusReason ?? siteErrorsOf(result).form;
 
   return (
     <div className="flex flex-wrap justify-end gap-1">

@@ -2,7 +2,9 @@
 
 import { Pencil, Plus } from 'lucide-react';
 import { useId, useState, useTransition } from 'react';
-import { addSiteAction, editSiteAction, type SiteActionResult } from '@/app/(dashboard)/(reports)/sites/actions';
+import { addSiteAction, editSiteAction } from '@/lib/dashboard/actions/sites';
+import type { ActionResult } from '@/lib/dashboard/action-result';
+import { siteErrorsOf } from './site-messages';
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogClose, DialogContent, DialogTrigger } from '@/components/ui/dialog';
 import { inputClass } from '@/components/ui/field';
@@ -31,7 +33,7 @@ export function SiteDialog({
 }) {
   const account = useAccount();
   const [open, setOpen] = useState(false);
-  const [result, setResult] = useState<SiteActionResult | null>(null);
+  const [result, setResult] = useState<ActionResult<string> | null>(null);
   const [announced, setAnnounced] = useState('');
   const announce = useAnnounce(setAnnounced);
   const [pending, startTransition] = useTransition();
@@ -49,11 +51,11 @@ export function SiteDialog({
           });
       setResult(answer);
       if (answer.ok) {
-        announce(answer.message);
+        announce(answer.data);
         setOpen(false);
       }
     });
-  const errors = result && !result.ok ? result.errors : {};
+  const errors = siteErrorsOf(result);
 
   return (
     <>

@@ -17,21 +17,29 @@ import { SESSION_COOKIE } from './session-cookie';
  * The signed-in person acting for `accountId` (their first account when not given or not theirs), looked up
  * once per request however many components ask.
  */
-export const currentUser = cache(async (accountId?: string): Promise<SessionUser | null> => {
-  const token = (await cookies()).get(SESSION_COOKIE)?.value;
+export const currentUser = cache(async (accountId?: string): Promise<SessionUser | null> =>
+  sessionUserOf((await cookies()).get(SESSION_COOKIE)?.value, new Headers(await headers()), accountId),
+);
+
+/** The person a session token signs in (acting for `accountId`), with the address the request came from. */
+export async function sessionUserOf(
+  token: string | undefined,
+  requestHeaders: Headers,
+  accountId?: string,
+): Promise<SessionUser | null> {
   const user = token ? await userForSession(token, accountId) : null;
   // Where the request came from, for the activity log of what the user does.
-  const request = new Request('http://portal.local/', { headers: new Headers(await headers()) });
+  const request = new Request('http://portal.local/', { headers: requestHeaders });
   return user && { ...user, principal: { ...user.principal, clientAddress: exactClientAddress(request) } };
-});
+}
 
 /**
- * For a server action: the principal of the signed-in person in the account the page's URL names (`?as=`,
- * which the form sends along): their role there; an admin's read-only view of a publisher (every write refuses
- * it); or their first account when none is named. An account that is neither theirs nor viewable is refused.
+ * For a server action (lib/dashboard/action.ts): the principal of the signed-in person in the account the page's
+ * URL names (`?as=`, which the action is sent): their role there; an admin's read-only view of a publisher (every
+ * write refuses it); or their first account when none is named. An account that is neither theirs nor viewable
+ * is refused.
  */
-export async function actingPrincipal(account: unknown): Promise<Principal> {
-  const user = await requireUser();
+export async function principalFor(user: SessionUser, account: unknown): Promise<Principal> {
   const named = typeof account === 'string' && account ? { [VIEW_AS]: account } : {};
   const viewer = await viewerOf(user, named, { ownIsEnough: true });
   if (viewer.kind === 'refused') throw viewer.error;
@@ -48,7 +56,11 @@ const TWO_FACTOR_SETUP_PATH = '/settings/security?setup=two-factor';
  * and signing out (`duringTwoFactorSetup`) serve them meanwhile.
  */
 export async function requireUser(accountId?: string, { duringTwoFactorSetup = false } = {}): Promise<SessionUser> {
-  const user = await currentUser(accountId);
+  return admitted(await currentUser(accountId), { duringTwoFactorSetup });
+}
+
+/** requireUser's answer for a person already looked up: them, or a redirect (to sign in, or to set up 2FA). */
+export function admitted(user: SessionUser | null, { duringTwoFactorSetup = false } = {}): SessionUser {
   if (!user) redirect('/login');
   if (!duringTwoFactorSetup && mustSetUpTwoFactor(user)) redirect(TWO_FACTOR_SETUP_PATH);
   return user;

@@ -5,17 +5,19 @@ import { useActionState } from 'react';
 import { authLinkClass } from '@/components/layout/auth-frame';
 import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
-import { forgotPasswordAction, type ForgotPasswordState } from './actions';
+import { forgotPasswordAction } from '@/lib/dashboard/actions/password-reset';
+import type { ActionResult } from '@/lib/dashboard/action-result';
 
 export function ForgotPasswordForm() {
-  const [state, action, pending] = useActionState<ForgotPasswordState, FormData>(forgotPasswordAction, {});
-  if (state.sentTo) {
+  const [state, action, pending] = useActionState<ActionResult<string> | null, FormData>(forgotPasswordAction, null);
+  const refused = state && !state.ok ? state : undefined;
+  if (state?.ok) {
     return (
       <div role="status" className="space-y-3 text-sm text-zinc-800 dark:text-zinc-200">
         <p className="font-medium">Check your e-mail.</p>
         <p>
-          If <strong className="break-all">{state.sentTo}</strong> is the address of an active account, a link to choose
-          a new password is on its way. It works once, within 60 minutes.
+          If <strong className="break-all">{state.data}</strong> is the address of an active account, a link to choose a
+          new password is on its way. It works once, within 60 minutes.
         </p>
         <p className="text-zinc-600 dark:text-zinc-400">
           Nothing after a few minutes? Look in your spam folder, or ask your administrator: an account that was never
@@ -41,9 +43,9 @@ export function ForgotPasswordForm() {
         type="email"
         autoComplete="username"
         required
-        defaultValue={state.email}
+        defaultValue={refused?.echo?.email}
         autoFocus
-        error={state.error}
+        error={refused?.error.detail}
       />
       <Button type="submit" className="w-full" disabled={pending}>
         {pending ? 'Sending…' : 'Send reset link'}

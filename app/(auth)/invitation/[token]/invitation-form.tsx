@@ -3,7 +3,17 @@
 import { type RefObject, useActionState, useEffect, useRef } from 'react';
 import { Button } from '@/components/ui/button';
 import { Field, inputClass } from '@/components/ui/field';
-import { acceptInvitationAction, type AcceptState } from './actions';
+import { acceptInvitationAction } from '@/lib/dashboard/actions/invitation';
+import type { ActionError, ActionResult } from '@/lib/dashboard/action-result';
+
+/** A refusal on its field; too many attempts and anything else under the form. */
+function errorsOf(error: ActionError, hasSignIn: boolean): { password?: string; confirm?: string; form?: string } {
+  const problem = error.status === 429 ? undefined : error.errors?.[0];
+  if (problem?.parameter === 'confirm') return { confirm: problem.detail };
+  if (problem?.parameter !== 'password') return { form: error.detail };
+  // A rule's words follow "The password"; a wrong existing password is a sentence of its own.
+  return { password: hasSignIn ? problem.detail : `The password ${problem.detail}.` };
+}
 
 interface Props {
   token: string;
@@ -59,15 +69,16 @@ function PasswordField(props: {
 }
 
 export function InvitationForm({ token, accountName, role, email, hasSignIn, minLength }: Props) {
-  const [state, action, pending] = useActionState<AcceptState, FormData>(acceptInvitationAction, {});
-  const { errors = {} } = state;
+  const [state, action, pending] = useActionState<ActionResult<never> | null, FormData>(acceptInvitationAction, null);
+  const errors = state && !state.ok ? errorsOf(state.error, hasSignIn) : {};
   const password = useRef<HTMLInputElement>(null);
   const confirm = useRef<HTMLInputElement>(null);
   // After a refusal the first wrong field gets the focus, so a keyboard or screen reader user lands on the error.
   useEffect(() => {
-    if (state.errors?.password) password.current?.focus();
-    else if (state.errors?.confirm) confirm.current?.focus();
-  }, [state]);
+    const refused = state && !state.ok ? errorsOf(state.error, hasSignIn) : {};
+    if (refused.password) password.current?.focus();
+    else if (refused.confirm) confirm.current?.focus();
+  }, [state, hasSignIn]);
   return (
     <form action={action} className="space-y-4" noValidate>
       <div className="text-sm">

@@ -3,11 +3,12 @@
 import { useActionState } from 'react';
 import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
-import { secondFactorAction, type SecondFactorState } from '../actions';
+import { secondFactorAction } from '@/lib/dashboard/actions/sign-in';
+import type { ActionResult } from '@/lib/dashboard/action-result';
 
 /** The code from the app, or one of the recovery codes (the same field takes both). */
 export function SecondFactorForm({ next }: { next?: string }) {
-  const [state, action, pending] = useActionState<SecondFactorState, FormData>(secondFactorAction, {});
+  const [state, action, pending] = useActionState<ActionResult<never> | null, FormData>(secondFactorAction, null);
   return (
     <form action={action} className="space-y-4" noValidate>
       {next && <input type="hidden" name="next" value={next} />}
@@ -23,7 +24,7 @@ export function SecondFactorForm({ next }: { next?: string }) {
         maxLength={64}
       />
       <p role="alert" aria-live="polite" className="min-h-5 text-sm text-red-700 dark:text-red-400">
-        {state.error}
+        {state && !state.ok && state.error.detail}
       </p>
       <Button type="submit" className="w-full" disabled={pending}>
         {pending ? 'Checking…' : 'Verify and sign in'}

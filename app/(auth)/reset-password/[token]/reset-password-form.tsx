@@ -4,11 +4,15 @@ import { useActionState } from 'react';
 import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
 import { LinkExpired } from './link-expired';
-import { resetPasswordAction, type ResetPasswordState } from './actions';
+import { resetPasswordAction } from '@/lib/dashboard/actions/password-reset';
+import { firstProblem, type ActionResult } from '@/lib/dashboard/action-result';
 
 export function ResetPasswordForm({ token, minLength }: { token: string; minLength: number }) {
-  const [state, action, pending] = useActionState<ResetPasswordState, FormData>(resetPasswordAction, {});
-  if (state.expired) return <LinkExpired />;
+  const [state, action, pending] = useActionState<ActionResult<never> | null, FormData>(resetPasswordAction, null);
+  // The link no longer works (used, superseded, expired): the page offers a new one.
+  if (state && !state.ok && state.error.status === 404) return <LinkExpired />;
+  const problem = state && !state.ok ? firstProblem(state.error) : undefined;
+  const errors = problem && { [problem.field === 'confirm' ? 'confirm' : 'password']: problem.message };
   return (
     <form action={action} className="space-y-4" noValidate>
       <input type="hidden" name="token" value={token} />
@@ -22,7 +26,7 @@ export function ResetPasswordForm({ token, minLength }: { token: string; minLeng
         minLength={minLength}
         autoFocus
         hint={`At least ${minLength} characters. A few unrelated words make a strong one; very common passwords are refused.`}
-        error={state.errors?.password}
+        error={errors?.password}
       />
       <Field
         label="New password again"
@@ -31,7 +35,7 @@ export function ResetPasswordForm({ token, minLength }: { token: string; minLeng
         type="password"
         autoComplete="new-password"
         required
-        error={state.errors?.confirm}
+        error={errors?.confirm}
       />
       <Button type="submit" className="w-full" disabled={pending}>
         {pending ? 'Saving…' : 'Set new password'}

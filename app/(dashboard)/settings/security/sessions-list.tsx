@@ -4,7 +4,8 @@ import { useState, useTransition } from 'react';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { formatDay } from '@/lib/shared/format';
-import { endSessionAction } from './actions';
+import { endSessionAction } from '@/lib/dashboard/actions/security';
+import { messageOf } from '@/lib/dashboard/action-result';
 
 export interface SessionRow {
   id: string;
@@ -44,7 +45,7 @@ export function SessionsList({ sessions }: { sessions: SessionRow[] }) {
               <Button
                 variant="ghost"
                 disabled={pending}
-                onClick={() => startTransition(async () => setMessage((await endSessionAction(s.id)).message))}
+                onClick={() => startTransition(async () => setMessage(messageOf(await endSessionAction(s.id))))}
               >
                 End<span className="sr-only"> the session of {s.device ?? 'an unknown browser'}</span>
               </Button>

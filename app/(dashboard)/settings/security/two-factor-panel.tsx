@@ -6,7 +6,8 @@ import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
 import { keepingFields } from '@/components/ui/submit';
 import type { TwoFactorSetup } from '@/lib/identity';
-import { confirmTwoFactorAction, disableTwoFactorAction, startTwoFactorAction, type TwoFactorResult } from './actions';
+import { confirmTwoFactorAction, disableTwoFactorAction, startTwoFactorAction } from '@/lib/dashboard/actions/security';
+import { firstProblem, type ActionResult } from '@/lib/dashboard/action-result';
 
 /**
  * Two-factor sign-in: turn it on (scan the QR code or type the secret, confirm a code, keep the recovery codes
@@ -23,9 +24,9 @@ export function TwoFactorPanel({
 }) {
   const [setup, setSetup] = useState<TwoFactorSetup | null>(null);
   const [codes, setCodes] = useState<string[] | null>(null);
-  const [result, setResult] = useState<TwoFactorResult | null>(null);
+  const [result, setResult] = useState<ActionResult<unknown> | null>(null);
   const [pending, startTransition] = useTransition();
-  const error = result && !result.ok ? result.message : undefined;
+  const error = result && !result.ok ? firstProblem(result.error).message : undefined;
 
   if (codes) return <RecoveryCodes codes={codes} />;
   if (enabled) {
@@ -73,7 +74,7 @@ export function TwoFactorPanel({
             startTransition(async () => {
               const started = await startTwoFactorAction();
               setResult(started);
-              if (started.ok && started.setup) setSetup(started.setup);
+              if (started.ok) setSetup(started.data);
             })
           }
         >
@@ -110,7 +111,7 @@ export function TwoFactorPanel({
           startTransition(async () => {
             const confirmed = await confirmTwoFactorAction(String(form.get('code') ?? ''));
             setResult(confirmed);
-            if (confirmed.ok && confirmed.recoveryCodes) setCodes(confirmed.recoveryCodes);
+            if (confirmed.ok) setCodes(confirmed.data);
           }),
         )}
       >
