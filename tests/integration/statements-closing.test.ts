@@ -20,6 +20,7 @@ import {
   statementsQuery,
   type AccountStatement,
 } from '@/lib/payments';
+import { csvCell } from '@/lib/shared/csv';
 import { dollars, usdFromMicros } from '@/lib/shared/money';
 import { useTestDatabase } from '../support/db';
 import { createPublisher, createSite } from '../support/factories';
@@ -87,7 +88,9 @@ describe('the closing balance, written once', () => {
           for (const s of view.statements) {
             expect(s.closingMicros, s.month).toBe(closingOf(s));
             expect(s.amountDueMicros + s.carriedMicros, s.month).toBe(closingOf(s));
-            expect(statementCsv(view, s), s.month).toContain(`\nClosing balance,,,,${dollars(closingOf(s))}\n`);
+            expect(statementCsv(view, s), s.month).toContain(
+              `\nClosing balance,,,,${csvCell(dollars(closingOf(s)))}\n`,
+            );
           }
           const all = await list('pageSize=100');
           expect(all.map((s) => s.closingBalance)).toEqual(
