@@ -1,3 +1,4 @@
+import { existsSync, readdirSync } from 'node:fs';
 import { defineConfig, globalIgnores } from 'eslint/config';
 import nextVitals from 'eslint-config-next/core-web-vitals';
 import nextTs from 'eslint-config-next/typescript';
@@ -8,40 +9,71 @@ import prettier from 'eslint-config-prettier/flat';
  * import it must not make; ESLint keeps only the last matching block's options for a rule, so the blocks are
  * disjoint and each one is complete.
  */
-const DOMAINS = ['access', 'accounts', 'audit', 'identity', 'keys', 'mail', 'reports', 'revenue-in', 'sites'];
 const alt = (names) => `(${names.join('|')})`;
 const forbid = (regex, message) => ({ regex, message });
 
-/** From outside a domain, only its index.ts (and reports/browser.ts, what the browser may load) is public. */
-const DEEP_INTO = (domain) =>
-  forbid(
-    `^@/lib/${domain}/(?!browser$)`,
-    `Import the ${domain} domain through its index (@/lib/${domain}); its other files are its own.`,
-  );
-const TRANSPORT = [
+/** A domain's entry files, the only ones imported from outside it: index.ts, and browser.ts for client components. */
+export const ENTRIES = ['index', 'browser'];
+
+const DOORS_AND_REACT = [
   forbid(
     '^@/lib/(http|api|dashboard)(/|$)',
     'Below the doors: throw AppError (lib/shared/errors.ts); only the doors know HTTP.',
   ),
-  forbid('^(next|react|react-dom)(/|$)', 'Below the doors nothing knows Next.js or React.'),
+  forbid('^(next|react|react-dom|@react-pdf)(/|$)', 'Below the doors nothing knows Next.js or React.'),
 ];
 const DATA = forbid(
   '^@/db/(?!(metrics|embedded-lock|health)$)',
   'Only the domains (and the operator scripts) touch the database: call a domain service.',
 );
-const ONLY = (allowed, message) => forbid(`^@/(?!lib/${alt(allowed)}(/|$))`, message);
+const ONLY = (allowed, message) => [forbid(`^@/(?!lib/${alt(allowed)}(/|$))`, message), DOORS_AND_REACT[1]];
 
-const LAYERS = [
-  {
-    files: ['lib/shared/**'],
-    patterns: [ONLY(['shared'], 'lib/shared is the bottom layer: it imports nothing of ours.')],
-  },
-  { files: ['lib/platform/**'], patterns: [ONLY(['shared', 'platform'], 'lib/platform knows only lib/shared.')] },
-  { files: ['lib/query/**'], patterns: [ONLY(['shared', 'query'], 'The query grammar knows only lib/shared.')] },
-  {
-    files: ['lib/ratelimit/**'],
-    patterns: [ONLY(['shared', 'platform', 'ratelimit'], 'The limiter is infrastructure.')],
-  },
+/** Deep imports into these domains: anything but their entry files. */
+const DEEP_INTO = (domains) =>
+  domains.length === 0
+    ? []
+    : [
+        forbid(
+          `^@/lib/${alt(domains)}/(?!${alt(ENTRIES)}$)`,
+          `Import a domain through its entry files (${ENTRIES.map((e) => `${e}.ts`).join(', ')}): @/lib/<domain>; its other files are its own.`,
+        ),
+      ];
+
+/**
+ * Every folder of lib/ that is not a domain, bottom up, with the imports its files must not make (given the
+ * domains). Every other folder of lib/ is a domain: it has an index.ts, and it gets the domains' rules.
+ */
+export const LAYERS = {
+  shared: () => ONLY(['shared'], 'lib/shared is the bottom layer: it imports nothing of ours.'),
+  platform: () => ONLY(['shared', 'platform'], 'lib/platform knows only lib/shared.'),
+  query: () => ONLY(['shared', 'query'], 'The query grammar knows only lib/shared.'),
+  ratelimit: () => ONLY(['shared', 'platform', 'ratelimit'], 'The limiter is infrastructure.'),
+  access: (domains) => [
+    ...DOORS_AND_REACT,
+    forbid(`^@/lib/${alt(domains)}(/|$)`, 'lib/access is below the domains: it imports none of them.'),
+  ],
+  http: (domains) => [
+    forbid('^@/lib/(api|dashboard)(/|$)', 'lib/http serves both doors; it imports neither.'),
+    DATA,
+    ...DEEP_INTO(domains),
+  ],
+  api: (domains) => [DATA, ...DEEP_INTO(domains)],
+  dashboard: (domains) => [DATA, ...DEEP_INTO(domains)],
+};
+
+/** The domains: every folder of lib/ that the table above does not name. Each one has an index.ts. */
+export const DOMAINS = readdirSync(new URL('./lib/', import.meta.url), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory() && !Object.hasOwn(LAYERS, entry.name))
+  .map(({ name }) => name)
+  .sort();
+for (const domain of DOMAINS) {
+  if (!existsSync(new URL(`./lib/${domain}/index.ts`, import.meta.url))) {
+    throw new Error(`lib/${domain} is no declared layer (LAYERS in eslint.config.mjs) and has no index.ts.`);
+  }
+}
+
+const BLOCKS = [
+  ...Object.entries(LAYERS).map(([layer, patterns]) => ({ files: [`lib/${layer}/**`], patterns: patterns(DOMAINS) })),
   {
     files: ['db/**'],
     patterns: [
@@ -50,36 +82,33 @@ const LAYERS = [
   },
   ...DOMAINS.map((domain) => ({
     files: [`lib/${domain}/**`],
-    patterns: [...TRANSPORT, ...DOMAINS.filter((other) => other !== domain).map(DEEP_INTO)],
+    patterns: [...DOORS_AND_REACT, ...DEEP_INTO(DOMAINS.filter((other) => other !== domain))],
   })),
   {
-    // Below the domains (after their block, so this one applies): who is asking and what they may read.
-    files: ['lib/access/**'],
-    patterns: [
-      ...TRANSPORT,
-      forbid('^@/(?!(db/|lib/(shared|platform|access)(/|$)))', 'lib/access sits below the domains: it knows none.'),
-    ],
+    files: ['app/**', 'components/**', 'proxy.ts', 'instrumentation.ts'],
+    patterns: [DATA, ...DEEP_INTO(DOMAINS)],
   },
-  {
-    files: ['lib/http/**'],
-    patterns: [
-      forbid('^@/lib/(api|dashboard)(/|$)', 'lib/http serves both doors; it imports neither.'),
-      DATA,
-      ...DOMAINS.map(DEEP_INTO),
-    ],
-  },
-  {
-    files: ['lib/api/**', 'lib/dashboard/**', 'app/**', 'components/**', 'proxy.ts', 'instrumentation.ts'],
-    patterns: [DATA, ...DOMAINS.map(DEEP_INTO)],
-  },
-  { files: ['scripts/**'], patterns: DOMAINS.map(DEEP_INTO) },
+  { files: ['scripts/**'], patterns: DEEP_INTO(DOMAINS) },
 ];
 
 export default defineConfig([
   ...nextVitals,
   ...nextTs,
   { rules: { '@typescript-eslint/no-explicit-any': 'error' } },
-  ...LAYERS.map(({ files, patterns }) => ({ files, rules: { 'no-restricted-imports': ['error', { patterns }] } })),
+  ...BLOCKS.map(({ files, patterns }) => ({ files, rules: { 'no-restricted-imports': ['error', { patterns }] } })),
+  {
+    // A domain has no JSX: what renders a page or a file (a PDF) is the doors'.
+    files: DOMAINS.map((domain) => `lib/${domain}/**/*.{tsx,jsx}`),
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'Program',
+          message: 'A domain renders nothing: JSX belongs to the doors (app/, components/, lib/http).',
+        },
+      ],
+    },
+  },
   {
     files: ['**/*.{ts,tsx,mjs}'],
     ignores: ['tests/**', 'e2e/**'],

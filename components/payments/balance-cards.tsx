@@ -1,6 +1,5 @@
 import { Card } from '@/components/ui/card';
-import type { BalanceResponse } from '@/lib/payments';
-import { monthLabel } from '@/lib/payments/months';
+import { monthLabel, type BalanceResponse } from '@/lib/payments';
 import { formatDay, formatUsd } from '@/lib/shared/format';
 
 /** Unpaid balance, the next payment, progress to the threshold and what was paid: the page's first answers. */

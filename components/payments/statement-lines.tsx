@@ -1,6 +1,5 @@
 import { PlainTableHead } from '@/components/ui/plain-table-head';
-import type { AccountStatement } from '@/lib/payments';
-import { monthLabel } from '@/lib/payments/months';
+import { monthLabel, type AccountStatement } from '@/lib/payments';
 import { formatCents } from '@/lib/shared/format';
 
 /** A statement's earnings by site, or its adjustments (each naming the month and site it corrects). */

@@ -1,7 +1,6 @@
 import Link from 'next/link';
 import { PlainTableHead } from '@/components/ui/plain-table-head';
-import type { AccountStatement } from '@/lib/payments';
-import { monthLabel } from '@/lib/payments/months';
+import { monthLabel, type AccountStatement } from '@/lib/payments';
 import { formatCents, formatDay } from '@/lib/shared/format';
 import { StatementStatus } from './statement-status';
 
@@ -44,7 +43,7 @@ export function StatementsTable({
                 {s.adjustmentsMicros === 0 ? '—' : formatCents(s.adjustmentsMicros)}
               </td>
               <td data-label="Closing balance" className="px-4 py-3 text-right tabular-nums">
-                {formatCents(s.openingMicros + s.earningsMicros + s.adjustmentsMicros)}
+                {formatCents(s.closingMicros)}
               </td>
               <td data-label="Amount due" className="px-4 py-3 text-right tabular-nums">
                 {s.amountDueMicros > 0 ? formatCents(s.amountDueMicros) : 'Carried over'}

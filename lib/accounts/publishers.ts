@@ -14,15 +14,15 @@ import {
   pageMeta,
   pageOffset,
   searchToSql,
-  type FieldDef,
   type Paged,
   type PagedRowsInput,
 } from '@/lib/query';
+import { fieldsOf } from '@/lib/query/fields';
 import { conflict, notFound } from '@/lib/shared/errors';
 import { sendInvitation } from './invitations';
 import { endSessionsWithoutAccount, issueToken, queueResetLink } from '@/lib/identity';
 import { type Principal, requireOperator, requireWritable } from '@/lib/access';
-import type { CreatePublisherInput, PublisherResponse } from './schemas';
+import { PublisherResponse, type CreatePublisherInput } from './schemas';
 import { requirePublisher } from './users';
 
 /** Managing accounts is the operator's, with a session or an account-level key. */
@@ -32,15 +32,7 @@ function requireAdmin(principal: Principal, operation: string): void {
 }
 
 /** The fields of PublisherResponse as the query grammar sees them (sortBy, Filter, FilterList). */
-const PUBLISHER_FIELDS: readonly FieldDef[] = [
-  { name: 'id', type: 'uuid' },
-  { name: 'name', type: 'string' },
-  { name: 'email', type: 'string' },
-  { name: 'status', type: 'string' },
-  { name: 'sites', type: 'number' },
-  { name: 'lastSignInAt', type: 'date' },
-  { name: 'createdAt', type: 'date' },
-];
+const PUBLISHER_FIELDS = fieldsOf(PublisherResponse);
 
 /** GET /api/v1/admin/publishers' parameters: page, pageSize, sortBy, sortDirection, Search, Filter, FilterList. */
 export const publishersQuery = pagedRowsQueryOf(PUBLISHER_FIELDS);

@@ -1,7 +1,9 @@
 /** Earnings statements and payments: the month-end close, the ledger's arithmetic, the publisher's reads. */
 export { seedDemoPaymentHistory } from './demo-history';
-export { finalizeMonth } from './finalize';
+export { closeThrough, finalizeMonth } from './finalize';
+export { closingOf } from './ledger';
 export { listStatements } from './list';
+export { lastDayOf, monthLabel, monthName, monthOf, nextMonth, previousMonth } from './months';
 export { listPayouts } from './payouts';
 export { parsePaymentsCsv, recordPayments, type PaymentEntry } from './record-payments';
 export {
@@ -11,10 +13,10 @@ export {
   statementOf,
   statementResponseOf,
   summaryOf,
+  type AccountLedgerView,
   type AccountStatement,
 } from './statements';
 export { statementCsv } from './statement-csv';
-export { statementPdf } from './statement-pdf';
 export {
   BalanceResponse,
   monthPathParams,

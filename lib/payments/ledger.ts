@@ -44,6 +44,14 @@ export interface StatementDraft {
   lines: LineDraft[];
 }
 
+/**
+ * A statement's closing balance: what it opened with (the balance the one before carried) plus the month's
+ * earnings and adjustments. The one place the sum is written: the drafts, the statements as read, their files,
+ * pages and the list's SQL (which reads the value computed here) all take it from this function.
+ */
+export const closingOf = (s: Pick<StatementDraft, 'openingMicros' | 'earningsMicros' | 'adjustmentsMicros'>): number =>
+  s.openingMicros + s.earningsMicros + s.adjustmentsMicros;
+
 /** A finalized statement as far as the arithmetic needs it. */
 export interface Settled {
   month: string;
@@ -118,7 +126,7 @@ export function draftStatements(input: {
       .sort((a, b) => a.siteName.localeCompare(b.siteName));
     const earningsMicros = earnings.reduce((sum, l) => sum + l.amountMicros, 0);
     const adjustmentsMicros = adjustments.reduce((sum, l) => sum + l.amountMicros, 0);
-    const closing = opening + earningsMicros + adjustmentsMicros;
+    const closing = closingOf({ openingMicros: opening, earningsMicros, adjustmentsMicros });
     const payable = closing > 0 && closing >= rules.thresholdMicros;
     drafts.push({
       month,

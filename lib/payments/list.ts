@@ -21,7 +21,8 @@ const COLUMNS: Record<StatementField, SQLWrapper> = {
   openingBalance: micros('opening'),
   earnings: micros('earnings'),
   adjustments: micros('adjustments'),
-  closingBalance: sql`(${micros('opening')} + ${micros('earnings')} + ${micros('adjustments')})`,
+  // Computed once, by closingOf (lib/payments/ledger.ts), and handed in with the other figures.
+  closingBalance: micros('closing'),
   amountDue: micros('due'),
   carriedOver: micros('carried'),
   threshold: micros('threshold'),
@@ -34,9 +35,9 @@ const COLUMNS: Record<StatementField, SQLWrapper> = {
 function valuesOf(statements: AccountStatement[]): SQL {
   const rows = statements.map(
     (s) =>
-      sql`(${monthName(s.month)}::text, ${s.status}::text, ${s.openingMicros}::bigint, ${s.earningsMicros}::bigint, ${s.adjustmentsMicros}::bigint, ${s.amountDueMicros}::bigint, ${s.carriedMicros}::bigint, ${s.thresholdMicros}::bigint, ${s.dueOn}::text, ${s.finalizedAt?.toISOString() ?? null}::text, ${s.paidOn}::text, ${s.paymentReference}::text)`,
+      sql`(${monthName(s.month)}::text, ${s.status}::text, ${s.openingMicros}::bigint, ${s.earningsMicros}::bigint, ${s.adjustmentsMicros}::bigint, ${s.closingMicros}::bigint, ${s.amountDueMicros}::bigint, ${s.carriedMicros}::bigint, ${s.thresholdMicros}::bigint, ${s.dueOn}::text, ${s.finalizedAt?.toISOString() ?? null}::text, ${s.paidOn}::text, ${s.paymentReference}::text)`,
   );
-  return sql`(values ${sql.join(rows, sql`, `)}) as s(month, status, opening, earnings, adjustments, due, carried, threshold, due_on, finalized_at, paid_on, reference)`;
+  return sql`(values ${sql.join(rows, sql`, `)}) as s(month, status, opening, earnings, adjustments, closing, due, carried, threshold, due_on, finalized_at, paid_on, reference)`;
 }
 
 /** A page of the account's statements, newest month first unless sorted otherwise. */

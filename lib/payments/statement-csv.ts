@@ -10,7 +10,6 @@ import type { AccountLedgerView, AccountStatement } from './statements';
 const line = (cells: (string | number | null)[]) => cells.map(csvCell).join(',');
 
 export function statementCsv(view: AccountLedgerView, s: AccountStatement): string {
-  const closing = s.openingMicros + s.earningsMicros + s.adjustmentsMicros;
   const rows = [
     line(['Kind', 'Month', 'Site', 'Site ID', 'Amount (USD)']),
     ...s.lines.map((l) => line([l.kind, monthName(l.month), l.siteName, l.siteId, dollars(l.amountMicros)])),
@@ -20,7 +19,7 @@ export function statementCsv(view: AccountLedgerView, s: AccountStatement): stri
     line(['Opening balance', '', '', '', dollars(s.openingMicros)]),
     line(['Earnings', '', '', '', dollars(s.earningsMicros)]),
     line(['Adjustments', '', '', '', dollars(s.adjustmentsMicros)]),
-    line(['Closing balance', '', '', '', dollars(closing)]),
+    line(['Closing balance', '', '', '', dollars(s.closingMicros)]),
     line(['Amount due', s.dueOn ?? '', '', '', dollars(s.amountDueMicros)]),
     line(['Carried over', '', '', '', dollars(s.carriedMicros)]),
   ];

@@ -12,13 +12,15 @@ import { payoutRules } from '@/lib/platform/env';
 import { badRequest, notFound } from '@/lib/shared/errors';
 import { usdFromMicros } from '@/lib/shared/money';
 import { requireStatementReader } from './access';
-import { draftStatements, type LineDraft, type StatementDraft } from './ledger';
+import { closingOf, draftStatements, type LineDraft, type StatementDraft } from './ledger';
 import { isMonthName, monthFromName, monthName, monthOf } from './months';
 import { readLedgers, type FinalizedStatement } from './read-ledger';
 import type { BalanceResponse, StatementResponse, StatementStatus, StatementSummary } from './schemas';
 
 /** A statement as the account sees it, before the JSON edge: integer micro-dollars, its lines, its state. */
 export interface AccountStatement extends StatementDraft {
+  /** Opening + earnings + adjustments (closingOf), computed once here for everyone who shows or sorts by it. */
+  closingMicros: number;
   status: StatementStatus;
   finalizedAt: Date | null;
   paidOn: string | null;
@@ -35,6 +37,7 @@ export interface AccountLedgerView {
 
 const finalizedView = (s: FinalizedStatement): AccountStatement => ({
   ...s,
+  closingMicros: closingOf(s),
   status: s.payment ? 'paid' : 'finalized',
   paidOn: s.payment?.paidOn ?? null,
   paymentReference: s.payment?.reference ?? null,
@@ -67,6 +70,7 @@ async function readAccount(tx: Tx, accountId: string, today: string): Promise<Ac
       ...ledger.finalized.map(finalizedView),
       ...estimates.map((draft) => ({
         ...draft,
+        closingMicros: closingOf(draft),
         status: 'estimated' as const,
         finalizedAt: null,
         paidOn: null,
@@ -134,7 +138,7 @@ export function summaryOf(s: AccountStatement): StatementSummary {
     openingBalance: usdFromMicros(s.openingMicros),
     earnings: usdFromMicros(s.earningsMicros),
     adjustments: usdFromMicros(s.adjustmentsMicros),
-    closingBalance: usdFromMicros(s.openingMicros + s.earningsMicros + s.adjustmentsMicros),
+    closingBalance: usdFromMicros(s.closingMicros),
     amountDue: usdFromMicros(s.amountDueMicros),
     carriedOver: usdFromMicros(s.carriedMicros),
     threshold: usdFromMicros(s.thresholdMicros),

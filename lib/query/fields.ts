@@ -14,8 +14,8 @@ export interface FieldDef<Name extends string = string> {
 
 /**
  * A row schema's fields as the grammar sees them, in the schema's order: numbers, UUIDs, date-times (compared
- * by their UTC day) and other text. A field of any other kind has no grammar type: the module that asks for
- * it fails to load, so that no one adds one that cannot be filtered without deciding how.
+ * by their UTC day) and other text, enums of names included. A field of any other kind has no grammar type:
+ * the module that asks for it fails to load, so that no one adds one that cannot be filtered without deciding how.
  */
 export function fieldsOf<Shape extends z.ZodRawShape>(
   schema: z.ZodObject<Shape>,
@@ -30,6 +30,10 @@ function grammarType(name: string, field: z.core.$ZodType): FieldDef['type'] {
   let def = field._zod.def;
   if (def.type === 'nullable' || def.type === 'optional') def = (def as z.core.$ZodNullableDef).innerType._zod.def;
   if (def.type === 'number') return 'number';
+  // An enum of names (a status) is text to the grammar: compared and searched as its values are written.
+  if (def.type === 'enum' && Object.values((def as z.core.$ZodEnumDef).entries).every((v) => typeof v === 'string')) {
+    return 'string';
+  }
   if (def.type === 'string') {
     // z.string() has no format; z.uuid(), z.iso.datetime() and z.iso.date() name theirs.
     const { format } = def as z.core.$ZodStringFormatDef;

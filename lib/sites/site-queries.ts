@@ -9,12 +9,12 @@ import {
   pageOffset,
   pagedRowsQueryOf,
   searchToSql,
-  type FieldDef,
   type Paged,
   type PagedRowsInput,
 } from '@/lib/query';
+import { fieldsOf } from '@/lib/query/fields';
 import { type Principal, isOperator, requireOperator } from '@/lib/access';
-import type { ManagedSiteResponse } from './schemas';
+import { ManagedSiteResponse } from './schemas';
 import { toManagedSite } from './site-admin';
 import type { SiteStatus } from './site-rules';
 
@@ -143,19 +143,8 @@ export async function siteHistory(principal: Principal, siteId: string): Promise
   return (await siteHistories(principal, [siteId])).get(siteId.toLowerCase()) ?? [];
 }
 
-/** The fields the API's site list sorts and filters by (ManagedSiteResponse's, status as text). */
-const SITE_FIELDS: FieldDef[] = [
-  { name: 'siteId', type: 'uuid' },
-  { name: 'name', type: 'string' },
-  { name: 'url', type: 'string' },
-  { name: 'framework', type: 'string' },
-  { name: 'status', type: 'string' },
-  { name: 'dailyActiveUsers', type: 'number' },
-  { name: 'monthlyActiveUsers', type: 'number' },
-  { name: 'createdAt', type: 'date' },
-  { name: 'publisherId', type: 'uuid' },
-  { name: 'statusReason', type: 'string' },
-];
+/** The fields the API's site list sorts and filters by: ManagedSiteResponse's (its status as text). */
+const SITE_FIELDS = fieldsOf(ManagedSiteResponse);
 const SITE_COLUMNS: Record<string, SQLWrapper> = {
   siteId: sites.id,
   name: sites.name,

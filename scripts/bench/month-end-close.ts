@@ -7,8 +7,7 @@ import type { Tx } from '@/db/client';
 import { addRevenueMonths } from '@/db/revenue-months';
 import { revenueDaily, sites, users } from '@/db/schema';
 import { OPERATOR } from '@/lib/access';
-import { closeThrough } from '@/lib/payments/finalize';
-import { monthOf, nextMonth, previousMonth } from '@/lib/payments/months';
+import { closeThrough, monthOf, nextMonth, previousMonth } from '@/lib/payments';
 import { todayUtc } from '@/lib/query';
 import { rolledBack } from './rolled-back';
 

@@ -13,8 +13,15 @@ import { queryRows } from '@/db/raw-query';
 import { addRevenueMonths } from '@/db/revenue-months';
 import { revenueDaily } from '@/db/schema';
 import { OPERATOR } from '@/lib/access';
-import { accountLedger, balanceOf, finalizeMonth, recordPayments, type AccountStatement } from '@/lib/payments';
-import { lastDayOf, nextMonth } from '@/lib/payments/months';
+import {
+  accountLedger,
+  balanceOf,
+  finalizeMonth,
+  lastDayOf,
+  nextMonth,
+  recordPayments,
+  type AccountStatement,
+} from '@/lib/payments';
 import { getTotals } from '@/lib/reports';
 import { dollars } from '@/lib/shared/money';
 import { useTestDatabase } from '../support/db';

@@ -49,6 +49,12 @@ describe('the grammar fields of a report', () => {
     expect(typeOf(byCountryFields)).toMatchObject({ country: 'string', cpm: 'number', fillRate: 'number' });
   });
 
+  it('take an enum of names (a status) as text', () => {
+    expect(fieldsOf(z.object({ status: z.enum(['pending', 'live']).nullable() }))).toEqual([
+      { name: 'status', type: 'string' },
+    ]);
+  });
+
   it('refuse a field the grammar has no type for', () => {
     expect(() => fieldsOf(z.object({ isActive: z.boolean() }))).toThrow(/no type for the field isActive/);
   });

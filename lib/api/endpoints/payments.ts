@@ -8,12 +8,12 @@ import {
   monthPathParams,
   PagedStatements,
   STATEMENT_COLUMNS,
-  statementPdf,
   StatementResponse,
   statementResponseOf,
   statementsQuery,
 } from '@/lib/payments';
 import { FileBody } from '@/lib/http/render';
+import { statementPdf } from '@/lib/http/statement-pdf';
 import { JSON_TYPES, PDF_TYPE } from '@/lib/http/negotiate';
 import { endpoint, PAGED_TYPES, type ApiEndpoint } from '../endpoint';
 

@@ -5,8 +5,7 @@ import { Card } from '@/components/ui/card';
 import { notFound } from 'next/navigation';
 import { isOperator } from '@/lib/access';
 import { requireUser } from '@/lib/dashboard/session';
-import { listPayouts } from '@/lib/payments';
-import { monthName } from '@/lib/payments/months';
+import { listPayouts, monthName } from '@/lib/payments';
 import { todayUtc } from '@/lib/query';
 import { dollars } from '@/lib/shared/money';
 

@@ -11,8 +11,7 @@ import { can } from '@/lib/access';
 import { requireUser } from '@/lib/dashboard/session';
 import { clearedViewHref, type SearchParams } from '@/lib/dashboard/url';
 import { viewerOf } from '@/lib/dashboard/viewer';
-import { getStatement } from '@/lib/payments';
-import { lastDayOf, monthLabel } from '@/lib/payments/months';
+import { getStatement, lastDayOf, monthLabel } from '@/lib/payments';
 import { AppError } from '@/lib/shared/errors';
 import { formatCents, formatDay } from '@/lib/shared/format';
 
@@ -42,7 +41,7 @@ export default async function StatementPage({
     ['Opening balance', s.openingMicros],
     ['Earnings', s.earningsMicros],
     ['Adjustments', s.adjustmentsMicros],
-    ['Closing balance', s.openingMicros + s.earningsMicros + s.adjustmentsMicros],
+    ['Closing balance', s.closingMicros],
   ];
   return (
     <>

@@ -1,7 +1,8 @@
 import { downloadRoute } from '@/lib/dashboard/cookie-route';
 import { DOWNLOADS } from '@/lib/dashboard/download-access';
 import { notFound } from '@/lib/shared/errors';
-import { getStatement, statementCsv, statementPdf } from '@/lib/payments';
+import { statementPdf } from '@/lib/http/statement-pdf';
+import { getStatement, statementCsv } from '@/lib/payments';
 
 /** The files a statement downloads as, by the last part of the URL: /payments/2026-10/statement.pdf. */
 const FILES = {

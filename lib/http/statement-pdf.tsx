@@ -2,12 +2,13 @@
  * A statement as a PDF, made on the server with @react-pdf/renderer: the account, the period, the status, the
  * lines (earnings by site, then adjustments naming their month) and the totals. Money to the cent, rounded once
  * from micro-dollars (lib/shared/money.ts); the totals are the statement's own, never sums of rounded lines.
+ * Both doors serve it (the API with Accept: application/pdf, the dashboard's download), so it lives here, above
+ * the payments domain, which renders nothing.
  */
 import { Document, Page, renderToBuffer, StyleSheet, Text, View } from '@react-pdf/renderer';
 import { dollars } from '@/lib/shared/money';
 import { formatDay } from '@/lib/shared/format';
-import { lastDayOf, monthLabel } from './months';
-import type { AccountLedgerView, AccountStatement } from './statements';
+import { lastDayOf, monthLabel, type AccountLedgerView, type AccountStatement } from '@/lib/payments';
 
 const STATUS: Record<AccountStatement['status'], string> = {
   estimated: 'Estimated: the month is not closed yet, and its figures may still change',
@@ -47,7 +48,6 @@ function Line({ label, month, micros, style }: { label: string; month?: string; 
 function StatementDocument({ view, statement: s }: { view: AccountLedgerView; statement: AccountStatement }) {
   const earnings = s.lines.filter((l) => l.kind === 'earnings');
   const adjustments = s.lines.filter((l) => l.kind === 'adjustment');
-  const closing = s.openingMicros + s.earningsMicros + s.adjustmentsMicros;
   return (
     <Document title={`Statement ${monthLabel(s.month)} · ${view.accountName}`} author="Publisher Portal">
       <Page size="A4" style={styles.page}>
@@ -101,7 +101,7 @@ function StatementDocument({ view, statement: s }: { view: AccountLedgerView; st
         <Line label="Opening balance" micros={s.openingMicros} />
         <Line label="Earnings" micros={s.earningsMicros} />
         <Line label="Adjustments" micros={s.adjustmentsMicros} />
-        <Line label="Closing balance" micros={closing} style={styles.head} />
+        <Line label="Closing balance" micros={s.closingMicros} style={styles.head} />
         {s.amountDueMicros > 0 ? (
           <Line
             label={`Amount due${s.dueOn ? `, expected on ${formatDay(s.dueOn)}` : ''}`}
