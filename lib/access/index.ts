@@ -11,4 +11,5 @@ export type { DataVersion } from './data-version';
 export { OPERATOR } from './principal';
 export type { MemberRole, Principal } from './principal';
 export { can, isOperator, MEMBER_ROLES, OPERATOR_POWERS, requireAbility, requireOperator, ROLE_LABELS } from './roles';
+export type { OperatorPower } from './roles';
 export { accountSitesColumns, forOneRequest, readableSites, requireAccountLevel, requireWritable } from './site-access';

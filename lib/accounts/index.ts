@@ -1,5 +1,5 @@
 /** Accounts: publisher and operator accounts, their members and invitations, and the people who are members. */
-export { listPeople } from './people-admin';
+export { listPeople, peopleQuery } from './people-admin';
 export { createAdmin } from './admins';
 export { acceptInvitation, INVITATION_LIMIT, invitationFor } from './invitations';
 export {

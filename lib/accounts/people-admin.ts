@@ -2,10 +2,20 @@
  * People as a platform admin sees them: everyone who signs in, with the accounts they belong to, their role
  * in each and whether two-factor sign-in is on (for resetting a lost second factor). Operators only.
  */
-import { asc, count, eq, ilike, or, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, sql } from 'drizzle-orm';
 import { getDb } from '@/db/client';
 import { memberships, people, users } from '@/db/schema';
 import { type MemberRole, type Principal, requireOperator } from '@/lib/access';
+import {
+  filterToSql,
+  pagedRowsQueryOf,
+  pageMeta,
+  pageOffset,
+  searchToSql,
+  type FieldDef,
+  type Paged,
+  type PagedRowsInput,
+} from '@/lib/query';
 
 export interface PersonSummary {
   id: string;
@@ -16,18 +26,28 @@ export interface PersonSummary {
   accounts: { id: string; name: string; role: MemberRole }[];
 }
 
-const PEOPLE_PAGE_SIZE = 50;
+/** The people list's fields as the query grammar sees them (sortBy; Search looks in the name and the e-mail). */
+const PERSON_FIELDS: readonly FieldDef[] = [
+  { name: 'email', type: 'string' },
+  { name: 'name', type: 'string' },
+  { name: 'lastSignInAt', type: 'date' },
+];
+const PERSON_COLUMNS = { email: people.email, name: people.name, lastSignInAt: people.lastSignInAt };
 
-/** People, by e-mail, optionally those whose name or e-mail contains `search`; a page of PEOPLE_PAGE_SIZE. */
-export async function listPeople(
-  principal: Principal,
-  { search = '', page = 1 }: { search?: string; page?: number } = {},
-): Promise<{ people: PersonSummary[]; total: number }> {
+/** The People page's parameters: page, pageSize, sortBy, sortDirection, Search. */
+export const peopleQuery = pagedRowsQueryOf(PERSON_FIELDS, 'Case-insensitive text: matches the name or the e-mail.');
+
+/** People, by e-mail unless sorted otherwise, a page of them: those whose name or e-mail contains Search. */
+export async function listPeople(principal: Principal, input: PagedRowsInput): Promise<Paged<PersonSummary>> {
   requireOperator(principal, 'operate', 'Listing the people of every account');
-  const text = search.trim();
-  // ILIKE with the text's wildcards escaped: a search for "a_b" finds "a_b", not "axb".
-  const pattern = `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-  const where = text ? or(ilike(people.email, pattern), ilike(people.name, pattern)) : undefined;
+  const where = and(
+    filterToSql(input.filter, PERSON_COLUMNS),
+    input.search ? searchToSql(input.search, [people.email, people.name]) : undefined,
+  );
+  const direction = input.sortDirection === 'desc' ? desc : asc;
+  const order = input.sortBy
+    ? direction(PERSON_COLUMNS[input.sortBy as keyof typeof PERSON_COLUMNS])
+    : asc(people.email);
   const db = await getDb();
   const [[{ total }], rows] = await Promise.all([
     db.select({ total: count() }).from(people).where(where),
@@ -41,9 +61,9 @@ export async function listPeople(
       })
       .from(people)
       .where(where)
-      .orderBy(asc(people.email))
-      .limit(PEOPLE_PAGE_SIZE)
-      .offset((Math.max(1, page) - 1) * PEOPLE_PAGE_SIZE),
+      .orderBy(order, asc(people.id))
+      .limit(input.pageSize)
+      .offset(pageOffset(input)),
   ]);
   const ids = rows.map((r) => r.id);
   const joined = ids.length
@@ -55,10 +75,10 @@ export async function listPeople(
         .orderBy(asc(users.name))
     : [];
   return {
-    total,
-    people: rows.map((row) => ({
+    data: rows.map((row) => ({
       ...row,
       accounts: joined.filter((j) => j.personId === row.id).map(({ id, name, role }) => ({ id, name, role })),
     })),
+    meta: pageMeta(input, total),
   };
 }

@@ -5,7 +5,6 @@ export {
   listManagedSites,
   listOwnSites,
   listSitesForReview,
-  REVIEW_PAGE_SIZE,
   SITE_CSV_COLUMNS,
   siteHistories,
   siteHistory,

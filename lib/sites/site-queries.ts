@@ -1,5 +1,6 @@
 /** Reading sites for their review: the admin's queue, a publisher's own sites, and a site's history. */
-import { and, asc, count, desc, eq, inArray, like, sql, type SQLWrapper } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, like, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { getDb } from '@/db/client';
 import { auditEvents, revenueRollup, sites, users } from '@/db/schema';
 import {
@@ -34,14 +35,17 @@ const hasRevenue = sql<boolean>`exists (select 1 from ${revenueRollup} where ${r
 /** The queue's order: what waits for review first, oldest first, so nothing waits for ever. */
 const statusRank = sql`case ${sites.status} when 'pending' then 0 when 'approved' then 1 else 2 end`;
 
-async function selectSites(where: ReturnType<typeof and>, page?: { limit: number; offset: number }) {
+type Order = (SQL | AnyPgColumn)[];
+const QUEUE_ORDER: Order = [statusRank, asc(sites.createdAt)];
+
+async function selectSites(where: SQL | undefined, order: Order, page?: { limit: number; offset: number }) {
   const db = await getDb();
   const query = db
     .select({ site: sites, publisherName: users.name, publisherEmail: users.email, hasRevenue })
     .from(sites)
     .innerJoin(users, eq(users.id, sites.userId))
     .where(where)
-    .orderBy(statusRank, asc(sites.createdAt), asc(sites.id));
+    .orderBy(...order, asc(sites.id));
   const rows = await (page ? query.limit(page.limit).offset(page.offset) : query);
   return rows.map((r): ReviewedSite => ({
     ...toManagedSite(r.site),
@@ -49,24 +53,6 @@ async function selectSites(where: ReturnType<typeof and>, page?: { limit: number
     publisherEmail: r.publisherEmail,
     hasRevenue: r.hasRevenue,
   }));
-}
-
-export const REVIEW_PAGE_SIZE = 50;
-
-/** The admin's review queue: every publisher's sites (or those of one status), pending first. */
-export async function listSitesForReview(
-  principal: Principal,
-  options: { status?: SiteStatus; page?: number } = {},
-): Promise<{ sites: ReviewedSite[]; total: number }> {
-  requireOperator(principal, 'operate', 'The review queue');
-  const where = and(options.status ? eq(sites.status, options.status) : undefined);
-  const page = Math.max(1, options.page ?? 1);
-  const db = await getDb();
-  const [[{ total }], list] = await Promise.all([
-    db.select({ total: count() }).from(sites).where(where),
-    selectSites(where, { limit: REVIEW_PAGE_SIZE, offset: (page - 1) * REVIEW_PAGE_SIZE }),
-  ]);
-  return { sites: list, total };
 }
 
 /**
@@ -79,7 +65,7 @@ export async function listOwnSites(
 ): Promise<ReviewedSite[]> {
   // A site-scoped key or a Viewer limited to some sites sees those alone.
   const scope = principal.siteScope ? inArray(sites.id, principal.siteScope) : undefined;
-  return selectSites(and(eq(sites.userId, principal.userId), scope), page);
+  return selectSites(and(eq(sites.userId, principal.userId), scope), QUEUE_ORDER, page);
 }
 
 export interface SiteHistoryEntry {
@@ -162,23 +148,24 @@ export const SITE_CSV_COLUMNS = SITE_FIELDS.map((f) => f.name);
 /** The API's review queue: page, pageSize, sortBy, sortDirection, Filter, FilterList (`FilterList[status]=pending`), Search. */
 export const siteListQuery = pagedRowsQueryOf(SITE_FIELDS);
 
-/**
- * Every publisher's sites for an admin, paged: pending first, oldest first, unless sorted otherwise; Search
- * looks in the name and the URL.
- */
-export async function listManagedSites(
-  principal: Principal,
-  input: PagedRowsInput,
-): Promise<Paged<ManagedSiteResponse>> {
-  requireOperator(principal, 'operate', 'Listing every site');
+/** The list's rows and order by the grammar: pending first, oldest first, unless sorted otherwise; Search looks in names and URLs. */
+function listSelection(input: PagedRowsInput): { where: SQL | undefined; order: Order } {
   const where = and(
     filterToSql(input.filter, SITE_COLUMNS),
     input.search ? searchToSql(input.search, [sites.name, sites.url]) : undefined,
   );
   const direction = input.sortDirection === 'desc' ? desc : asc;
-  const order = input.sortBy
-    ? [direction(SITE_COLUMNS[input.sortBy] as typeof sites.id)]
-    : [statusRank, asc(sites.createdAt)];
+  const order = input.sortBy ? [direction(SITE_COLUMNS[input.sortBy] as typeof sites.id)] : QUEUE_ORDER;
+  return { where, order };
+}
+
+/** Every publisher's sites for an operator, a page of them (GET /api/v1/admin/sites). */
+export async function listManagedSites(
+  principal: Principal,
+  input: PagedRowsInput,
+): Promise<Paged<ManagedSiteResponse>> {
+  requireOperator(principal, 'operate', 'Listing every site');
+  const { where, order } = listSelection(input);
   const db = await getDb();
   const [[{ total }], rows] = await Promise.all([
     db.select({ total: count() }).from(sites).where(where),
@@ -191,4 +178,19 @@ export async function listManagedSites(
       .offset(pageOffset(input)),
   ]);
   return { data: rows.map(toManagedSite), meta: pageMeta(input, total) };
+}
+
+/**
+ * The review queue (the Site review page): the same list, by the same grammar, with each site's publisher and
+ * whether revenue names it (then it cannot be deleted).
+ */
+export async function listSitesForReview(principal: Principal, input: PagedRowsInput): Promise<Paged<ReviewedSite>> {
+  requireOperator(principal, 'operate', 'The review queue');
+  const { where, order } = listSelection(input);
+  const db = await getDb();
+  const [[{ total }], data] = await Promise.all([
+    db.select({ total: count() }).from(sites).where(where),
+    selectSites(where, order, { limit: input.pageSize, offset: pageOffset(input) }),
+  ]);
+  return { data, meta: pageMeta(input, total) };
 }

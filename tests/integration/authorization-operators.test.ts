@@ -5,6 +5,7 @@ import {
   createPublisher as createPublisherAccount,
   deactivatePublisher,
   listPeople,
+  peopleQuery,
   listPublisherAccounts,
   listPublishers,
   reactivatePublisher,
@@ -118,7 +119,11 @@ const OPERATIONS: Operation[] = [
     run: async (p) => resetTwoFactorAsAdmin(p, (await createPublisher(t.db)).id),
     granted: 'conflict',
   },
-  { name: 'list the people of every account', power: 'operate', run: (p) => listPeople(p, { search: 'example' }) },
+  {
+    name: 'list the people of every account',
+    power: 'operate',
+    run: (p) => listPeople(p, peopleQuery.parse({ Search: 'example' })),
+  },
   { name: 'list publishers (to choose one)', power: 'operate', run: (p) => listPublishers(p) },
   { name: 'view as a publisher', power: 'operate', run: (p) => viewAsPublisher(p, publisherId) },
   {
@@ -127,7 +132,7 @@ const OPERATIONS: Operation[] = [
     run: (p) => createApiKeyForUser(p, publisherId, { label: 'ops matrix' }),
   },
   { name: 'read every account’s activity', power: 'operate', run: (p) => listAuditEvents(p, PAGE) },
-  { name: 'the site review queue', power: 'operate', run: (p) => listSitesForReview(p) },
+  { name: 'the site review queue', power: 'operate', run: (p) => listSitesForReview(p, PAGE) },
   { name: 'list every site', power: 'operate', run: (p) => listManagedSites(p, PAGE) },
   {
     name: 'create a site for a publisher',
@@ -203,7 +208,7 @@ describe('operator powers × the operator account’s members', () => {
   it.each(OPERATIONS.map((o) => [o.name, o] as const))('%s', (_, operation) => matrix(operation));
 
   it('says which roles hold the power, and which one the caller has', async () => {
-    await expect(listPeople(callers.viewer)).rejects.toThrow(
+    await expect(listPeople(callers.viewer, peopleQuery.parse({}))).rejects.toThrow(
       "Listing the people of every account needs the Owner or Admin role in the operator's account; you are Viewer.",
     );
     await expect(listPayouts(callers.admin)).rejects.toThrow(

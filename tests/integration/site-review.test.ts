@@ -8,6 +8,7 @@ import {
   editOwnSite,
   listOwnSites,
   listSitesForReview,
+  siteListQuery,
   siteHistory,
   updateSite,
 } from '@/lib/sites';
@@ -128,18 +129,17 @@ describe("the admin's review", () => {
     const live = await createSite(admin, { publisherId: publisher.id, ...GAME, status: 'live' });
     const pending = await createSite(admin, { publisherId: publisher.id, ...GAME, status: 'pending' });
     const approved = await createSite(admin, { publisherId: publisher.id, ...GAME, status: 'approved' });
-    const { sites: all } = await listSitesForReview(admin, { page: 1 });
+    const { data: all } = await listSitesForReview(admin, siteListQuery.parse({ pageSize: '1000' }));
     const ranks = all.map((s) => ['pending', 'approved', 'live'].indexOf(s.status ?? 'pending'));
     expect(ranks).toEqual([...ranks].sort((a, b) => a - b));
-    const onlyPending = await listSitesForReview(admin, { status: 'pending' });
-    expect(onlyPending.sites.every((s) => s.status === 'pending')).toBe(true);
-    expect(onlyPending.total).toBeGreaterThanOrEqual(1);
-    const mine = (await listSitesForReview(admin, { status: 'approved' })).sites.find(
-      (s) => s.siteId === approved.siteId,
-    );
+    const onlyPending = await listSitesForReview(admin, siteListQuery.parse({ 'FilterList[status]': 'pending' }));
+    expect(onlyPending.data.every((s) => s.status === 'pending')).toBe(true);
+    expect(onlyPending.meta.totalRows).toBeGreaterThanOrEqual(1);
+    const approvedOnes = siteListQuery.parse({ 'FilterList[status]': 'approved', pageSize: '1000' });
+    const mine = (await listSitesForReview(admin, approvedOnes)).data.find((s) => s.siteId === approved.siteId);
     expect(mine).toMatchObject({ publisherEmail: publisher.email, publisherName: publisher.name });
     expect([live.status, pending.status]).toEqual(['live', 'pending']);
-    expect((await refusal(listSitesForReview(owner))).code).toBe('forbidden');
+    expect((await refusal(listSitesForReview(owner, siteListQuery.parse({})))).code).toBe('forbidden');
   });
 
   it('records a history with every move and reason; the publisher is not shown the admin', async () => {

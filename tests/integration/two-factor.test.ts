@@ -14,7 +14,7 @@ import {
   startTwoFactorSetup,
   userForSession,
 } from '@/lib/identity';
-import { listPeople } from '@/lib/accounts';
+import { listPeople, peopleQuery } from '@/lib/accounts';
 import { DEMO_IDS } from '@/db/seed-data';
 import { setRateLimitStore } from '@/lib/ratelimit';
 import { createMemoryStore } from '@/lib/ratelimit/memory';
@@ -140,10 +140,10 @@ describe('turning it off and resetting it', () => {
     const again = await withTwoFactor();
     const admin = sessionPrincipal(DEMO_IDS.users.admin, 'admin');
     // The People page finds them, with their account and role, two-factor on; a publisher may not list people.
-    const found = await listPeople(admin, { search: again.account.email.toUpperCase() });
-    expect(found).toMatchObject({ total: 1, people: [{ id: again.account.id, twoFactor: true }] });
-    expect(found.people[0].accounts).toEqual([{ id: again.account.id, name: again.account.name, role: 'owner' }]);
-    expect((await failure(listPeople(again.principal))).code).toBe('forbidden');
+    const found = await listPeople(admin, peopleQuery.parse({ Search: again.account.email.toUpperCase() }));
+    expect(found).toMatchObject({ meta: { totalRows: 1 }, data: [{ id: again.account.id, twoFactor: true }] });
+    expect(found.data[0].accounts).toEqual([{ id: again.account.id, name: again.account.name, role: 'owner' }]);
+    expect((await failure(listPeople(again.principal, peopleQuery.parse({})))).code).toBe('forbidden');
     expect((await failure(resetTwoFactorAsAdmin(again.principal, again.account.id))).code).toBe('forbidden');
     expect(await resetTwoFactorAsAdmin(admin, again.account.id)).toEqual({ email: again.account.email });
     const [event] = await t.db.select().from(auditEvents).where(eq(auditEvents.subjectId, again.account.id));

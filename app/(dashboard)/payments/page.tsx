@@ -4,11 +4,8 @@ import { ViewerFallback } from '@/components/layout/viewer-fallback';
 import { BalanceCards } from '@/components/payments/balance-cards';
 import { StatementsTable } from '@/components/payments/statements-table';
 import { Card } from '@/components/ui/card';
-import { can } from '@/lib/access';
-import { requireUser } from '@/lib/dashboard/session';
+import { loadPayments } from '@/lib/dashboard/payments-pages';
 import { clearedViewHref, type SearchParams } from '@/lib/dashboard/url';
-import { viewerOf } from '@/lib/dashboard/viewer';
-import { accountLedger, balanceOf } from '@/lib/payments';
 import { formatUsd } from '@/lib/shared/format';
 
 export const metadata: Metadata = { title: 'Payments · Publisher Portal' };
@@ -16,11 +13,8 @@ export const metadata: Metadata = { title: 'Payments · Publisher Portal' };
 /** What the account is owed and when it is paid: the balance, the next payment, every monthly statement. */
 export default async function PaymentsPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const params = await searchParams;
-  const viewer = await viewerOf(await requireUser(), params);
-  if (viewer.kind !== 'ready')
-    return <ViewerFallback viewer={viewer} title="Payments" path="/payments" params={params} />;
-  const { principal } = viewer;
-  if (!can(principal, 'readStatements')) {
+  const page = await loadPayments(params);
+  if (page.kind === 'notGranted') {
     return (
       <>
         <PageHeader title="Payments" />
@@ -30,9 +24,10 @@ export default async function PaymentsPage({ searchParams }: { searchParams: Pro
       </>
     );
   }
-  const view = await accountLedger(principal);
-  const balance = balanceOf(view);
-  const newestFirst = [...view.statements].reverse();
+  if (page.kind !== 'payments') {
+    return <ViewerFallback viewer={page} title="Payments" path="/payments" params={params} />;
+  }
+  const { balance, newestFirst } = page;
   return (
     <>
       <PageHeader

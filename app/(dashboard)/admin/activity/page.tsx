@@ -1,15 +1,11 @@
 import type { Metadata } from 'next';
-import { notFound } from 'next/navigation';
 import { ActivityPage } from '@/components/activity/activity-page';
-import { isOperator } from '@/lib/access';
-import { requireUser } from '@/lib/dashboard/session';
+import { operatorPrincipal } from '@/lib/dashboard/operator-pages';
 import type { SearchParams } from '@/lib/dashboard/url';
 
 export const metadata: Metadata = { title: 'Activity · Admin · Publisher Portal' };
 
 /** Every account's activity, for admins; anyone else finds no such page. */
 export default async function AdminActivityPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
-  const { principal } = await requireUser();
-  if (!isOperator(principal)) notFound();
-  return <ActivityPage principal={principal} params={await searchParams} />;
+  return <ActivityPage principal={await operatorPrincipal()} params={await searchParams} />;
 }

@@ -1,24 +1,18 @@
 import type { Metadata } from 'next';
-import { notFound } from 'next/navigation';
 import { PageHeader } from '@/components/layout/page-header';
 import { PeopleTable } from '@/components/people/people-table';
 import { Card } from '@/components/ui/card';
-import { isOperator } from '@/lib/access';
-import { listPeople } from '@/lib/accounts';
-import { requireUser } from '@/lib/dashboard/session';
-import { paramOf, type SearchParams } from '@/lib/dashboard/url';
+import { Pagination } from '@/components/reports/pagination';
+import { loadPeople } from '@/lib/dashboard/operator-pages';
+import type { SearchParams } from '@/lib/dashboard/url';
 
 export const metadata: Metadata = { title: 'People · Publisher Portal' };
 
 /** Admins: everyone who signs in, their accounts and roles, and a reset for a lost second factor. */
 export default async function PeoplePage({ searchParams }: { searchParams: Promise<SearchParams> }) {
-  const { principal } = await requireUser();
-  // Not "forbidden": to anyone whose role does not grant it, this page does not exist.
-  if (!isOperator(principal)) notFound();
   const params = await searchParams;
-  const search = paramOf(params, 'search') ?? '';
-  const page = Math.max(1, Number.parseInt(paramOf(params, 'page') ?? '1', 10) || 1);
-  const { people, total } = await listPeople(principal, { search, page });
+  const { search, data: people, meta } = await loadPeople(params);
+  const total = meta.totalRows;
   return (
     <>
       <PageHeader
@@ -49,6 +43,7 @@ export default async function PeoplePage({ searchParams }: { searchParams: Promi
         ) : (
           <PeopleTable people={people.map((p) => ({ ...p, lastSignInAt: p.lastSignInAt?.toISOString() ?? null }))} />
         )}
+        {meta.totalPages > 1 && <Pagination searchParams={params} {...meta} />}
       </Card>
       <p className="mt-3 text-sm text-zinc-600 dark:text-zinc-400">
         {total} {total === 1 ? 'person' : 'people'}

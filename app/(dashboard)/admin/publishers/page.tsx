@@ -1,28 +1,18 @@
 import type { Metadata } from 'next';
-import { notFound } from 'next/navigation';
 import { PageHeader } from '@/components/layout/page-header';
 import { NewPublisherDialog } from '@/components/publishers/new-publisher-dialog';
 import { PublishersTable } from '@/components/publishers/publishers-table';
 import { Pagination } from '@/components/reports/pagination';
 import { Card } from '@/components/ui/card';
-import { isOperator } from '@/lib/access';
-import { listPublisherAccounts, publishersQuery } from '@/lib/accounts';
-import { requireUser } from '@/lib/dashboard/session';
-import { readView, type SearchParams } from '@/lib/dashboard/url';
+import { loadPublishers } from '@/lib/dashboard/operator-pages';
+import type { SearchParams } from '@/lib/dashboard/url';
 
 export const metadata: Metadata = { title: 'Publishers · Publisher Portal' };
 
 /** Admins: every publisher account, with invitations, deactivation and a way into each one's dashboard. */
 export default async function PublishersPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
-  const { principal } = await requireUser();
-  // Not "forbidden": to anyone whose role does not grant it, this page does not exist.
-  if (!isOperator(principal)) notFound();
   const params = await searchParams;
-  const read = readView(publishersQuery, params);
-  // A hand-edited URL with a wrong page size shows the first page rather than an error.
-  const input = read instanceof Error ? readView(publishersQuery, {}) : read;
-  if (input instanceof Error) throw input;
-  const { data, meta } = await listPublisherAccounts(principal, input);
+  const { data, meta } = await loadPublishers(params);
   return (
     <>
       <PageHeader

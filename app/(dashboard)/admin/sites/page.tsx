@@ -1,24 +1,14 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import { notFound } from 'next/navigation';
 import { PageHeader } from '@/components/layout/page-header';
 import { ReviewQueue } from '@/components/sites/review-queue';
 import { SiteAnnouncer } from '@/components/sites/announcer';
 import { SiteDialog } from '@/components/sites/site-dialog';
 import { Card } from '@/components/ui/card';
 import { cn } from '@/components/ui/cn';
-import {
-  allowedTransitions,
-  FRAMEWORK_SUGGESTIONS,
-  listSitesForReview,
-  REVIEW_PAGE_SIZE,
-  SITE_STATUSES,
-  siteHistories,
-} from '@/lib/sites';
-import { isOperator } from '@/lib/access';
-import { listPublishers } from '@/lib/accounts';
-import { requireUser } from '@/lib/dashboard/session';
-import { paramOf, type SearchParams } from '@/lib/dashboard/url';
+import { FRAMEWORK_SUGGESTIONS, SITE_STATUSES } from '@/lib/sites';
+import { loadSiteReview } from '@/lib/dashboard/operator-pages';
+import type { SearchParams } from '@/lib/dashboard/url';
 
 export const metadata: Metadata = { title: 'Site review · Publisher Portal' };
 
@@ -34,25 +24,8 @@ const hrefOf = (status: string | null, page = 1) => {
 
 /** Admins: every publisher's sites, pending first, with the review's actions and each site's history. */
 export default async function SiteReviewPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
-  const params = await searchParams;
-  const { principal } = await requireUser();
-  if (!isOperator(principal)) notFound();
-  const status = SITE_STATUSES.find((s) => s === paramOf(params, 'status')?.toLowerCase()) ?? null;
-  const page = Math.max(1, Math.min(Number.parseInt(paramOf(params, 'page') ?? '1', 10) || 1, 1_000_000));
-  const [{ sites, total }, publishers] = await Promise.all([
-    listSitesForReview(principal, { status: status ?? undefined, page }),
-    listPublishers(principal),
-  ]);
-  const histories = await siteHistories(
-    principal,
-    sites.map((s) => s.siteId),
-  );
-  const queue = sites.map((site) => ({
-    ...site,
-    moves: allowedTransitions(site.status ?? 'pending').filter((to) => to !== 'pending'),
-    history: histories.get(site.siteId) ?? [],
-  }));
-  const pages = Math.max(1, Math.ceil(total / REVIEW_PAGE_SIZE));
+  const { status, sites: queue, meta, publishers } = await loadSiteReview(await searchParams);
+  const { page, totalPages: pages, totalRows: total } = meta;
   return (
     <SiteAnnouncer>
       <PageHeader

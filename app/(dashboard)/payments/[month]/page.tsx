@@ -1,18 +1,14 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import { notFound } from 'next/navigation';
 import { PageHeader } from '@/components/layout/page-header';
 import { ViewerFallback } from '@/components/layout/viewer-fallback';
 import { StatementLines } from '@/components/payments/statement-lines';
 import { StatementStatus } from '@/components/payments/statement-status';
 import { buttonClass } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
-import { can } from '@/lib/access';
-import { requireUser } from '@/lib/dashboard/session';
+import { loadStatement } from '@/lib/dashboard/payments-pages';
 import { clearedViewHref, type SearchParams } from '@/lib/dashboard/url';
-import { viewerOf } from '@/lib/dashboard/viewer';
-import { getStatement, lastDayOf, monthLabel } from '@/lib/payments';
-import { AppError } from '@/lib/shared/errors';
+import { lastDayOf, monthLabel } from '@/lib/payments';
 import { formatCents, formatDay } from '@/lib/shared/format';
 
 export const metadata: Metadata = { title: 'Statement · Publisher Portal' };
@@ -26,16 +22,11 @@ export default async function StatementPage({
   searchParams: Promise<SearchParams>;
 }) {
   const [{ month }, query] = await Promise.all([params, searchParams]);
-  const viewer = await viewerOf(await requireUser(), query);
-  if (viewer.kind !== 'ready') {
-    return <ViewerFallback viewer={viewer} title="Statement" path={`/payments/${month}`} params={query} />;
+  const page = await loadStatement(month, query);
+  if (page.kind !== 'statement') {
+    return <ViewerFallback viewer={page} title="Statement" path={`/payments/${month}`} params={query} />;
   }
-  if (!can(viewer.principal, 'readStatements')) notFound();
-  const found = await getStatement(viewer.principal, month).catch((err) => {
-    if (err instanceof AppError && (err.code === 'not_found' || err.code === 'invalid')) notFound();
-    throw err;
-  });
-  const { statement: s } = found;
+  const s = page.statement;
   const href = (path: string) => clearedViewHref(path, query);
   const figures: [string, number][] = [
     ['Opening balance', s.openingMicros],
