@@ -15,7 +15,7 @@ const minutes = (seconds: number) => {
 const credentials = z.object({
   email: z.string().trim().min(1).max(320),
   password: z.string().min(1).max(1024),
-  next: z.unknown(),
+  next: z.unknown().optional(),
 });
 
 export const signInAction = formAction(
@@ -48,7 +48,7 @@ export const secondFactorAction = formAction(
         .string()
         .max(64)
         .refine((c) => c.trim() !== '', CODE),
-      next: z.unknown(),
+      next: z.unknown().optional(),
     }),
     invalid: CODE,
   },
