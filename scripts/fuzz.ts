@@ -15,7 +15,7 @@ import { readEnv, setEnv } from '@/lib/platform/env';
 import { createApiKey, revokeApiKey } from '@/lib/keys';
 import { createPublisher, deactivatePublisher, findUserByEmail } from '@/lib/accounts';
 import { listSites } from '@/lib/sites';
-import { OPERATOR, type Principal } from '@/lib/access';
+import { COMMAND_LINE, type Principal } from '@/lib/access';
 import {
   answerProblems,
   documentedStatuses,
@@ -68,10 +68,10 @@ async function makeCallers() {
     const throwaway = await Promise.all(
       [1, 2, 3].map(async (n) => {
         const email = `fuzz-account-${n}-${Date.now()}@example.com`;
-        return (await createPublisher(OPERATOR, { email, name: `Fuzz account ${n}` })).publisher.id;
+        return (await createPublisher(COMMAND_LINE, { email, name: `Fuzz account ${n}` })).publisher.id;
       }),
     );
-    await deactivatePublisher(OPERATOR, throwaway[2]);
+    await deactivatePublisher(COMMAND_LINE, throwaway[2]);
     return { callers, ids, accountIds: throwaway };
   });
 }

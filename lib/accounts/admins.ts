@@ -18,7 +18,7 @@ export async function createAdmin(
   input: CreatePublisherInput,
   password: string | null,
 ): Promise<{ id: string; invited: boolean }> {
-  if (principal.via !== 'operator') throw forbidden('Admins are created at the command line only.');
+  if (principal.via !== 'commandLine') throw forbidden('Admins are created at the command line only.');
   const problem = password === null ? null : passwordProblem(password);
   if (problem) throw badRequest('password', problem);
   const passwordHash = password === null ? null : await hash(password);

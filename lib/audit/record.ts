@@ -66,7 +66,7 @@ export interface Actor {
  */
 export function actorOf(principal: Principal, label: string | null = null): Actor {
   const clientAddress = principal.clientAddress ?? null;
-  if (principal.via === 'operator') return { kind: 'system', id: null, label: 'command line', clientAddress };
+  if (principal.via === 'commandLine') return { kind: 'system', id: null, label: 'command line', clientAddress };
   if (principal.via === 'apiKey') return { kind: 'key', id: principal.keyId ?? null, label, clientAddress };
   if (principal.viewedBy) return { kind: 'admin', id: principal.viewedBy, label, clientAddress };
   const id = principal.personId ?? principal.userId;

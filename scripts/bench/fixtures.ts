@@ -40,7 +40,7 @@ export async function loadDataset(email: string): Promise<Dataset | null> {
   });
   return {
     email: user.email,
-    principal: { userId: user.id, role: user.role, siteScope: null, via: 'operator' },
+    principal: { userId: user.id, role: user.role, siteScope: null, via: 'commandLine' },
     siteCount,
     siteIds: firstSites.map((s) => s.id),
     revenueRows,

@@ -50,7 +50,7 @@ Options:
       if (!user)
         throw new CommandError(`no user with email ${values.email} in ${configuredDatabaseTarget().description}`);
       try {
-        const principal = { userId: user.id, role: user.role, siteScope: null, via: 'operator' } as const;
+        const principal = { userId: user.id, role: user.role, siteScope: null, via: 'commandLine' } as const;
         return { user, ...(await createApiKey(principal, parsed.data)) };
       } catch (err) {
         // The service's 400/403 answers (past expiry, someone else's site) are the operator's to fix.

@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { OPERATOR } from '@/lib/access';
+import { COMMAND_LINE } from '@/lib/access';
 import { finalizeMonth, parsePaymentsCsv, recordPayments, type PaymentEntry } from '@/lib/payments';
 import { todayUtc } from '@/lib/query';
 import { AppError } from '@/lib/shared/errors';
@@ -55,7 +55,7 @@ Options:
       if (rest.length > 0) throw new UsageError(`unexpected argument "${rest[0]}"`);
       if (!values.month) throw new UsageError('say which month: --month 2026-10');
       const month = values.month;
-      const summary = await withDatabase(() => finalizeMonth(OPERATOR, { month }).catch(refusal), {
+      const summary = await withDatabase(() => finalizeMonth(COMMAND_LINE, { month }).catch(refusal), {
         seedIfEmpty: false,
       });
       console.log(
@@ -76,7 +76,7 @@ Options:
         reference: values.reference!,
         paidAt: values['paid-at'] ?? todayUtc(),
       };
-      const done = await withDatabase(() => recordPayments(OPERATOR, [entry]).catch(refusal), { seedIfEmpty: false });
+      const done = await withDatabase(() => recordPayments(COMMAND_LINE, [entry]).catch(refusal), { seedIfEmpty: false });
       console.log(`Recorded the payment of $${done.amount} for ${entry.month}.`);
       return;
     }
@@ -93,7 +93,7 @@ Options:
       const done = await withDatabase(
         () =>
           Promise.resolve()
-            .then(() => recordPayments(OPERATOR, parsePaymentsCsv(text), { fromFile: true }))
+            .then(() => recordPayments(COMMAND_LINE, parsePaymentsCsv(text), { fromFile: true }))
             .catch(refusal),
         { seedIfEmpty: false },
       );

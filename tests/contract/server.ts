@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createPublisher, deactivatePublisher, findUserByEmail } from '@/lib/accounts';
 import { listSites } from '@/lib/sites';
-import { OPERATOR, type Principal } from '@/lib/access';
+import { COMMAND_LINE, type Principal } from '@/lib/access';
 import { createApiKey, MAX_ACTIVE_KEYS, revokeApiKey } from '@/lib/keys';
 import { readEnv, setEnv } from '@/lib/platform/env';
 import { startServer } from '../../scripts/bench/server';
@@ -76,14 +76,14 @@ async function makeWorld(): Promise<ContractWorld> {
     const rivalKeys: string[] = [];
     while (rivalKeys.length < MAX_ACTIVE_KEYS) rivalKeys.push(await keyOf(rival, `contract ${rivalKeys.length}`));
     const account = async (what: string) =>
-      (await createPublisher(OPERATOR, { email: `contract-${what}-${Date.now()}@example.com`, name: what })).publisher
+      (await createPublisher(COMMAND_LINE, { email: `contract-${what}-${Date.now()}@example.com`, name: what })).publisher
         .id;
     const accounts = {
       invited: await account('invited'),
       toReactivate: await account('to-reactivate'),
       toDeactivate: await account('to-deactivate'),
     };
-    await deactivatePublisher(OPERATOR, accounts.toReactivate);
+    await deactivatePublisher(COMMAND_LINE, accounts.toReactivate);
     return {
       accounts,
       keys: {
