@@ -1,7 +1,7 @@
 'use client';
 
 import { useState, useTransition } from 'react';
-import { finalizeAction, recordPaymentAction } from '@/lib/dashboard/actions/payouts';
+import { closeMonthAction, recordPaymentAction } from '@/lib/dashboard/actions/payouts';
 import { messageOf, type ActionResult } from '@/lib/dashboard/action-result';
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent, DialogTrigger } from '@/components/ui/dialog';
@@ -75,7 +75,10 @@ export function CloseMonthForm({ today }: { today: string }) {
             ))}
           </select>
         </div>
-        <Button disabled={pending} onClick={() => startTransition(async () => setResult(await finalizeAction(month)))}>
+        <Button
+          disabled={pending}
+          onClick={() => startTransition(async () => setResult(await closeMonthAction(month)))}
+        >
           {pending ? 'Finalizing…' : 'Finalize'}
         </Button>
       </div>

@@ -10,7 +10,7 @@ import { payments, statements } from '@/db/schema-payments';
 import { DEMO_IDS } from '@/db/seed-data';
 import { COMMAND_LINE } from '@/lib/access';
 import { todayUtc } from '@/lib/query';
-import { closeThrough } from './finalize';
+import { closeThrough } from './close';
 import { monthOf, previousMonth } from './months';
 
 export async function seedDemoPaymentHistory({

@@ -155,7 +155,7 @@ async function matchStatements(
     const row = found.find(
       (f) => f.statement.accountId === account.id && f.statement.month === monthFromName(entry.month),
     );
-    if (!row) return fail('month', `${label} is not finalized: finalize the month first`);
+    if (!row) return fail('month', `${label} is not finalized: close the month first`);
     const { statement } = row;
     if (row.paidOn) return fail('month', `${label} was paid already, on ${row.paidOn} (${row.paidRef})`);
     if (statement.amountDueMicros <= 0)

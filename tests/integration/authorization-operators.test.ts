@@ -18,7 +18,7 @@ import type { Principal } from '@/lib/access';
 import type { MemberRole } from '@/lib/access/principal';
 import { listAuditEvents } from '@/lib/audit';
 import { createApiKeyForUser } from '@/lib/keys';
-import { finalizeMonth, listPayouts, recordPayments } from '@/lib/payments';
+import { closeMonth, listPayouts, recordPayments } from '@/lib/payments';
 import type { PagedRowsInput } from '@/lib/query';
 import { importRevenue } from '@/lib/revenue-in';
 import { AppError } from '@/lib/shared/errors';
@@ -160,7 +160,7 @@ const OPERATIONS: Operation[] = [
     name: 'close a month',
     power: 'pay',
     // This month is not over: past the grant, refused as invalid; no month is closed for the other files.
-    run: (p) => finalizeMonth(p, { month: thisMonth() }),
+    run: (p) => closeMonth(p, { month: thisMonth() }),
     granted: 'invalid',
   },
   {

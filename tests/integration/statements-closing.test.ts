@@ -14,7 +14,7 @@ import { QueryParams, readQuery } from '@/lib/query';
 import {
   accountLedger,
   closingOf,
-  finalizeMonth,
+  closeMonth,
   listStatements,
   statementCsv,
   statementsQuery,
@@ -72,7 +72,7 @@ describe('the closing balance, written once', () => {
               });
           };
           await upsert(before);
-          await finalizeMonth(COMMAND_LINE, { month: `2025-${closed}`, today: TODAY });
+          await closeMonth(COMMAND_LINE, { month: `2025-${closed}`, today: TODAY });
           // Changes to closed months: adjustments on the first open statement.
           await upsert(after.map((r) => ({ ...r, month: r.month <= closed ? r.month : closed })));
 

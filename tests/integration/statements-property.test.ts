@@ -16,7 +16,7 @@ import { COMMAND_LINE } from '@/lib/access';
 import {
   accountLedger,
   balanceOf,
-  finalizeMonth,
+  closeMonth,
   lastDayOf,
   nextMonth,
   recordPayments,
@@ -185,9 +185,9 @@ describe('statements under any sequence of imports, closes and payments', () => 
               rows.delete(key);
             } else if (op.kind === 'finalize') {
               const month = `2025-${op.month}`;
-              const summary = await finalizeMonth(COMMAND_LINE, { month, today: TODAY });
+              const summary = await closeMonth(COMMAND_LINE, { month, today: TODAY });
               // 6. Closing the same month again writes nothing (for any account).
-              expect((await finalizeMonth(COMMAND_LINE, { month, today: TODAY })).statements, step).toBe(0);
+              expect((await closeMonth(COMMAND_LINE, { month, today: TODAY })).statements, step).toBe(0);
               const view = await accountLedger(principal, TODAY);
               const fresh = view.statements.filter((s) => s.status !== 'estimated' && !seen.has(s.month));
               expect(summary.statements, step).toBeGreaterThanOrEqual(fresh.length);
