@@ -1,7 +1,7 @@
 import { hash } from '@node-rs/argon2';
 import { getDb } from '@/db/client';
 import { memberships, people, users } from '@/db/schema';
-import { actorOf, recordEvent } from '@/lib/audit';
+import { actorOf, recordEvent } from '@/lib/activity';
 import { badRequest, conflict, forbidden } from '@/lib/shared/errors';
 import { sendInvitation } from './invitations';
 import { passwordProblem } from '@/lib/identity';

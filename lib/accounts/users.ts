@@ -4,7 +4,7 @@ import { users } from '@/db/schema';
 import { notFound } from '@/lib/shared/errors';
 import { isUuid } from '@/lib/query';
 import { isPublisherAccount, type Principal, requireOperator } from '@/lib/access';
-import { actorOf, recordEventUnlessRecent } from '@/lib/audit';
+import { actorOf, recordEventUnlessRecent } from '@/lib/activity';
 
 /** An admin's viewing of one publisher is one event per half hour, however many pages it opens. */
 const VIEWING_SITTING_MS = 30 * 60_000;

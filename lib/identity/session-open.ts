@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { and, eq, lt } from 'drizzle-orm';
 import type { Tx } from '@/db/client';
 import { people, sessions } from '@/db/schema';
-import { type Actor, actorOf, recordEvent } from '@/lib/audit';
+import { type Actor, actorOf, recordEvent } from '@/lib/activity';
 import { ownAccountOf } from '@/lib/access';
 import { hidingParameters } from '@/lib/shared/sql-errors';
 import { hashToken, type Membership, membershipsOf, principalOf, SESSION_DAYS, type SessionOrigin } from './sessions';

@@ -9,7 +9,7 @@ import { eq } from 'drizzle-orm';
 import { getDb, type Tx } from '@/db/client';
 import { users } from '@/db/schema';
 import { statementLines, statements } from '@/db/schema-payments';
-import { actorOf, recordEvents, type AuditEventInput } from '@/lib/audit';
+import { actorOf, recordEvents, type ActivityInput } from '@/lib/activity';
 import { requireOperator, type Principal } from '@/lib/access';
 import { todayUtc } from '@/lib/query';
 import { payoutRules } from '@/lib/platform/env';
@@ -68,7 +68,7 @@ export async function closeThrough(tx: Tx, principal: Principal, through: string
     }
   }
   await insertStatements(tx, drafts);
-  const events: AuditEventInput[] = [...groupByAccount(drafts)].map(([accountId, mine]) => ({
+  const events: ActivityInput[] = [...groupByAccount(drafts)].map(([accountId, mine]) => ({
     kind: 'statement.finalized',
     accountId,
     details: {

@@ -9,7 +9,7 @@ import { and, eq, inArray, or } from 'drizzle-orm';
 import { getDb, type Tx } from '@/db/client';
 import { users } from '@/db/schema';
 import { payments, statements } from '@/db/schema-payments';
-import { actorOf, recordEvents } from '@/lib/audit';
+import { actorOf, recordEvents } from '@/lib/activity';
 import { requireOperator, type Principal } from '@/lib/access';
 import { isDay, isUuid, todayUtc } from '@/lib/query';
 import { conflict, ValidationError, type FieldError } from '@/lib/shared/errors';

@@ -8,7 +8,7 @@ import { CopyText } from '@/db/bulk';
 import { getDatabase, getDb } from '@/db/client';
 import { addRevenueMonths } from '@/db/revenue-months';
 import { addDays, todayUtc } from '@/lib/query';
-import { actorOf, recordEvent } from '@/lib/audit';
+import { actorOf, recordEvent } from '@/lib/activity';
 import { type ImportFormat, type LineError, parseRevenueBatches } from '@/lib/revenue-in/parse';
 import { findUserByEmail } from '@/lib/accounts';
 import { requireOperator, type Principal } from '@/lib/access';

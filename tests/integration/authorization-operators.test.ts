@@ -16,7 +16,7 @@ import { createSite as createSiteFor, listManagedSites, listSitesForReview, upda
 import { principalOf, resetTwoFactorAsAdmin } from '@/lib/identity';
 import type { Principal } from '@/lib/access';
 import type { MemberRole } from '@/lib/access/principal';
-import { listAuditEvents } from '@/lib/audit';
+import { listActivity } from '@/lib/activity';
 import { createApiKeyForUser } from '@/lib/keys';
 import { closeMonth, listPayouts, recordPayments } from '@/lib/payments';
 import type { PagedRowsInput } from '@/lib/query';
@@ -126,7 +126,7 @@ const OPERATIONS: Operation[] = [
     power: 'operate',
     run: (p) => createApiKeyForUser(p, publisherId, { label: 'ops matrix' }),
   },
-  { name: 'read every account’s activity', power: 'operate', run: (p) => listAuditEvents(p, PAGE) },
+  { name: 'read every account’s activity', power: 'operate', run: (p) => listActivity(p, PAGE) },
   { name: 'the site review queue', power: 'operate', run: (p) => listSitesForReview(p) },
   { name: 'list every site', power: 'operate', run: (p) => listManagedSites(p, PAGE) },
   {

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { DEMO_IDS } from '@/db/seed-data';
 import type { MemberRole } from '@/lib/access/principal';
 import type { SessionUser } from '@/lib/identity/sessions';
-import { listAuditEvents } from '@/lib/audit';
+import { listActivity } from '@/lib/activity';
 import { activityInput, readActivityView } from '@/lib/dashboard/activity';
 import { DOWNLOADS, downloaderOf, TWO_FACTOR_FIRST } from '@/lib/dashboard/download-access';
 import { useTestDatabase } from '../support/db';
@@ -141,13 +141,13 @@ describe('the activity log’s service', () => {
 
   it('reads the account’s log for its Owners and Admins only, whichever door asks', async () => {
     for (const role of ['owner', 'admin'] as const) {
-      const page = await listAuditEvents(memberPrincipal(DEMO, DEMO_IDS.people.finance, role), firstPage);
+      const page = await listActivity(memberPrincipal(DEMO, DEMO_IDS.people.finance, role), firstPage);
       expect(page.data.every((event) => event.accountId === DEMO)).toBe(true);
     }
-    await expect(listAuditEvents(finance.principal, firstPage)).rejects.toMatchObject({
+    await expect(listActivity(finance.principal, firstPage)).rejects.toMatchObject({
       code: 'forbidden',
       detail: 'Reading the activity log needs the Owner or Admin role; you are Finance.',
     });
-    await expect(listAuditEvents(viewer.principal, firstPage)).rejects.toMatchObject({ code: 'forbidden' });
+    await expect(listActivity(viewer.principal, firstPage)).rejects.toMatchObject({ code: 'forbidden' });
   });
 });
