@@ -94,7 +94,7 @@ export async function finishSecondFactor(
 async function insertSession(tx: Tx, personId: string, origin: SessionOrigin, secondFactorDue: boolean) {
   const token = randomBytes(32).toString('base64url');
   const now = new Date();
-  // A session waiting for its second factor lasts minutes, and opens nothing until then (userForSession).
+  // A session waiting for its second factor lasts minutes, and opens nothing until then (personForSession).
   const expiresAt = new Date(
     now.getTime() + (secondFactorDue ? SECOND_FACTOR_MINUTES * 60_000 : SESSION_DAYS * DAY_MS),
   );

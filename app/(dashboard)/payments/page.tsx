@@ -5,7 +5,7 @@ import { BalanceCards } from '@/components/payments/balance-cards';
 import { StatementsTable } from '@/components/payments/statements-table';
 import { Card } from '@/components/ui/card';
 import { can } from '@/lib/access';
-import { requireUser } from '@/lib/dashboard/session';
+import { requirePerson } from '@/lib/dashboard/session';
 import { clearedViewHref, type SearchParams } from '@/lib/dashboard/url';
 import { viewerOf } from '@/lib/dashboard/viewer';
 import { accountLedger, balanceOf } from '@/lib/payments';
@@ -16,7 +16,7 @@ export const metadata: Metadata = { title: 'Payments · Publisher Portal' };
 /** What the account is owed and when it is paid: the balance, the next payment, every monthly statement. */
 export default async function PaymentsPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const params = await searchParams;
-  const viewer = await viewerOf(await requireUser(), params);
+  const viewer = await viewerOf(await requirePerson(), params);
   if (viewer.kind !== 'ready')
     return <ViewerFallback viewer={viewer} title="Payments" path="/payments" params={params} />;
   const { principal } = viewer;

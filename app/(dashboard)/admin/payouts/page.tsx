@@ -4,7 +4,7 @@ import { CloseMonthForm, PaymentsFileForm, UnpaidTable } from '@/components/paym
 import { Card } from '@/components/ui/card';
 import { notFound } from 'next/navigation';
 import { isOperator } from '@/lib/access';
-import { requireUser } from '@/lib/dashboard/session';
+import { requirePerson } from '@/lib/dashboard/session';
 import { listPayouts, monthName } from '@/lib/payments';
 import { todayUtc } from '@/lib/query';
 import { dollars } from '@/lib/shared/money';
@@ -13,7 +13,7 @@ export const metadata: Metadata = { title: 'Payouts · Publisher Portal' };
 
 /** The month-end close and the payments: what is owed, to whom, since when. */
 export default async function PayoutsPage() {
-  const { principal } = await requireUser();
+  const { principal } = await requirePerson();
   // Not "forbidden": to anyone whose role does not grant it, this page does not exist.
   if (!isOperator(principal, 'pay')) notFound();
   const { unpaid, closedThrough } = await listPayouts(principal);

@@ -5,14 +5,14 @@ import { PeopleTable } from '@/components/people/people-table';
 import { Card } from '@/components/ui/card';
 import { isOperator } from '@/lib/access';
 import { listPeople } from '@/lib/accounts';
-import { requireUser } from '@/lib/dashboard/session';
+import { requirePerson } from '@/lib/dashboard/session';
 import { paramOf, type SearchParams } from '@/lib/dashboard/url';
 
 export const metadata: Metadata = { title: 'People · Publisher Portal' };
 
 /** Admins: everyone who signs in, their accounts and roles, and a reset for a lost second factor. */
 export default async function PeoplePage({ searchParams }: { searchParams: Promise<SearchParams> }) {
-  const { principal } = await requireUser();
+  const { principal } = await requirePerson();
   // Not "forbidden": to anyone whose role does not grant it, this page does not exist.
   if (!isOperator(principal)) notFound();
   const params = await searchParams;

@@ -7,14 +7,14 @@ import { Pagination } from '@/components/reports/pagination';
 import { Card } from '@/components/ui/card';
 import { isOperator } from '@/lib/access';
 import { listPublisherAccounts, publishersQuery } from '@/lib/accounts';
-import { requireUser } from '@/lib/dashboard/session';
+import { requirePerson } from '@/lib/dashboard/session';
 import { readView, type SearchParams } from '@/lib/dashboard/url';
 
 export const metadata: Metadata = { title: 'Publishers · Publisher Portal' };
 
 /** Admins: every publisher account, with invitations, deactivation and a way into each one's dashboard. */
 export default async function PublishersPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
-  const { principal } = await requireUser();
+  const { principal } = await requirePerson();
   // Not "forbidden": to anyone whose role does not grant it, this page does not exist.
   if (!isOperator(principal)) notFound();
   const params = await searchParams;

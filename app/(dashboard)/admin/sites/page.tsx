@@ -17,7 +17,7 @@ import {
 } from '@/lib/sites';
 import { isOperator } from '@/lib/access';
 import { listPublishers } from '@/lib/accounts';
-import { requireUser } from '@/lib/dashboard/session';
+import { requirePerson } from '@/lib/dashboard/session';
 import { paramOf, type SearchParams } from '@/lib/dashboard/url';
 
 export const metadata: Metadata = { title: 'Site review · Publisher Portal' };
@@ -35,7 +35,7 @@ const hrefOf = (status: string | null, page = 1) => {
 /** Admins: every publisher's sites, pending first, with the review's actions and each site's history. */
 export default async function SiteReviewPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const params = await searchParams;
-  const { principal } = await requireUser();
+  const { principal } = await requirePerson();
   if (!isOperator(principal)) notFound();
   const status = SITE_STATUSES.find((s) => s === paramOf(params, 'status')?.toLowerCase()) ?? null;
   const page = Math.max(1, Math.min(Number.parseInt(paramOf(params, 'page') ?? '1', 10) || 1, 1_000_000));

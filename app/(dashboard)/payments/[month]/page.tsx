@@ -8,7 +8,7 @@ import { StatementStatus } from '@/components/payments/statement-status';
 import { buttonClass } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { can } from '@/lib/access';
-import { requireUser } from '@/lib/dashboard/session';
+import { requirePerson } from '@/lib/dashboard/session';
 import { clearedViewHref, type SearchParams } from '@/lib/dashboard/url';
 import { viewerOf } from '@/lib/dashboard/viewer';
 import { getStatement, lastDayOf, monthLabel } from '@/lib/payments';
@@ -26,7 +26,7 @@ export default async function StatementPage({
   searchParams: Promise<SearchParams>;
 }) {
   const [{ month }, query] = await Promise.all([params, searchParams]);
-  const viewer = await viewerOf(await requireUser(), query);
+  const viewer = await viewerOf(await requirePerson(), query);
   if (viewer.kind !== 'ready') {
     return <ViewerFallback viewer={viewer} title="Statement" path={`/payments/${month}`} params={query} />;
   }
