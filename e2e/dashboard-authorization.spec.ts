@@ -647,7 +647,7 @@ const OPERATOR_ACTIONS: {
   },
   {
     file: 'lib/dashboard/actions/payouts.ts',
-    name: 'finalizeAction',
+    name: 'closeMonthAction',
     path: '/admin/payouts',
     power: 'pay',
     // This month is not over: past the grant it is refused as too early.

@@ -131,7 +131,7 @@ test.describe('the operator', () => {
     await page.goto('/admin/payouts');
     await expect(page.getByRole('heading', { name: 'Payouts', level: 1 })).toBeVisible();
     await waitForHydration(page);
-    await page.getByRole('button', { name: 'Finalize' }).click();
+    await page.getByRole('button', { name: 'Close month' }).click();
     await expect(page.getByRole('status').filter({ hasText: 'Nothing changed' })).toBeVisible();
 
     await page.getByLabel('Payments file (CSV)').setInputFiles({

@@ -13,9 +13,9 @@ import fc from 'fast-check';
 import { ENDPOINTS } from '@/lib/api/endpoints';
 import { readEnv, setEnv } from '@/lib/platform/env';
 import { createApiKey, revokeApiKey } from '@/lib/keys';
-import { createPublisher, deactivatePublisher, findUserByEmail } from '@/lib/accounts';
+import { createPublisher, deactivatePublisher, findAccountByEmail } from '@/lib/accounts';
 import { listSites } from '@/lib/sites';
-import { OPERATOR, type Principal } from '@/lib/access';
+import { COMMAND_LINE, type Principal } from '@/lib/access';
 import {
   answerProblems,
   documentedStatuses,
@@ -36,7 +36,7 @@ const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-fuzz-'));
 setEnv(readEnv({ ...process.env, DATABASE_URL: '', PGLITE_DIR: dataDir }));
 
 async function keyFor(email: string, options: { scopeTo?: number; revoke?: boolean } = {}) {
-  const user = (await findUserByEmail(email))!;
+  const user = (await findAccountByEmail(email))!;
   const principal: Principal = { userId: user.id, role: user.role, siteScope: null, via: 'session' };
   const sites = (await listSites(principal)).map((s) => s.siteId);
   const siteIds = options.scopeTo ? sites.slice(0, options.scopeTo) : null;
@@ -68,10 +68,10 @@ async function makeCallers() {
     const throwaway = await Promise.all(
       [1, 2, 3].map(async (n) => {
         const email = `fuzz-account-${n}-${Date.now()}@example.com`;
-        return (await createPublisher(OPERATOR, { email, name: `Fuzz account ${n}` })).publisher.id;
+        return (await createPublisher(COMMAND_LINE, { email, name: `Fuzz account ${n}` })).publisher.id;
       }),
     );
-    await deactivatePublisher(OPERATOR, throwaway[2]);
+    await deactivatePublisher(COMMAND_LINE, throwaway[2]);
     return { callers, ids, accountIds: throwaway };
   });
 }

@@ -12,7 +12,7 @@ import { statementsCommand } from './commands/statements';
 import { log } from '@/lib/platform/log';
 
 /**
- * The operator CLI behind `tsx scripts/cli.ts <command> [options]`. To add a command, write it in
+ * The command line (CLI) behind `tsx scripts/cli.ts <command> [options]`. To add a command, write it in
  * scripts/commands/ as a `Command` (scripts/cli-kit.ts) and list it here.
  */
 const COMMANDS: Record<string, Command> = {

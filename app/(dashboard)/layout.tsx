@@ -6,12 +6,12 @@ import { Nav } from '@/components/layout/nav';
 import { ViewingAs } from '@/components/layout/viewing-as';
 import { Button } from '@/components/ui/button';
 import { isOperator, OPERATOR_POWERS } from '@/lib/access';
-import { requireUser } from '@/lib/dashboard/session';
+import { requirePerson } from '@/lib/dashboard/session';
 import { publishersFor } from '@/lib/dashboard/viewer';
 
 /** The signed-in shell: sidebar navigation (a top bar on narrow screens) and the account in the header. */
 export default async function DashboardLayout({ children }: { children: ReactNode }) {
-  const user = await requireUser(undefined, { duringTwoFactorSetup: true });
+  const user = await requirePerson(undefined, { duringTwoFactorSetup: true });
   // Operators look at publishers' dashboards (?as=): the strip that says whose, with a switch.
   const publishers = isOperator(user.principal) ? await publishersFor(user.principal) : null;
   // The operator pages the member's role grants (lib/access/roles.ts); none for a publisher's.

@@ -7,7 +7,7 @@ import { buttonClass } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { isOperator, type Principal } from '@/lib/access';
 import { listPublishers } from '@/lib/accounts';
-import { listAuditEvents } from '@/lib/audit';
+import { listActivity } from '@/lib/activity';
 import { activityInput, readActivityView } from '@/lib/dashboard/activity';
 import { queryStringOf, type SearchParams } from '@/lib/dashboard/url';
 
@@ -28,11 +28,11 @@ export async function ActivityPage({
   /** Inside Settings, under its header and tabs: a section heading instead of the page's. */
   embedded?: boolean;
 }) {
-  // Every account's log, with an account filter, for an operator whose role grants it (listAuditEvents checks).
+  // Every account's log, with an account filter, for an operator whose role grants it (listActivity checks).
   const admin = isOperator(principal);
   const view = readActivityView(params, admin);
   const [page, publishers] = await Promise.all([
-    listAuditEvents(principal, activityInput(view)),
+    listActivity(principal, activityInput(view)),
     admin ? listPublishers(principal) : Promise.resolve(null),
   ]);
   const query = queryStringOf(params);

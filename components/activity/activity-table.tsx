@@ -1,7 +1,7 @@
 import { Badge, type BadgeTone } from '@/components/ui/badge';
-import type { AuditEventResponse } from '@/lib/audit';
+import type { AuditEventResponse } from '@/lib/activity';
 import { KIND_LABELS } from '@/lib/dashboard/activity';
-import type { AuditKind } from '@/lib/audit';
+import type { ActivityKind } from '@/lib/activity';
 import { PlainTableHead } from '@/components/ui/plain-table-head';
 
 const ACTOR_TONES: Record<string, BadgeTone> = { user: 'blue', key: 'gray', admin: 'amber', system: 'gray' };
@@ -39,7 +39,7 @@ export function ActivityTable({
               <time dateTime={e.at}>{when(e.at)}</time>
             </td>
             <td data-label="Event" className="px-4 py-3 font-medium">
-              {KIND_LABELS[e.kind as AuditKind] ?? e.kind}
+              {KIND_LABELS[e.kind as ActivityKind] ?? e.kind}
             </td>
             <td data-label="Who" className="px-4 py-3">
               <span className="flex flex-wrap items-center gap-2">

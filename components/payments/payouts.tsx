@@ -1,7 +1,7 @@
 'use client';
 
 import { useState, useTransition } from 'react';
-import { finalizeAction, recordPaymentAction } from '@/lib/dashboard/actions/payouts';
+import { closeMonthAction, recordPaymentAction } from '@/lib/dashboard/actions/payouts';
 import { messageOf, type ActionResult } from '@/lib/dashboard/action-result';
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent, DialogTrigger } from '@/components/ui/dialog';
@@ -49,7 +49,7 @@ function closedMonths(today: string): string[] {
   return months;
 }
 
-/** "Finalize": closes a month for every publisher account, after a confirmation. */
+/** "Close month": closes a month for every publisher account, after a confirmation. */
 export function CloseMonthForm({ today }: { today: string }) {
   const months = closedMonths(today);
   const [month, setMonth] = useState(months[0]);
@@ -75,8 +75,11 @@ export function CloseMonthForm({ today }: { today: string }) {
             ))}
           </select>
         </div>
-        <Button disabled={pending} onClick={() => startTransition(async () => setResult(await finalizeAction(month)))}>
-          {pending ? 'Finalizing…' : 'Finalize'}
+        <Button
+          disabled={pending}
+          onClick={() => startTransition(async () => setResult(await closeMonthAction(month)))}
+        >
+          {pending ? 'Closing…' : 'Close month'}
         </Button>
       </div>
       <Outcome result={result} />

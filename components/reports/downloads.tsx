@@ -5,9 +5,9 @@ import { ChevronDown, Download } from 'lucide-react';
 import { useSearchParams } from 'next/navigation';
 import { buttonClass } from '@/components/ui/button';
 import { PopoverPanel } from '@/components/ui/popover';
-import type { ExportName } from '@/lib/dashboard/exports';
+import type { DownloadName } from '@/lib/dashboard/downloads';
 
-const LABELS: Record<ExportName, { label: string; detail: string }> = {
+const LABELS: Record<DownloadName, { label: string; detail: string }> = {
   daily: { label: 'By day', detail: 'One row per day, with a total' },
   sites: { label: 'By site', detail: 'One row per site, with a total' },
   countries: { label: 'By country', detail: 'One row per country, every page of the Countries table, with a total' },
@@ -18,7 +18,7 @@ const LABELS: Record<ExportName, { label: string; detail: string }> = {
  * "Download" with the CSV files of this view: each link carries the page's URL state (range, sites, country,
  * the table's filter and sort) to its /export/… route, which names the file after the range.
  */
-export function Downloads({ reports }: { reports: ExportName[] }) {
+export function Downloads({ reports }: { reports: DownloadName[] }) {
   const query = useSearchParams().toString();
   return (
     <Popover.Root>

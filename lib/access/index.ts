@@ -8,7 +8,7 @@ export {
 } from './account-kind';
 export { dataVersionForReads, readDataVersion } from './data-version';
 export type { DataVersion } from './data-version';
-export { OPERATOR } from './principal';
+export { COMMAND_LINE } from './principal';
 export type { MemberRole, Principal } from './principal';
 export { can, isOperator, MEMBER_ROLES, OPERATOR_POWERS, requireAbility, requireOperator, ROLE_LABELS } from './roles';
 export type { OperatorPower } from './roles';

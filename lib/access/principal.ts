@@ -2,7 +2,7 @@ import type { AccountSites } from './site-access';
 
 /**
  * Who is asking. Route handlers build it from an API key, dashboard pages and server actions from the
- * session (the operator CLI acts as the account it names);
+ * session (the command line acts as the account it names);
  * every service takes it first and enforces scope itself, so no door can see more than another.
  */
 export interface Principal {
@@ -16,7 +16,7 @@ export interface Principal {
   memberRole?: MemberRole;
   /** Sites a site-scoped API key or a limited Viewer may read; null for the whole account. */
   siteScope: string[] | null;
-  via: 'apiKey' | 'session' | 'operator';
+  via: 'apiKey' | 'session' | 'commandLine';
   keyId?: string;
   /** Set when an admin is looking at this publisher's dashboard: the admin's person id; nothing may be written. */
   viewedBy?: string;
@@ -28,5 +28,5 @@ export interface Principal {
 
 export type MemberRole = 'owner' | 'admin' | 'finance' | 'viewer';
 
-/** The operator at the command line (import, seed): acts on any account, as no particular user. */
-export const OPERATOR: Principal = { userId: '', role: 'admin', siteScope: null, via: 'operator' };
+/** The command line (import, seed, statements): acts on any account, as no particular person. */
+export const COMMAND_LINE: Principal = { userId: '', role: 'admin', siteScope: null, via: 'commandLine' };

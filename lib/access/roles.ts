@@ -36,7 +36,7 @@ export const ROLE_LABELS: Record<MemberRole, string> = {
 /** Whether a member role grants the ability (for pages that show or hide what a role may do). */
 export const grants = (role: MemberRole, ability: Ability) => (GRANTS[ability] as readonly MemberRole[]).includes(role);
 
-/** Whether the principal may do it: a person by their role; an API key or the operator acts as the account. */
+/** Whether the principal may do it: a person by their role; an API key or the command line acts as the account. */
 export const can = (principal: Principal, ability: Ability): boolean =>
   !principal.memberRole || grants(principal.memberRole, ability);
 

@@ -1,7 +1,7 @@
 import { hash } from '@node-rs/argon2';
 import { getDb } from '@/db/client';
 import { memberships, people, users } from '@/db/schema';
-import { actorOf, recordEvent } from '@/lib/audit';
+import { actorOf, recordEvent } from '@/lib/activity';
 import { badRequest, conflict, forbidden } from '@/lib/shared/errors';
 import { sendInvitation } from './invitations';
 import { passwordProblem } from '@/lib/identity';
@@ -18,7 +18,7 @@ export async function createAdmin(
   input: CreatePublisherInput,
   password: string | null,
 ): Promise<{ id: string; invited: boolean }> {
-  if (principal.via !== 'operator') throw forbidden('Admins are created at the command line only.');
+  if (principal.via !== 'commandLine') throw forbidden('Admins are created at the command line only.');
   const problem = password === null ? null : passwordProblem(password);
   if (problem) throw badRequest('password', problem);
   const passwordHash = password === null ? null : await hash(password);

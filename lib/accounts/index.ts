@@ -21,5 +21,5 @@ export {
   sendPasswordResetAsAdmin,
 } from './publishers';
 export { createPublisherInput, PagedPublishers, PublisherResponse } from './schemas';
-export { findUserByEmail, listPublishers, requirePublisher, viewAsPublisher } from './users';
-export type { UserSummary } from './users';
+export { findAccountByEmail, listPublishers, requirePublisher, viewAsPublisher } from './users';
+export type { AccountSummary } from './users';

@@ -10,7 +10,7 @@ import { hash } from '@node-rs/argon2';
 import { and, eq, gt, isNull, ne } from 'drizzle-orm';
 import { getDb, type Tx } from '@/db/client';
 import { invitations, memberships, people, users } from '@/db/schema';
-import { actorOf, recordEvent } from '@/lib/audit';
+import { actorOf, recordEvent } from '@/lib/activity';
 import { queueMail, renderMail } from '@/lib/mail';
 import { publicUrl } from '@/lib/platform/public-url';
 import { sha256Hex } from '@/lib/shared/crypto';

@@ -6,7 +6,7 @@
 import { and, asc, count, eq, isNull, ne, sql } from 'drizzle-orm';
 import { getDb, type Tx } from '@/db/client';
 import { invitations, memberships, people, sites, users } from '@/db/schema';
-import { actorOf, recordEvent } from '@/lib/audit';
+import { actorOf, recordEvent } from '@/lib/activity';
 import { badRequest, conflict, forbidden, notFound } from '@/lib/shared/errors';
 import { isUuid } from '@/lib/query';
 import { sendInvitation } from './invitations';

@@ -6,7 +6,7 @@
 import { and, asc, count, desc, eq, isNull, sql } from 'drizzle-orm';
 import { getDb, type Tx } from '@/db/client';
 import { apiKeys, memberships, people, users, type User } from '@/db/schema';
-import { actorOf, recordEvent } from '@/lib/audit';
+import { actorOf, recordEvent } from '@/lib/activity';
 import {
   filterToSql,
   isUuid,

@@ -4,12 +4,12 @@ import { users } from '@/db/schema';
 import { notFound } from '@/lib/shared/errors';
 import { isUuid } from '@/lib/query';
 import { isPublisherAccount, type Principal, requireOperator } from '@/lib/access';
-import { actorOf, recordEventUnlessRecent } from '@/lib/audit';
+import { actorOf, recordEventUnlessRecent } from '@/lib/activity';
 
 /** An admin's viewing of one publisher is one event per half hour, however many pages it opens. */
 const VIEWING_SITTING_MS = 30 * 60_000;
 
-export interface UserSummary {
+export interface AccountSummary {
   id: string;
   email: string;
   name: string;
@@ -17,7 +17,7 @@ export interface UserSummary {
 }
 
 /** Emails are stored lower-cased, so lookups are case-insensitive. */
-export async function findUserByEmail(email: string): Promise<UserSummary | null> {
+export async function findAccountByEmail(email: string): Promise<AccountSummary | null> {
   const db = await getDb();
   const [user] = await db
     .select({ id: users.id, email: users.email, name: users.name, role: users.role })
@@ -28,7 +28,7 @@ export async function findUserByEmail(email: string): Promise<UserSummary | null
 }
 
 /** Publisher accounts, for an admin choosing whom to create a key for. */
-export async function listPublishers(principal: Principal): Promise<UserSummary[]> {
+export async function listPublishers(principal: Principal): Promise<AccountSummary[]> {
   requireOperator(principal, 'operate', 'Listing publisher accounts');
   const db = await getDb();
   return db
@@ -39,7 +39,7 @@ export async function listPublishers(principal: Principal): Promise<UserSummary[
 }
 
 /** A publisher account by id; anything else (an admin, an unknown or malformed id) is not found. */
-export async function requirePublisher(userId: string): Promise<UserSummary> {
+export async function requirePublisher(userId: string): Promise<AccountSummary> {
   const db = await getDb();
   const [user] = isUuid(userId)
     ? await db
@@ -58,7 +58,7 @@ export async function requirePublisher(userId: string): Promise<UserSummary> {
 export async function viewAsPublisher(
   principal: Principal,
   publisherId: string,
-): Promise<{ principal: Principal; publisher: UserSummary }> {
+): Promise<{ principal: Principal; publisher: AccountSummary }> {
   requireOperator(principal, 'operate', 'Viewing a publisher’s dashboard');
   const publisher = await requirePublisher(publisherId);
   const event = { kind: 'admin.viewed_as', accountId: publisher.id, subjectId: publisher.id } as const;

@@ -12,14 +12,14 @@ export const TAGS = {
   Activity: 'The activity log: every security-relevant event, append-only',
   Payments:
     'What the account is owed: its balance and monthly statements (estimated, finalized, paid), as JSON, CSV or PDF',
-  Publishers: 'Admins: publisher accounts, their invitations, deactivation and reactivation',
-  'Site review': 'Admins: add sites for publishers and move them through review (pending, approved, live)',
-  Data: "Revenue in: the ad network's daily numbers, loaded by admins",
+  Publishers: 'Operators: publisher accounts, their invitations, deactivation and reactivation',
+  'Site review': 'Operators: add sites for publishers and move them through review (pending, approved, live)',
+  Data: "Revenue in: the ad network's daily numbers, loaded by operators",
   Service: 'The health check and this document, without a key',
 } as const;
 
-/** Who may call: anyone, any valid key, or an admin's key (checked by the service; documented here). */
-type Access = 'public' | 'key' | 'admin';
+/** Who may call: anyone, any valid key, or a key of the operator's account (checked by the service; documented here). */
+type Access = 'public' | 'key' | 'operator';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the table holds endpoints of every input type
 export interface ApiEndpoint<I = any> {

@@ -1,7 +1,7 @@
 import { revalidatePath } from 'next/cache';
 import type { z } from 'zod';
 import type { Principal } from '@/lib/access';
-import type { SessionUser } from '@/lib/identity';
+import type { SessionPerson } from '@/lib/identity';
 import { runAfterResponse } from '@/lib/http/background';
 import { STATUS_OF } from '@/lib/http/problem';
 import { isDatabaseUnavailable, isStatementTimeout } from '@/lib/http/unavailable';
@@ -10,7 +10,7 @@ import { log } from '@/lib/platform/log';
 import { AppError, ValidationError, type FieldError } from '@/lib/shared/errors';
 import { fieldErrorsOf } from '@/lib/shared/zod-issues';
 import type { ActionError, ActionResult, Echo } from './action-result';
-import { admitted, currentUser, principalFor } from './session';
+import { admitted, currentPerson, principalFor } from './session';
 
 /**
  * The one wrapper every server action goes through, as lib/http/api-route.ts is the API's:
@@ -61,9 +61,9 @@ type Account = string | null | undefined;
 
 /** Where the wrapper finds the signed-in person: this request's session cookie, or (in tests) any lookup. */
 export interface ActionSession {
-  user(): Promise<SessionUser | null>;
+  person(): Promise<SessionPerson | null>;
 }
-const REQUEST_SESSION: ActionSession = { user: () => currentUser() };
+const REQUEST_SESSION: ActionSession = { person: () => currentPerson() };
 
 /** A server action a component calls with its arguments: `input`, a tuple, parses them. */
 export function serverAction<S extends Arguments, T>(
@@ -137,8 +137,8 @@ export async function performAction<S extends z.ZodType, T>(
     let principal: Principal | null = null;
     if (!spec.anonymous) {
       // Signed out (or led to set up two-factor sign-in first): the redirect every page gives.
-      const user = admitted(await session.user(), { duringTwoFactorSetup: spec.duringTwoFactorSetup });
-      principal = await principalFor(user, account);
+      const person = admitted(await session.person(), { duringTwoFactorSetup: spec.duringTwoFactorSetup });
+      principal = await principalFor(person, account);
       spec.grant?.(principal);
     }
     const parsed = spec.input.safeParse(raw);

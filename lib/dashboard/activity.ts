@@ -2,7 +2,7 @@
  * The activity pages' view: which events (kind, account for admins, text), which page, read from the URL and
  * turned into the same input the API's GET /api/v1/audit-events takes, through the same grammar.
  */
-import { AUDIT_KINDS, type AuditKind, auditEventsQuery } from '@/lib/audit';
+import { ACTIVITY_KINDS, type ActivityKind, activityQuery } from '@/lib/activity';
 import type { SearchParams } from './url';
 import { readView } from './url';
 
@@ -11,7 +11,7 @@ const PAGE_SIZES = [20, 50, 100];
 const DEFAULT_PAGE_SIZE = 50;
 
 /** Each kind in words, for the table and the kind picker; a new kind must be named here to compile. */
-export const KIND_LABELS: Record<AuditKind, string> = {
+export const KIND_LABELS: Record<ActivityKind, string> = {
   'sign_in.succeeded': 'Signed in',
   'sign_in.failed': 'Sign-in failed',
   'password.changed': 'Password changed',
@@ -45,11 +45,11 @@ export const KIND_LABELS: Record<AuditKind, string> = {
   'payment.recorded': 'Payment recorded',
 };
 
-const isKind = (value: string | undefined): value is AuditKind => AUDIT_KINDS.includes(value as AuditKind);
+const isKind = (value: string | undefined): value is ActivityKind => ACTIVITY_KINDS.includes(value as ActivityKind);
 const one = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
 
 export interface ActivityView {
-  kind: AuditKind | null;
+  kind: ActivityKind | null;
   /** Admins only: one publisher account. */
   accountId: string | null;
   text: string | null;
@@ -75,7 +75,7 @@ export function readActivityView(searchParams: SearchParams, admin: boolean): Ac
 /** The service's input for a view: the API's own parameters, so the grammar checks them once. */
 export function activityInput(view: ActivityView, { page = view.page, pageSize = view.pageSize } = {}) {
   const terms = [view.kind && `kind==${view.kind}`, view.accountId && `accountId==${view.accountId}`].filter(Boolean);
-  const input = readView(auditEventsQuery, {
+  const input = readView(activityQuery, {
     page: String(page),
     pageSize: String(pageSize),
     ...(terms.length > 0 ? { Filter: terms.join(';') } : {}),

@@ -6,7 +6,7 @@ import { StreamedBody, streamResponse, withoutBody } from '@/lib/http/render';
 import { claimExportSlot } from '@/lib/http/report-slots';
 import { accountValidators, clientCopyIsCurrent, notModified, setValidators } from '@/lib/http/validators';
 import { downloaderOf, type DownloadRules } from './download-access';
-import { currentUser } from './session';
+import { currentPerson } from './session';
 
 /**
  * The one wrapper of the dashboard's route handlers, the downloads that the session cookie opens (the API's is
@@ -63,7 +63,7 @@ async function answer<P>(route: DownloadRoute<P>, request: Request, context: Rou
   // The export slot, when one is held: given back on the way out, unless a streamed body takes it along.
   let release = () => {};
   try {
-    const user = await currentUser();
+    const user = await currentPerson();
     if (!user) throw signedOut(route.what);
     const { searchParams } = new URL(request.url);
     const principal = await downloaderOf(user, searchParams, route);

@@ -1,9 +1,9 @@
 /**
- * Who a dashboard download acts as, by the rules its page keeps: the two-factor requirement (as `requireUser`),
+ * Who a dashboard download acts as, by the rules its page keeps: the two-factor requirement (as `requirePerson`),
  * the account the URL names (`?as=`, as `viewerOf`), the member's grant (lib/access/roles.ts) and, for what is
  * account-wide, the site scope. Every refusal is an AppError, which the cookie route answers with its status.
  */
-import { mustSetUpTwoFactor, type SessionUser } from '@/lib/identity';
+import { mustSetUpTwoFactor, type SessionPerson } from '@/lib/identity';
 import { requireAbility, requireAccountLevel, type Principal } from '@/lib/access';
 import type { Ability } from '@/lib/access/browser';
 import { AppError, forbidden } from '@/lib/shared/errors';
@@ -43,12 +43,12 @@ export const TWO_FACTOR_FIRST =
  * same order, as the page the download belongs to.
  */
 export async function downloaderOf(
-  user: SessionUser,
+  person: SessionPerson,
   params: SearchParams | URLSearchParams,
   { what, ability, wholeAccount = false, ownIsEnough = false }: DownloadRules,
 ): Promise<Principal> {
-  if (mustSetUpTwoFactor(user)) throw forbidden(TWO_FACTOR_FIRST);
-  const viewer = await viewerOf(user, params, { ownIsEnough });
+  if (mustSetUpTwoFactor(person)) throw forbidden(TWO_FACTOR_FIRST);
+  const viewer = await viewerOf(person, params, { ownIsEnough });
   if (viewer.kind === 'choose') throw new AppError('invalid', `Choose a publisher (?as=) to download their ${what}.`);
   if (viewer.kind === 'refused') throw viewer.error;
   const { principal } = viewer;

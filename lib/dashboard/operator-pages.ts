@@ -5,7 +5,7 @@ import { listPayouts } from '@/lib/payments';
 import type { QuerySchema } from '@/lib/query';
 import { ValidationError } from '@/lib/shared/errors';
 import { allowedTransitions, listSitesForReview, siteHistories, siteListQuery, SITE_STATUSES } from '@/lib/sites';
-import { requireUser } from './session';
+import { requirePerson } from './session';
 import { paramOf, readView, type SearchParams } from './url';
 import { publishersFor } from './viewer';
 
@@ -15,7 +15,7 @@ import { publishersFor } from './viewer';
  * grants the page. To anyone else the page does not exist: not "forbidden", a 404.
  */
 export async function operatorPrincipal(power: OperatorPower = 'operate'): Promise<Principal> {
-  const { principal } = await requireUser();
+  const { principal } = await requirePerson();
   if (!isOperator(principal, power)) notFound();
   return principal;
 }

@@ -2,7 +2,7 @@ import { notFound } from 'next/navigation';
 import { can } from '@/lib/access';
 import { accountLedger, balanceOf, getStatement } from '@/lib/payments';
 import { AppError } from '@/lib/shared/errors';
-import { requireUser } from './session';
+import { requirePerson } from './session';
 import type { SearchParams } from './url';
 import { viewerOf, type Viewer } from './viewer';
 
@@ -14,7 +14,7 @@ type Unsettled = Exclude<Viewer, { kind: 'ready' }>;
  * statement, newest first. Members whose role does not read statements see why instead (`notGranted`).
  */
 export async function loadPayments(params: SearchParams) {
-  const viewer = await viewerOf(await requireUser(), params);
+  const viewer = await viewerOf(await requirePerson(), params);
   if (viewer.kind !== 'ready') return viewer satisfies Unsettled;
   if (!can(viewer.principal, 'readStatements')) return { kind: 'notGranted' as const };
   const ledger = await accountLedger(viewer.principal);
@@ -27,7 +27,7 @@ export async function loadPayments(params: SearchParams) {
 
 /** One month's statement (GET /api/v1/payments/statements/{month}'s service); a month it does not have is a 404. */
 export async function loadStatement(month: string, params: SearchParams) {
-  const viewer = await viewerOf(await requireUser(), params);
+  const viewer = await viewerOf(await requirePerson(), params);
   if (viewer.kind !== 'ready') return viewer satisfies Unsettled;
   if (!can(viewer.principal, 'readStatements')) notFound();
   const { statement } = await getStatement(viewer.principal, month).catch((err) => {

@@ -2,7 +2,7 @@ import { todayUtc } from '@/lib/query';
 import { forOneRequest, type Principal } from '@/lib/access';
 import { readCompare, type CompareMode } from './comparison';
 import { readFilterBar, type FilterBarState } from './filters';
-import { requireUser } from './session';
+import { requirePerson } from './session';
 import type { SearchParams } from './url';
 import { viewerOf, type Viewer } from './viewer';
 
@@ -23,7 +23,7 @@ export interface ReportReading {
 export async function readReportPage(
   params: SearchParams,
 ): Promise<ReportReading | Exclude<Viewer, { kind: 'ready' }>> {
-  const viewer = await viewerOf(await requireUser(), params);
+  const viewer = await viewerOf(await requirePerson(), params);
   if (viewer.kind !== 'ready') return viewer;
   // The page's reports share one read of the account's sites and data version.
   const principal = forOneRequest(viewer.principal);

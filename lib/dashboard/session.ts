@@ -2,14 +2,14 @@ import { cookies, headers } from 'next/headers';
 import { redirect } from 'next/navigation';
 import { cache } from 'react';
 import { clientAddress, exactClientAddress } from '@/lib/http/client-address';
-import { mustSetUpTwoFactor, type SessionOrigin, userForSession, type SessionUser } from '@/lib/identity';
+import { mustSetUpTwoFactor, type SessionOrigin, personForSession, type SessionPerson } from '@/lib/identity';
 import type { Principal } from '@/lib/access';
 import { VIEW_AS } from './url';
 import { viewerOf } from './viewer';
 import { SESSION_COOKIE } from './session-cookie';
 
 /**
- * The dashboard's side of sessions: the cookie and the signed-in user of the current request. The API never
+ * The dashboard's side of sessions: the cookie and the signed-in person of the current request. The API never
  * reads this cookie; it only accepts API keys.
  */
 
@@ -17,20 +17,20 @@ import { SESSION_COOKIE } from './session-cookie';
  * The signed-in person acting for `accountId` (their first account when not given or not theirs), looked up
  * once per request however many components ask.
  */
-export const currentUser = cache(async (accountId?: string): Promise<SessionUser | null> =>
-  sessionUserOf((await cookies()).get(SESSION_COOKIE)?.value, new Headers(await headers()), accountId),
+export const currentPerson = cache(async (accountId?: string): Promise<SessionPerson | null> =>
+  sessionPersonOf((await cookies()).get(SESSION_COOKIE)?.value, new Headers(await headers()), accountId),
 );
 
 /** The person a session token signs in (acting for `accountId`), with the address the request came from. */
-export async function sessionUserOf(
+export async function sessionPersonOf(
   token: string | undefined,
   requestHeaders: Headers,
   accountId?: string,
-): Promise<SessionUser | null> {
-  const user = token ? await userForSession(token, accountId) : null;
-  // Where the request came from, for the activity log of what the user does.
+): Promise<SessionPerson | null> {
+  const person = token ? await personForSession(token, accountId) : null;
+  // Where the request came from, for the activity log of what the person does.
   const request = new Request('http://portal.local/', { headers: requestHeaders });
-  return user && { ...user, principal: { ...user.principal, clientAddress: exactClientAddress(request) } };
+  return person && { ...person, principal: { ...person.principal, clientAddress: exactClientAddress(request) } };
 }
 
 /**
@@ -39,9 +39,9 @@ export async function sessionUserOf(
  * write refuses it); or their first account when none is named. An account that is neither theirs nor viewable
  * is refused.
  */
-export async function principalFor(user: SessionUser, account: unknown): Promise<Principal> {
+export async function principalFor(person: SessionPerson, account: unknown): Promise<Principal> {
   const named = typeof account === 'string' && account ? { [VIEW_AS]: account } : {};
-  const viewer = await viewerOf(user, named, { ownIsEnough: true });
+  const viewer = await viewerOf(person, named, { ownIsEnough: true });
   if (viewer.kind === 'refused') throw viewer.error;
   if (viewer.kind !== 'ready') throw new Error('an own principal is always ready');
   return viewer.principal;
@@ -55,15 +55,15 @@ const TWO_FACTOR_SETUP_PATH = '/settings/security?setup=two-factor';
  * Someone who must still set up two-factor sign-in is led to do so first; only the shell, the Security page
  * and signing out (`duringTwoFactorSetup`) serve them meanwhile.
  */
-export async function requireUser(accountId?: string, { duringTwoFactorSetup = false } = {}): Promise<SessionUser> {
-  return admitted(await currentUser(accountId), { duringTwoFactorSetup });
+export async function requirePerson(accountId?: string, { duringTwoFactorSetup = false } = {}): Promise<SessionPerson> {
+  return admitted(await currentPerson(accountId), { duringTwoFactorSetup });
 }
 
-/** requireUser's answer for a person already looked up: them, or a redirect (to sign in, or to set up 2FA). */
-export function admitted(user: SessionUser | null, { duringTwoFactorSetup = false } = {}): SessionUser {
-  if (!user) redirect('/login');
-  if (!duringTwoFactorSetup && mustSetUpTwoFactor(user)) redirect(TWO_FACTOR_SETUP_PATH);
-  return user;
+/** requirePerson's answer for a person already looked up: them, or a redirect (to sign in, or to set up 2FA). */
+export function admitted(person: SessionPerson | null, { duringTwoFactorSetup = false } = {}): SessionPerson {
+  if (!person) redirect('/login');
+  if (!duringTwoFactorSetup && mustSetUpTwoFactor(person)) redirect(TWO_FACTOR_SETUP_PATH);
+  return person;
 }
 
 export async function setSessionCookie(token: string, expiresAt: Date) {

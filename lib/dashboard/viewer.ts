@@ -1,8 +1,8 @@
 import { cache } from 'react';
 import { AppError } from '@/lib/shared/errors';
 import { isOperator, type Principal } from '@/lib/access';
-import { listPublishers, viewAsPublisher, type UserSummary } from '@/lib/accounts';
-import { principalOf, type SessionUser } from '@/lib/identity';
+import { listPublishers, viewAsPublisher, type AccountSummary } from '@/lib/accounts';
+import { principalOf, type SessionPerson } from '@/lib/identity';
 import { paramOf, VIEW_AS, type SearchParams } from './url';
 
 /** The publishers an admin may view, read once per request (the layout's switch and the page's chooser). */
@@ -11,19 +11,19 @@ export const publishersFor = cache((principal: Principal) => listPublishers(prin
 /** Whose figures a dashboard page shows. */
 export type Viewer =
   /** A publisher's own dashboard, or the one an admin chose (`viewingAs`). */
-  | { kind: 'ready'; principal: Principal; viewingAs: UserSummary | null }
+  | { kind: 'ready'; principal: Principal; viewingAs: AccountSummary | null }
   /** An operator who has not chosen a publisher: the operator's account has no sites, its own figures are zero. */
-  | { kind: 'choose'; publishers: UserSummary[] }
+  | { kind: 'choose'; publishers: AccountSummary[] }
   /** `?as=` that cannot be shown: a publisher asking, or no such publisher. */
   | { kind: 'refused'; error: AppError };
 
 /**
- * The principal a dashboard page reads with, from the signed-in user and the URL. Only the reports and the
- * keys list read through it; server actions always act as the signed-in user, and the viewed principal is
+ * The principal a dashboard page reads with, from the signed-in person and the URL. Only the reports and the
+ * keys list read through it; server actions always act as the signed-in person, and the viewed principal is
  * marked so that every write refuses it as well.
  */
 export async function viewerOf(
-  user: SessionUser,
+  user: SessionPerson,
   params: SearchParams | URLSearchParams,
   { ownIsEnough = false } = {},
 ): Promise<Viewer> {

@@ -11,9 +11,9 @@ export {
   principalOf,
   signOut,
   signOutEverywhere,
-  userForSession,
+  personForSession,
 } from './sessions';
-export type { SessionOrigin, SessionUser } from './sessions';
+export type { SessionOrigin, SessionPerson } from './sessions';
 export { beginSession } from './session-open';
 export type { OpenedSession } from './session-open';
 export { completeSignIn, pendingSignIn, signIn } from './sign-in';

@@ -2,7 +2,7 @@ import { hash, verify } from '@node-rs/argon2';
 import { and, eq, ne } from 'drizzle-orm';
 import { getDb } from '@/db/client';
 import { people, sessions } from '@/db/schema';
-import { actorOf, recordEvent } from '@/lib/audit';
+import { actorOf, recordEvent } from '@/lib/activity';
 import { getRateLimitStore, secondsUntilReset } from '@/lib/ratelimit';
 import { sha256Hex } from '@/lib/shared/crypto';
 import { AppError, badRequest, forbidden } from '@/lib/shared/errors';
@@ -35,15 +35,15 @@ export async function changePassword(
   }
   requireWritable(principal);
   const db = await getDb();
-  const [user] = await db
+  const [person] = await db
     .select({ id: people.id, email: people.email, name: people.name, passwordHash: people.passwordHash })
     .from(people)
     .where(eq(people.id, principal.personId));
-  if (!user) throw forbidden('This person no longer exists.');
+  if (!person) throw forbidden('This person no longer exists.');
 
   // Every attempt counts, as at sign-in; a right password clears the count. Per person: only their sessions try.
   const store = getRateLimitStore();
-  const bucket = `pwchange:${user.id}`;
+  const bucket = `pwchange:${person.id}`;
   const { attempts, windowMs } = CHANGE_PASSWORD_LIMIT;
   const count = await store.hit(bucket, attempts, windowMs);
   if (!count.success) {
@@ -53,7 +53,7 @@ export async function changePassword(
       `Too many attempts to change the password. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
     );
   }
-  const valid = await verify(user.passwordHash, input.currentPassword).catch(() => false);
+  const valid = await verify(person.passwordHash, input.currentPassword).catch(() => false);
   if (!valid) throw badRequest('currentPassword', 'This is not your current password.');
   const problem = passwordProblem(input.newPassword);
   if (problem) throw badRequest('newPassword', `The new password ${problem}.`);
@@ -63,17 +63,17 @@ export async function changePassword(
 
   const passwordHash = await hash(input.newPassword);
   await db.transaction(async (tx) => {
-    await tx.update(people).set({ passwordHash }).where(eq(people.id, user.id));
+    await tx.update(people).set({ passwordHash }).where(eq(people.id, person.id));
     // A reset link asked for before the change would undo it: it stops working too.
-    await voidTokens(tx, user.id, 'password_reset');
+    await voidTokens(tx, person.id, 'password_reset');
     await tx
       .delete(sessions)
-      .where(and(eq(sessions.personId, user.id), ne(sessions.tokenHash, sha256Hex(keepSessionToken))));
-    await queuePasswordChangedNotice(tx, user, 'changed');
-    await recordEvent(tx, actorOf(principal, user.email), {
+      .where(and(eq(sessions.personId, person.id), ne(sessions.tokenHash, sha256Hex(keepSessionToken))));
+    await queuePasswordChangedNotice(tx, person, 'changed');
+    await recordEvent(tx, actorOf(principal, person.email), {
       kind: 'password.changed',
       accountId: ownAccountOf(principal),
-      subjectId: user.id,
+      subjectId: person.id,
     });
   });
   await store.reset(bucket, attempts, windowMs);

@@ -3,7 +3,7 @@ import { hash } from '@node-rs/argon2';
 import { eq } from 'drizzle-orm';
 import { getDb } from '@/db/client';
 import { people, sessions } from '@/db/schema';
-import { type Actor, recordEvent } from '@/lib/audit';
+import { type Actor, recordEvent } from '@/lib/activity';
 import { getRateLimitStore, secondsUntilReset } from '@/lib/ratelimit';
 import { sha256Hex } from '@/lib/shared/crypto';
 import { badRequest, notFound } from '@/lib/shared/errors';

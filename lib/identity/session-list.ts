@@ -6,7 +6,7 @@ import Bowser from 'bowser';
 import { and, desc, eq, gt } from 'drizzle-orm';
 import { getDb } from '@/db/client';
 import { sessions } from '@/db/schema';
-import { actorOf, recordEvent } from '@/lib/audit';
+import { actorOf, recordEvent } from '@/lib/activity';
 import { isUuid } from '@/lib/query';
 import { forbidden, notFound } from '@/lib/shared/errors';
 import { ownAccountOf, type Principal } from '@/lib/access';

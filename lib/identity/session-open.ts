@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { and, eq, lt } from 'drizzle-orm';
 import type { Tx } from '@/db/client';
 import { people, sessions } from '@/db/schema';
-import { type Actor, actorOf, recordEvent } from '@/lib/audit';
+import { type Actor, actorOf, recordEvent } from '@/lib/activity';
 import { ownAccountOf } from '@/lib/access';
 import { hidingParameters } from '@/lib/shared/sql-errors';
 import { hashToken, type Membership, membershipsOf, principalOf, SESSION_DAYS, type SessionOrigin } from './sessions';
@@ -94,7 +94,7 @@ export async function finishSecondFactor(
 async function insertSession(tx: Tx, personId: string, origin: SessionOrigin, secondFactorDue: boolean) {
   const token = randomBytes(32).toString('base64url');
   const now = new Date();
-  // A session waiting for its second factor lasts minutes, and opens nothing until then (userForSession).
+  // A session waiting for its second factor lasts minutes, and opens nothing until then (personForSession).
   const expiresAt = new Date(
     now.getTime() + (secondFactorDue ? SECOND_FACTOR_MINUTES * 60_000 : SESSION_DAYS * DAY_MS),
   );

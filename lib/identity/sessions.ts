@@ -22,7 +22,7 @@ export interface Membership {
 }
 
 /** The person of a session: the principal they act with, and every account they may switch to. */
-export interface SessionUser {
+export interface SessionPerson {
   principal: Principal;
   personId: string;
   name: string;
@@ -111,7 +111,7 @@ const LAST_SEEN_EVERY_MS = 60_000;
  * theirs), or null when the token is unknown or expired, or the person has no active account left (removed
  * from it, or it was deactivated: this holds even for a session opened in the same instant).
  */
-export async function userForSession(token: string, accountId?: string): Promise<SessionUser | null> {
+export async function personForSession(token: string, accountId?: string): Promise<SessionPerson | null> {
   if (!token) return null;
   const db = await getDb();
   // A placeholder's value goes to the driver as it is: postgres.js takes a timestamp as text, not a Date.
@@ -168,5 +168,5 @@ export async function signOut(token: string): Promise<void> {
 }
 
 /** An account of theirs requires two-factor sign-in and the person has not set it up yet. */
-export const mustSetUpTwoFactor = (user: Pick<SessionUser, 'twoFactor' | 'memberships'>): boolean =>
-  !user.twoFactor && user.memberships.some((m) => m.requiresTwoFactor);
+export const mustSetUpTwoFactor = (person: Pick<SessionPerson, 'twoFactor' | 'memberships'>): boolean =>
+  !person.twoFactor && person.memberships.some((m) => m.requiresTwoFactor);

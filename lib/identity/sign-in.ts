@@ -7,7 +7,7 @@
 import { and, eq, gt } from 'drizzle-orm';
 import { getDb } from '@/db/client';
 import { people, sessions } from '@/db/schema';
-import { type Actor, recordEvent } from '@/lib/audit';
+import { type Actor, recordEvent } from '@/lib/activity';
 import { hidingParameters } from '@/lib/shared/sql-errors';
 import { checkCredentials } from './credentials';
 import { hashToken, membershipsOf, type SessionOrigin } from './sessions';

@@ -9,7 +9,7 @@ import { Secret, TOTP } from 'otpauth';
 import QRCode from 'qrcode';
 import { getDb, type Tx } from '@/db/client';
 import { memberships, people, recoveryCodes, users } from '@/db/schema';
-import { actorOf, recordEvent } from '@/lib/audit';
+import { actorOf, recordEvent } from '@/lib/activity';
 import { sha256Hex } from '@/lib/shared/crypto';
 import { badRequest, conflict, forbidden, notFound } from '@/lib/shared/errors';
 import { ownAccountOf, type Principal, requireAbility, requireOperator } from '@/lib/access';

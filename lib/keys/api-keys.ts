@@ -8,7 +8,7 @@ import { badRequest, conflict, forbidden, notFound } from '@/lib/shared/errors';
 import { isUuid } from '@/lib/query';
 import { requireAbility, requireAccountLevel, requireOperator, requireWritable, type Principal } from '@/lib/access';
 import { requirePublisher } from '@/lib/accounts';
-import { actorOf, recordEvent } from '@/lib/audit';
+import { actorOf, recordEvent } from '@/lib/activity';
 import type { ApiKeyResponse, CreateApiKeyResponse, RotateApiKeyResponse } from './schemas';
 
 /** Active (neither revoked nor expired) keys an account may hold: a leaked session cannot mint keys without end. */

@@ -8,9 +8,9 @@ import { getDb, type Db } from '@/db/client';
 import { revenueRollup, users } from '@/db/schema';
 import { payments, statements } from '@/db/schema-payments';
 import { DEMO_IDS } from '@/db/seed-data';
-import { OPERATOR } from '@/lib/access';
+import { COMMAND_LINE } from '@/lib/access';
 import { todayUtc } from '@/lib/query';
-import { closeThrough } from './finalize';
+import { closeThrough } from './close';
 import { monthOf, previousMonth } from './months';
 
 export async function seedDemoPaymentHistory({
@@ -28,7 +28,7 @@ export async function seedDemoPaymentHistory({
       .limit(1);
     const [closed] = await tx.select({ id: statements.id }).from(statements).limit(1);
     if (!demo || closed) return;
-    await closeThrough(tx, OPERATOR, previousMonth(monthOf(today)));
+    await closeThrough(tx, COMMAND_LINE, previousMonth(monthOf(today)));
     const due = await tx
       .select({
         id: statements.id,

@@ -1,6 +1,6 @@
 /** Earnings statements and payments: the month-end close, the ledger's arithmetic, the publisher's reads. */
 export { seedDemoPaymentHistory } from './demo-history';
-export { closeThrough, finalizeMonth } from './finalize';
+export { closeThrough, closeMonth } from './close';
 export { closingOf } from './ledger';
 export { listStatements } from './list';
 export { lastDayOf, monthLabel, monthName, monthOf, nextMonth, previousMonth } from './months';

@@ -1,6 +1,6 @@
 /**
  * The ledger's arithmetic, without a database: what the statements after the last finalized one say, given what
- * every site earned in every month (the rollup) and what the finalized statements already settled. Finalizing
+ * every site earned in every month (the rollup) and what the finalized statements already settled. Closing
  * writes these drafts; reading shows them as estimates. Integer micro-dollars throughout.
  *
  * Adjustments: for every month up to the last finalized one and every site, what it earned now minus what the

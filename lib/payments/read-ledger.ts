@@ -1,7 +1,7 @@
 /**
  * What the ledger's arithmetic (ledger.ts) needs, read in one transaction: the finalized statements with their
  * lines and payments, what each site earned by month (the rollup's site × month groups) and the sites' names.
- * For one account (the publisher's pages and API) or every account (finalizing).
+ * For one account (the publisher's pages and API) or every account (closing a month).
  */
 import { and, asc, type Column, eq, isNotNull, isNull, lte } from 'drizzle-orm';
 import type { Tx } from '@/db/client';

@@ -9,7 +9,7 @@ import { and, eq, inArray, or } from 'drizzle-orm';
 import { getDb, type Tx } from '@/db/client';
 import { users } from '@/db/schema';
 import { payments, statements } from '@/db/schema-payments';
-import { actorOf, recordEvents } from '@/lib/audit';
+import { actorOf, recordEvents } from '@/lib/activity';
 import { requireOperator, type Principal } from '@/lib/access';
 import { isDay, isUuid, todayUtc } from '@/lib/query';
 import { conflict, ValidationError, type FieldError } from '@/lib/shared/errors';
@@ -155,7 +155,7 @@ async function matchStatements(
     const row = found.find(
       (f) => f.statement.accountId === account.id && f.statement.month === monthFromName(entry.month),
     );
-    if (!row) return fail('month', `${label} is not finalized: finalize the month first`);
+    if (!row) return fail('month', `${label} is not finalized: close the month first`);
     const { statement } = row;
     if (row.paidOn) return fail('month', `${label} was paid already, on ${row.paidOn} (${row.paidRef})`);
     if (statement.amountDueMicros <= 0)

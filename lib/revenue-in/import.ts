@@ -8,9 +8,9 @@ import { CopyText } from '@/db/bulk';
 import { getDatabase, getDb } from '@/db/client';
 import { addRevenueMonths } from '@/db/revenue-months';
 import { addDays, todayUtc } from '@/lib/query';
-import { actorOf, recordEvent } from '@/lib/audit';
+import { actorOf, recordEvent } from '@/lib/activity';
 import { type ImportFormat, type LineError, parseRevenueBatches } from '@/lib/revenue-in/parse';
-import { findUserByEmail } from '@/lib/accounts';
+import { findAccountByEmail } from '@/lib/accounts';
 import { requireOperator, type Principal } from '@/lib/access';
 import { createStaging, resolveSites, stage, stagingValues, upsertStaged } from './write';
 import type { ImportSummary } from './schemas';
@@ -71,7 +71,7 @@ export async function importRevenue(
   };
   const failed = () => ({ ok: false as const, errors, errorCount });
 
-  const owner = options.owner ? await findUserByEmail(options.owner) : null;
+  const owner = options.owner ? await findAccountByEmail(options.owner) : null;
   if (options.owner && !owner) {
     fail({ line: 0, field: 'owner', detail: `no account has the e-mail ${options.owner}` });
     return failed();

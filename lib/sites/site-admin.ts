@@ -7,7 +7,7 @@
 import { and, count, eq, sql } from 'drizzle-orm';
 import { getDb, type Tx } from '@/db/client';
 import { revenueDaily, sites, users, type Site } from '@/db/schema';
-import { actorOf, recordEvent } from '@/lib/audit';
+import { actorOf, recordEvent } from '@/lib/activity';
 import { badRequest, conflict, forbidden, notFound } from '@/lib/shared/errors';
 import { isUuid } from '@/lib/query';
 

@@ -6,7 +6,7 @@ import { getDb } from '@/db/client';
 import { revenueDaily, sessions, sites } from '@/db/schema';
 import { createApiKey, revokeApiKey } from '@/lib/keys';
 import { signOut } from '@/lib/identity';
-import { findUserByEmail } from '@/lib/accounts';
+import { findAccountByEmail } from '@/lib/accounts';
 import type { Principal } from '@/lib/access';
 
 /** Everything here runs inside scripts/open-database.ts `withDatabase`, on the database the server uses. */
@@ -22,7 +22,7 @@ export interface Dataset {
 
 /** The account's figures, or null when it does not exist. */
 export async function loadDataset(email: string): Promise<Dataset | null> {
-  const user = await findUserByEmail(email);
+  const user = await findAccountByEmail(email);
   if (!user) return null;
   const db = await getDb();
   const [{ n: siteCount }] = await db.select({ n: count() }).from(sites).where(eq(sites.userId, user.id));
@@ -40,7 +40,7 @@ export async function loadDataset(email: string): Promise<Dataset | null> {
   });
   return {
     email: user.email,
-    principal: { userId: user.id, role: user.role, siteScope: null, via: 'operator' },
+    principal: { userId: user.id, role: user.role, siteScope: null, via: 'commandLine' },
     siteCount,
     siteIds: firstSites.map((s) => s.id),
     revenueRows,

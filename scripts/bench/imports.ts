@@ -13,7 +13,7 @@ import { and, eq, gte, max, sql, type SQL } from 'drizzle-orm';
 import { getDb } from '@/db/client';
 import { queryRows } from '@/db/raw-query';
 import { revenueDaily } from '@/db/schema';
-import { OPERATOR } from '@/lib/access';
+import { COMMAND_LINE } from '@/lib/access';
 import { addDays } from '@/lib/query';
 import { importRevenue, type ImportSummary } from '@/lib/revenue-in';
 import { usdFromMicros } from '@/lib/shared/money';
@@ -64,7 +64,7 @@ type Timed = Omit<ImportFigure, 'vsPlainInsert'>;
 /** The file read as `npm run import` reads it: streamed, in a file stream's chunks (lib/revenue-in/parse.ts). */
 async function timedImport(name: string, file: string): Promise<Timed> {
   const started = performance.now();
-  const result = await importRevenue(OPERATOR, fs.createReadStream(file), { format: 'csv' });
+  const result = await importRevenue(COMMAND_LINE, fs.createReadStream(file), { format: 'csv' });
   const seconds = (performance.now() - started) / 1000;
   if (!result.ok) throw new Error(`${name}: the import was refused: ${JSON.stringify(result.errors.slice(0, 3))}`);
   const { rows, inserted, updated }: ImportSummary = result.summary;

@@ -6,7 +6,7 @@
 import type { Tx } from '@/db/client';
 import { addRevenueMonths } from '@/db/revenue-months';
 import { revenueDaily, sites, users } from '@/db/schema';
-import { OPERATOR } from '@/lib/access';
+import { COMMAND_LINE } from '@/lib/access';
 import { closeThrough, monthOf, nextMonth, previousMonth } from '@/lib/payments';
 import { todayUtc } from '@/lib/query';
 import { rolledBack } from './rolled-back';
@@ -49,7 +49,7 @@ async function timedClose(name: string, through: string, prepare?: (tx: Tx) => P
     async (tx) => {
       if (prepare) await prepare(tx);
       const started = performance.now();
-      const summary = await closeThrough(tx, OPERATOR, through);
+      const summary = await closeThrough(tx, COMMAND_LINE, through);
       return { name, accounts: summary.accounts, statements: summary.statements, seconds: (performance.now() - started) / 1000 };
     },
     { isolationLevel: 'repeatable read' },

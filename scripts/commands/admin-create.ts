@@ -1,6 +1,6 @@
 import { createAdmin, createPublisherInput } from '@/lib/accounts';
 import { MIN_PASSWORD_LENGTH, passwordProblem } from '@/lib/identity';
-import { OPERATOR } from '@/lib/access';
+import { COMMAND_LINE } from '@/lib/access';
 import { AppError } from '@/lib/shared/errors';
 import { type Command, CommandError, UsageError, parseCommandArgs } from '../cli-kit';
 import { configuredDatabaseTarget, withDatabase } from '../open-database';
@@ -48,7 +48,7 @@ Options:
     const created = await withDatabase(
       async () => {
         try {
-          return await createAdmin(OPERATOR, parsed.data, password);
+          return await createAdmin(COMMAND_LINE, parsed.data, password);
         } catch (err) {
           if (err instanceof AppError && err.code !== 'unavailable') throw new CommandError(err.detail);
           throw err;

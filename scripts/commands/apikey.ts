@@ -1,6 +1,6 @@
 import { AppError } from '@/lib/shared/errors';
 import { createApiKey, createApiKeyInput } from '@/lib/keys';
-import { findUserByEmail } from '@/lib/accounts';
+import { findAccountByEmail } from '@/lib/accounts';
 import { type Command, CommandError, UsageError, parseCommandArgs } from '../cli-kit';
 import { configuredDatabaseTarget, withDatabase } from '../open-database';
 import { fieldErrorsOf, topField } from '@/lib/shared/zod-issues';
@@ -46,11 +46,11 @@ Options:
     }
 
     const created = await withDatabase(async () => {
-      const user = await findUserByEmail(values.email!);
+      const user = await findAccountByEmail(values.email!);
       if (!user)
         throw new CommandError(`no user with email ${values.email} in ${configuredDatabaseTarget().description}`);
       try {
-        const principal = { userId: user.id, role: user.role, siteScope: null, via: 'operator' } as const;
+        const principal = { userId: user.id, role: user.role, siteScope: null, via: 'commandLine' } as const;
         return { user, ...(await createApiKey(principal, parsed.data)) };
       } catch (err) {
         // The service's 400/403 answers (past expiry, someone else's site) are the operator's to fix.

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { formatFromName, IMPORT_COLUMNS, importRevenue, type ImportFormat, type LineError } from '@/lib/revenue-in';
-import { OPERATOR } from '@/lib/access';
+import { COMMAND_LINE } from '@/lib/access';
 import { type Command, CommandError, UsageError, parseCommandArgs } from '../cli-kit';
 import { configuredDatabaseTarget, withDatabase } from '../open-database';
 import { Progress } from '../progress';
@@ -48,7 +48,7 @@ Options:
     const { format, input } = await withFormat(source, (values.format as ImportFormat) ?? formatFromName(file));
     const progress = new Progress();
     const result = await withDatabase(() =>
-      importRevenue(OPERATOR, input, {
+      importRevenue(COMMAND_LINE, input, {
         format,
         owner: values.owner,
         createSites: values['create-sites'],

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
-import { OPERATOR } from '@/lib/access';
-import { finalizeMonth, parsePaymentsCsv, recordPayments, type PaymentEntry } from '@/lib/payments';
+import { COMMAND_LINE } from '@/lib/access';
+import { closeMonth, parsePaymentsCsv, recordPayments, type PaymentEntry } from '@/lib/payments';
 import { todayUtc } from '@/lib/query';
 import { AppError } from '@/lib/shared/errors';
 import { dollars } from '@/lib/shared/money';
@@ -28,7 +28,7 @@ payments  Records the payments of a CSV file with the header account,month,amoun
           with any line that does not match a finalized, unpaid statement is refused whole, every such line listed.
 
 The payout threshold (PAYOUT_THRESHOLD_USD, default 100) and terms (PAYOUT_TERMS_DAYS, default 30) apply at
-finalizing. Acts on DATABASE_URL, or on the embedded database in PGLITE_DIR (stop a running server first).
+closing a month. Acts on DATABASE_URL, or on the embedded database in PGLITE_DIR (stop a running server first).
 
 Options:
   --month <YYYY-MM>      the calendar month (UTC)
@@ -55,7 +55,7 @@ Options:
       if (rest.length > 0) throw new UsageError(`unexpected argument "${rest[0]}"`);
       if (!values.month) throw new UsageError('say which month: --month 2026-10');
       const month = values.month;
-      const summary = await withDatabase(() => finalizeMonth(OPERATOR, { month }).catch(refusal), {
+      const summary = await withDatabase(() => closeMonth(COMMAND_LINE, { month }).catch(refusal), {
         seedIfEmpty: false,
       });
       console.log(
@@ -76,7 +76,9 @@ Options:
         reference: values.reference!,
         paidAt: values['paid-at'] ?? todayUtc(),
       };
-      const done = await withDatabase(() => recordPayments(OPERATOR, [entry]).catch(refusal), { seedIfEmpty: false });
+      const done = await withDatabase(() => recordPayments(COMMAND_LINE, [entry]).catch(refusal), {
+        seedIfEmpty: false,
+      });
       console.log(`Recorded the payment of $${done.amount} for ${entry.month}.`);
       return;
     }
@@ -93,7 +95,7 @@ Options:
       const done = await withDatabase(
         () =>
           Promise.resolve()
-            .then(() => recordPayments(OPERATOR, parsePaymentsCsv(text), { fromFile: true }))
+            .then(() => recordPayments(COMMAND_LINE, parsePaymentsCsv(text), { fromFile: true }))
             .catch(refusal),
         { seedIfEmpty: false },
       );

@@ -8,9 +8,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createPublisher, deactivatePublisher, findUserByEmail } from '@/lib/accounts';
+import { createPublisher, deactivatePublisher, findAccountByEmail } from '@/lib/accounts';
 import { listSites } from '@/lib/sites';
-import { OPERATOR, type Principal } from '@/lib/access';
+import { COMMAND_LINE, type Principal } from '@/lib/access';
 import { createApiKey, MAX_ACTIVE_KEYS, revokeApiKey } from '@/lib/keys';
 import { readEnv, setEnv } from '@/lib/platform/env';
 import { startServer } from '../../scripts/bench/server';
@@ -51,7 +51,7 @@ export interface ContractWorld {
 }
 
 const principalOf = async (email: string): Promise<Principal> => {
-  const user = await findUserByEmail(email);
+  const user = await findAccountByEmail(email);
   if (!user) throw new Error(`the demo data has no ${email}`);
   return { userId: user.id, role: user.role, siteScope: null, via: 'session' };
 };
@@ -76,14 +76,14 @@ async function makeWorld(): Promise<ContractWorld> {
     const rivalKeys: string[] = [];
     while (rivalKeys.length < MAX_ACTIVE_KEYS) rivalKeys.push(await keyOf(rival, `contract ${rivalKeys.length}`));
     const account = async (what: string) =>
-      (await createPublisher(OPERATOR, { email: `contract-${what}-${Date.now()}@example.com`, name: what })).publisher
-        .id;
+      (await createPublisher(COMMAND_LINE, { email: `contract-${what}-${Date.now()}@example.com`, name: what }))
+        .publisher.id;
     const accounts = {
       invited: await account('invited'),
       toReactivate: await account('to-reactivate'),
       toDeactivate: await account('to-deactivate'),
     };
-    await deactivatePublisher(OPERATOR, accounts.toReactivate);
+    await deactivatePublisher(COMMAND_LINE, accounts.toReactivate);
     return {
       accounts,
       keys: {

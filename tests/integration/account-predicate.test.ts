@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setDatabase, type Database } from '@/db/client';
 import { DEMO_IDS } from '@/db/seed';
 import { readCountriesView } from '@/lib/dashboard/countries';
-import { download, EXPORTS } from '@/lib/dashboard/exports';
+import { download, DOWNLOAD_REPORTS } from '@/lib/dashboard/downloads';
 import { getDailyRevenue, getDataSpan, getRevenueBySite } from '@/lib/reports';
 import type { Principal } from '@/lib/access';
 import { get } from '../support/api';
@@ -115,7 +115,7 @@ describe('every report, rows and export query names its account', () => {
           if (principal.siteScope && input.siteIds) continue;
           await getDailyRevenue(principal, input);
           await getRevenueBySite(principal, input);
-          for (const report of EXPORTS) {
+          for (const report of DOWNLOAD_REPORTS) {
             if (principal.siteScope && report === 'rows') continue;
             const { body } = await download(principal, report, { country: null, ...input }, view);
             if (typeof body !== 'string') for await (const chunk of body) void chunk;

@@ -3,7 +3,7 @@ import { and, desc, eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { apiKeys, auditEvents, invitations, mailOutbox, memberships, people, sessions, users } from '@/db/schema';
 import { DEMO_IDS } from '@/db/seed-data';
-import { signIn, userForSession } from '@/lib/identity';
+import { signIn, personForSession } from '@/lib/identity';
 import { revokeApiKey } from '@/lib/keys/api-keys';
 import { sha256Hex } from '@/lib/shared/crypto';
 import { callApi, get } from '../support/api';
@@ -176,7 +176,7 @@ describe('deactivate and reactivate', () => {
     expect(res.status, res.text).toBe(200);
     expect(res.json).toMatchObject({ id: publisher.id, status: 'deactivated', sites: 1 });
 
-    expect(await userForSession(session.token)).toBeNull();
+    expect(await personForSession(session.token)).toBeNull();
     expect(await t.db.select().from(sessions).where(eq(sessions.personId, publisher.id))).toHaveLength(0);
     const refused = await get('/api/v1/sites', { key: key.raw });
     const asRevoked = await get('/api/v1/sites', { key: revoked.raw });
@@ -198,7 +198,7 @@ describe('deactivate and reactivate', () => {
     const back = await action(publisher.id, 'reactivate');
     expect(back.status, back.text).toBe(200);
     expect(back.json.status).toBe('active');
-    expect(await userForSession(session.token)).toBeNull();
+    expect(await personForSession(session.token)).toBeNull();
     expectProblem(await get('/api/v1/sites', { key: key.raw }), 401, '/api/v1/sites');
     expect((await signIn(publisher.email, password, '192.0.2.203')).ok).toBe(true);
     const twice = expectProblem(await action(publisher.id, 'reactivate'), 409, `${BASE}/${publisher.id}/reactivate`);

@@ -17,9 +17,9 @@ import { createSite as createSiteFor, listManagedSites, listSitesForReview, upda
 import { principalOf, resetTwoFactorAsAdmin } from '@/lib/identity';
 import type { Principal } from '@/lib/access';
 import type { MemberRole } from '@/lib/access/principal';
-import { listAuditEvents } from '@/lib/audit';
+import { listActivity } from '@/lib/activity';
 import { createApiKeyForUser } from '@/lib/keys';
-import { finalizeMonth, listPayouts, recordPayments } from '@/lib/payments';
+import { closeMonth, listPayouts, recordPayments } from '@/lib/payments';
 import type { PagedRowsInput } from '@/lib/query';
 import { importRevenue } from '@/lib/revenue-in';
 import { AppError } from '@/lib/shared/errors';
@@ -131,7 +131,7 @@ const OPERATIONS: Operation[] = [
     power: 'operate',
     run: (p) => createApiKeyForUser(p, publisherId, { label: 'ops matrix' }),
   },
-  { name: 'read every account’s activity', power: 'operate', run: (p) => listAuditEvents(p, PAGE) },
+  { name: 'read every account’s activity', power: 'operate', run: (p) => listActivity(p, PAGE) },
   { name: 'the site review queue', power: 'operate', run: (p) => listSitesForReview(p, PAGE) },
   { name: 'list every site', power: 'operate', run: (p) => listManagedSites(p, PAGE) },
   {
@@ -165,7 +165,7 @@ const OPERATIONS: Operation[] = [
     name: 'close a month',
     power: 'pay',
     // This month is not over: past the grant, refused as invalid; no month is closed for the other files.
-    run: (p) => finalizeMonth(p, { month: thisMonth() }),
+    run: (p) => closeMonth(p, { month: thisMonth() }),
     granted: 'invalid',
   },
   {

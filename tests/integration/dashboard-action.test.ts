@@ -8,7 +8,7 @@ import { requireOperator, type Principal } from '@/lib/access';
 import { signIn } from '@/lib/identity';
 import { type ActionSession, performAction } from '@/lib/dashboard/action';
 import type { ActionResult } from '@/lib/dashboard/action-result';
-import { sessionUserOf } from '@/lib/dashboard/session';
+import { sessionPersonOf } from '@/lib/dashboard/session';
 import { settleBackgroundTasks } from '@/lib/http/background';
 import { queueMail } from '@/lib/mail';
 import { readEnv, setEnv } from '@/lib/platform/env';
@@ -43,11 +43,11 @@ async function signedIn(): Promise<{ session: ActionSession; accountId: string }
   const publisher = await createPublisher(t.db, { password: PASSWORD });
   const opened = await signIn(publisher.email, PASSWORD, '192.0.2.77');
   if (!opened.ok) throw new Error('the test publisher could not sign in');
-  return { session: { user: () => sessionUserOf(opened.token, REQUEST) }, accountId: publisher.id };
+  return { session: { person: () => sessionPersonOf(opened.token, REQUEST) }, accountId: publisher.id };
 }
-const SIGNED_OUT: ActionSession = { user: async () => null };
+const SIGNED_OUT: ActionSession = { person: async () => null };
 const NO_SESSION: ActionSession = {
-  user: () => {
+  person: () => {
     throw new Error('an anonymous action reads no session');
   },
 };

@@ -7,12 +7,12 @@
 import { describe, expect, it } from 'vitest';
 import { DEMO_IDS } from '@/db/seed-data';
 import type { MemberRole } from '@/lib/access/principal';
-import type { SessionUser } from '@/lib/identity/sessions';
-import { listAuditEvents } from '@/lib/audit';
+import type { SessionPerson } from '@/lib/identity/sessions';
+import { listActivity } from '@/lib/activity';
 import { activityInput, readActivityView } from '@/lib/dashboard/activity';
 import { DOWNLOADS, downloaderOf, TWO_FACTOR_FIRST } from '@/lib/dashboard/download-access';
 import { useTestDatabase } from '../support/db';
-import { memberPrincipal, sessionUserOf } from '../support/keys';
+import { memberPrincipal, sessionPersonOf } from '../support/keys';
 
 useTestDatabase();
 
@@ -24,8 +24,8 @@ const { reports, statements, activity } = DOWNLOADS;
 function demoMember(
   person: string,
   role: MemberRole,
-  { twoFactor = false, requiresTwoFactor = false, more = [] as SessionUser['memberships'] } = {},
-): SessionUser {
+  { twoFactor = false, requiresTwoFactor = false, more = [] as SessionPerson['memberships'] } = {},
+): SessionPerson {
   const siteIds = role === 'viewer' ? [SKY_HOPPER] : null;
   const membership = { accountId: DEMO, accountName: 'Demo Games Ltd', accountRole: 'publisher' as const, role };
   return {
@@ -40,8 +40,8 @@ function demoMember(
 
 const finance = demoMember(DEMO_IDS.people.finance, 'finance');
 const viewer = demoMember(DEMO_IDS.people.viewer, 'viewer');
-const admin = sessionUserOf(DEMO_IDS.users.admin, { name: 'Admin', email: 'admin@example.com', role: 'admin' });
-const owner = sessionUserOf(DEMO, { name: 'Demo', email: 'demo@example.com' });
+const admin = sessionPersonOf(DEMO_IDS.users.admin, { name: 'Admin', email: 'admin@example.com', role: 'admin' });
+const owner = sessionPersonOf(DEMO, { name: 'Demo', email: 'demo@example.com' });
 
 describe('Finance and a one-site Viewer on every download', () => {
   it('lets Finance download the reports and statements, not the activity log', async () => {
@@ -141,13 +141,13 @@ describe('the activity log’s service', () => {
 
   it('reads the account’s log for its Owners and Admins only, whichever door asks', async () => {
     for (const role of ['owner', 'admin'] as const) {
-      const page = await listAuditEvents(memberPrincipal(DEMO, DEMO_IDS.people.finance, role), firstPage);
+      const page = await listActivity(memberPrincipal(DEMO, DEMO_IDS.people.finance, role), firstPage);
       expect(page.data.every((event) => event.accountId === DEMO)).toBe(true);
     }
-    await expect(listAuditEvents(finance.principal, firstPage)).rejects.toMatchObject({
+    await expect(listActivity(finance.principal, firstPage)).rejects.toMatchObject({
       code: 'forbidden',
       detail: 'Reading the activity log needs the Owner or Admin role; you are Finance.',
     });
-    await expect(listAuditEvents(viewer.principal, firstPage)).rejects.toMatchObject({ code: 'forbidden' });
+    await expect(listActivity(viewer.principal, firstPage)).rejects.toMatchObject({ code: 'forbidden' });
   });
 });

@@ -6,17 +6,17 @@
 import { describe, expect, it } from 'vitest';
 import { DEMO_IDS } from '@/db/seed-data';
 import { readCountriesView } from '@/lib/dashboard/countries';
-import { download, type ExportName } from '@/lib/dashboard/exports';
+import { download, type DownloadName } from '@/lib/dashboard/downloads';
 import { dollars } from '@/lib/shared/money';
 import { getTotals, type ReportRange } from '@/lib/reports/reports';
-import type { SessionUser } from '@/lib/identity/sessions';
+import type { SessionPerson } from '@/lib/identity/sessions';
 import { useTestDatabase } from '../support/db';
-import { sessionUserOf } from '../support/keys';
+import { sessionPersonOf } from '../support/keys';
 import { DEMO_SITE_IDS, micros, shiftDay, sqlRows, uuidArray } from './reports-helpers';
 import { sql } from 'drizzle-orm';
 
 const t = useTestDatabase();
-const demo: SessionUser = sessionUserOf(DEMO_IDS.users.demo, { name: 'Demo', email: 'demo@example.com' });
+const demo: SessionPerson = sessionPersonOf(DEMO_IDS.users.demo, { name: 'Demo', email: 'demo@example.com' });
 const defaultView = () =>
   readCountriesView(new URLSearchParams()) as Exclude<ReturnType<typeof readCountriesView>, Error>;
 
@@ -32,7 +32,7 @@ function parse(csv: string): string[][] {
     );
 }
 
-async function textOf(name: ExportName, range: ReportRange, view = defaultView()) {
+async function textOf(name: DownloadName, range: ReportRange, view = defaultView()) {
   const { fileName, body } = await download(demo.principal, name, range, view);
   let text = '';
   if (typeof body === 'string') text = body;

@@ -10,13 +10,13 @@ import { createMemoryStore } from '@/lib/ratelimit/memory';
 import { addDays, QueryParams, readQuery, todayUtc } from '@/lib/query';
 import { byCountryQuery } from '@/lib/reports/field-sql';
 import { getRevenueByCountry, getTotals, resolveReportRange, type ReportRange } from '@/lib/reports/reports';
-import { type SessionUser, signOut, userForSession } from '@/lib/identity/sessions';
+import { type SessionPerson, signOut, personForSession } from '@/lib/identity/sessions';
 import { signIn } from '@/lib/identity/sign-in';
 import { listSites } from '@/lib/sites/sites';
 import { listPublishers } from '@/lib/accounts/users';
 import { useTestDatabase } from '../support/db';
 import { createPublisher, createRevenue, createSite } from '../support/factories';
-import { sessionPrincipal, sessionUserOf } from '../support/keys';
+import { sessionPrincipal, sessionPersonOf } from '../support/keys';
 
 const t = useTestDatabase();
 const micros = (usd: number) => Math.round(usd * 1e6);
@@ -27,7 +27,7 @@ const RIVAL_SITE_IDS = DEMO_SITES.filter((s) => s.userId === DEMO_IDS.users.riva
  * The whole overview, as the page shows it with the default comparison (the previous period): the cards'
  * figures, then the trends streamed in below. `previousTotals` are the cards' compared figures.
  */
-async function loadOverview(user: SessionUser, filters: ReportRange) {
+async function loadOverview(user: SessionPerson, filters: ReportRange) {
   const compared = comparisonRange(filters, 'previous');
   const [headline, trends, bar] = await Promise.all([
     loadHeadline(user.principal, filters, 'previous', t.today),
@@ -37,10 +37,13 @@ async function loadOverview(user: SessionUser, filters: ReportRange) {
   return { ...headline, ...trends, sites: bar.sites, previousTotals: headline.comparison!.previous };
 }
 
-const demoUser: SessionUser = sessionUserOf(DEMO_IDS.users.demo, { name: 'Demo Games Ltd', email: 'demo@example.com' });
+const demoUser: SessionPerson = sessionPersonOf(DEMO_IDS.users.demo, {
+  name: 'Demo Games Ltd',
+  email: 'demo@example.com',
+});
 
 /** The range a dashboard URL shows, as the page resolves it: read, then resolved for the account. */
-async function rangeOf(params: SearchParams, user: SessionUser = demoUser): Promise<ReportRange> {
+async function rangeOf(params: SearchParams, user: SessionPerson = demoUser): Promise<ReportRange> {
   const given = readSiteDay(params);
   if (given instanceof ValidationError) throw new Error(JSON.stringify(given.errors));
   return resolveReportRange(user.principal, given);
@@ -53,7 +56,7 @@ const byCountryOf = (range: ReportRange, view: Record<string, string> = {}) => (
 });
 
 /** Every country of the range, sorted like the overview's top list. */
-async function allCountries(user: SessionUser, filters: ReportRange) {
+async function allCountries(user: SessionPerson, filters: ReportRange) {
   return getRevenueByCountry(
     user.principal,
     byCountryOf(filters, { sortBy: 'revenueAmount', sortDirection: 'desc', pageSize: '1000' }),
@@ -152,7 +155,7 @@ describe('loadOverview for the demo account', () => {
     const result = await signIn('demo@example.com', DEMO_PASSWORD, '192.0.2.77');
     if (!result.ok) throw new Error(JSON.stringify(result));
     try {
-      const user = await userForSession(result.token);
+      const user = await personForSession(result.token);
       expect(user).toEqual(demoUser);
       const filters = await rangeOf({ from: addDays(t.today, -6) });
       expect((await loadOverview(user!, filters)).totals).toEqual(await getTotals(demoUser.principal, filters));
@@ -184,7 +187,7 @@ describe('loadOverview for an account of its own, exactly', () => {
       // The previous period (2025-06-07..09).
       { day: '2025-06-08', country: 'US', revenueMicros: 4_250_000, impressions: 1_000, adRequests: 1_000 },
     ]);
-    const session: SessionUser = sessionUserOf(user.id, { name: user.name, email: user.email });
+    const session: SessionPerson = sessionPersonOf(user.id, { name: user.name, email: user.email });
     const overview = await loadOverview(session, await rangeOf({ from: '2025-06-10', to: '2025-06-12' }, session));
 
     expect(overview.totals).toEqual({
@@ -220,7 +223,7 @@ describe('loadOverview for an account of its own, exactly', () => {
 describe("an account's default range", () => {
   it("is the range of a dashboard URL without dates, as it is the API's (resolved in one place, reportScope)", async () => {
     const user = await createPublisher(t.db, { defaultRangeDays: 7 });
-    const session: SessionUser = sessionUserOf(user.id, { name: user.name, email: user.email });
+    const session: SessionPerson = sessionPersonOf(user.id, { name: user.name, email: user.email });
     expect(await rangeOf({}, session)).toEqual({
       fromDate: addDays(todayUtc(), -6),
       toDate: todayUtc(),

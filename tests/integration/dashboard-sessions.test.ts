@@ -5,7 +5,7 @@ import { DEMO_IDS, DEMO_PASSWORD, DEMO_USERS } from '@/db/seed-data';
 import { people, sessions, users } from '@/db/schema';
 import { createMemoryStore } from '@/lib/ratelimit/memory';
 import { setRateLimitStore } from '@/lib/ratelimit';
-import { SESSION_DAYS, signOut, userForSession } from '@/lib/identity/sessions';
+import { SESSION_DAYS, signOut, personForSession } from '@/lib/identity/sessions';
 import { signIn, type SignInResult } from '@/lib/identity/sign-in';
 import { useTestDatabase } from '../support/db';
 import { createPublisher } from '../support/factories';
@@ -49,7 +49,7 @@ describe('signIn', () => {
       expect(result.expiresAt.getTime()).toBeLessThanOrEqual(Date.now() + SESSION_DAYS * DAY_MS);
 
       const id = DEMO_IDS.users[demo.key];
-      const user = await userForSession(token);
+      const user = await personForSession(token);
       expect(user).toEqual({
         principal: { userId: id, role: demo.role, personId: id, memberRole: 'owner', siteScope: null, via: 'session' },
         personId: id,
@@ -74,7 +74,7 @@ describe('signIn', () => {
     for (const email of ['DEMO@EXAMPLE.COM', '  Demo@Example.com\t', '\n demo@example.COM ']) {
       const token = tokenOf(await signIn(email, DEMO_PASSWORD, nextAddress()));
       demoTokens.push(token);
-      expect((await userForSession(token))?.principal.userId).toBe(DEMO_IDS.users.demo);
+      expect((await personForSession(token))?.principal.userId).toBe(DEMO_IDS.users.demo);
     }
   });
 
@@ -154,7 +154,7 @@ describe('signIn', () => {
       expect(row.expiresAt.getTime()).toBeGreaterThan(Date.now() + (SESSION_DAYS - 1) * DAY_MS);
     }
     // Each token leads to its own session.
-    for (const token of tokens) expect((await userForSession(token))?.principal.userId).toBe(own.id);
+    for (const token of tokens) expect((await personForSession(token))?.principal.userId).toBe(own.id);
   });
 
   it("drops the user's expired sessions when the user signs in, and nobody else's", async () => {
@@ -179,11 +179,11 @@ describe('signIn', () => {
   });
 });
 
-describe('userForSession', () => {
+describe('personForSession', () => {
   it("returns the principal of a session with the user's name and e-mail", async () => {
     const own = await createPublisher(t.db, { password: 'pw-principal', name: 'Ünïcode Games Ltd' });
     const token = tokenOf(await signIn(own.email, 'pw-principal', nextAddress()));
-    expect(await userForSession(token)).toEqual({
+    expect(await personForSession(token)).toEqual({
       principal: {
         userId: own.id,
         role: 'publisher',
@@ -212,13 +212,13 @@ describe('userForSession', () => {
   it("returns null for no token, an unknown token, a token's hash, and a token with one character changed", async () => {
     const own = await createPublisher(t.db, { password: 'pw-unknown' });
     const token = tokenOf(await signIn(own.email, 'pw-unknown', nextAddress()));
-    expect(await userForSession('')).toBeNull();
-    expect(await userForSession('x'.repeat(43))).toBeNull();
-    expect(await userForSession(sha256(token))).toBeNull();
+    expect(await personForSession('')).toBeNull();
+    expect(await personForSession('x'.repeat(43))).toBeNull();
+    expect(await personForSession(sha256(token))).toBeNull();
     const flipped = `${token.slice(0, -1)}${token.endsWith('A') ? 'B' : 'A'}`;
-    expect(await userForSession(flipped)).toBeNull();
-    expect(await userForSession(` ${token}`)).toBeNull();
-    expect(await userForSession(token)).not.toBeNull();
+    expect(await personForSession(flipped)).toBeNull();
+    expect(await personForSession(` ${token}`)).toBeNull();
+    expect(await personForSession(token)).not.toBeNull();
   });
 
   it('returns null once the session has expired', async () => {
@@ -231,25 +231,25 @@ describe('userForSession', () => {
         .where(eq(sessions.tokenHash, sha256(token)));
 
     await setExpiry(new Date(Date.now() + 60_000));
-    expect(await userForSession(token)).not.toBeNull();
+    expect(await personForSession(token)).not.toBeNull();
     await setExpiry(new Date(Date.now() - 1_000));
-    expect(await userForSession(token)).toBeNull();
+    expect(await personForSession(token)).toBeNull();
     await setExpiry(new Date('2000-01-01T00:00:00Z'));
-    expect(await userForSession(token)).toBeNull();
+    expect(await personForSession(token)).toBeNull();
   });
 
   it('returns null once the account is deleted (the person, left with no account, acts for none)', async () => {
     const own = await createPublisher(t.db, { password: 'pw-deleted' });
     const token = tokenOf(await signIn(own.email, 'pw-deleted', nextAddress()));
     await t.db.delete(users).where(eq(users.id, own.id));
-    expect(await userForSession(token)).toBeNull();
+    expect(await personForSession(token)).toBeNull();
   });
 
   it('returns null once the person is deleted (their sessions go with them)', async () => {
     const own = await createPublisher(t.db, { password: 'pw-person-deleted' });
     const token = tokenOf(await signIn(own.email, 'pw-person-deleted', nextAddress()));
     await t.db.delete(people).where(eq(people.id, own.id));
-    expect(await userForSession(token)).toBeNull();
+    expect(await personForSession(token)).toBeNull();
     expect(await sessionRows(own.id)).toEqual([]);
   });
 
@@ -257,7 +257,7 @@ describe('userForSession', () => {
     const own = await createPublisher(t.db, { password: 'pw-role' });
     const token = tokenOf(await signIn(own.email, 'pw-role', nextAddress()));
     await t.db.update(users).set({ role: 'admin' }).where(eq(users.id, own.id));
-    expect((await userForSession(token))?.principal.role).toBe('admin');
+    expect((await personForSession(token))?.principal.role).toBe('admin');
   });
 });
 
@@ -268,9 +268,9 @@ describe('signOut', () => {
     const phone = tokenOf(await signIn(own.email, 'pw-signout', nextAddress()));
 
     await signOut(laptop);
-    expect(await userForSession(laptop)).toBeNull();
+    expect(await personForSession(laptop)).toBeNull();
     expect((await sessionRows(own.id)).map((r) => r.tokenHash)).toEqual([sha256(phone)]);
-    expect((await userForSession(phone))?.principal.userId).toBe(own.id);
+    expect((await personForSession(phone))?.principal.userId).toBe(own.id);
 
     // Signing out twice, or with an empty or unknown token, is harmless.
     await signOut(laptop);
@@ -283,6 +283,6 @@ describe('signOut', () => {
     const own = await createPublisher(t.db, { password: 'pw-hash' });
     const token = tokenOf(await signIn(own.email, 'pw-hash', nextAddress()));
     await signOut(sha256(token));
-    expect(await userForSession(token)).not.toBeNull();
+    expect(await personForSession(token)).not.toBeNull();
   });
 });

@@ -4,7 +4,7 @@ import { sessions } from '@/db/schema';
 import { CLIENT_ADDRESS_HEADER, clientAddress } from '@/lib/http/client-address';
 import { createMemoryStore } from '@/lib/ratelimit/memory';
 import { setRateLimitStore } from '@/lib/ratelimit';
-import { signOutEverywhere, userForSession } from '@/lib/identity/sessions';
+import { signOutEverywhere, personForSession } from '@/lib/identity/sessions';
 import { signIn, type SignInResult } from '@/lib/identity/sign-in';
 import { SIGN_IN_LIMITS } from '@/lib/platform/limits';
 import { forgedStamp, newClientAddress, stamped } from '../support/client-address';
@@ -159,12 +159,12 @@ describe('sessions', () => {
       tokens.push(result.token);
     }
     expect(new Set(tokens).size).toBe(3);
-    for (const token of tokens) expect((await userForSession(token))?.email).toBe(user.email);
+    for (const token of tokens) expect((await personForSession(token))?.email).toBe(user.email);
     const other = await createPublisher(t.db, { password: PASSWORD });
     const kept = await signIn(other.email, PASSWORD, newAddress());
 
     await signOutEverywhere(sessionPrincipal(user.id));
-    for (const token of tokens) expect(await userForSession(token)).toBeNull();
-    expect(kept.ok && (await userForSession(kept.token))?.email).toBe(other.email);
+    for (const token of tokens) expect(await personForSession(token)).toBeNull();
+    expect(kept.ok && (await personForSession(kept.token))?.email).toBe(other.email);
   });
 });

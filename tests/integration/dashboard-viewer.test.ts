@@ -10,18 +10,18 @@ import { viewerOf, type Viewer } from '@/lib/dashboard/viewer';
 import { createApiKey, listApiKeys, revokeApiKey } from '@/lib/keys/api-keys';
 import type { Principal } from '@/lib/access/principal';
 import { getTotals } from '@/lib/reports/reports';
-import type { SessionUser } from '@/lib/identity/sessions';
+import type { SessionPerson } from '@/lib/identity/sessions';
 import { useTestDatabase } from '../support/db';
-import { demoKey, sessionUserOf } from '../support/keys';
+import { demoKey, sessionPersonOf } from '../support/keys';
 import { shiftDay } from './reports-helpers';
 
 const t = useTestDatabase();
-const admin: SessionUser = sessionUserOf(DEMO_IDS.users.admin, {
+const admin: SessionPerson = sessionPersonOf(DEMO_IDS.users.admin, {
   name: 'Admin',
   email: 'admin@example.com',
   role: 'admin',
 });
-const demo: SessionUser = sessionUserOf(DEMO_IDS.users.demo, { name: 'Demo', email: 'demo@example.com' });
+const demo: SessionPerson = sessionPersonOf(DEMO_IDS.users.demo, { name: 'Demo', email: 'demo@example.com' });
 
 function ready(viewer: Viewer): Principal {
   if (viewer.kind !== 'ready') throw new Error(`expected a ready viewer, got ${viewer.kind}`);

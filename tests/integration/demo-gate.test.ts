@@ -6,7 +6,7 @@ import { DEMO_MEMBERS, DEMO_PASSWORD, DEMO_USERS } from '@/db/seed-data';
 import { demoRefusal } from '@/lib/identity/demo-gate';
 import { readEnv, setEnv } from '@/lib/platform/env';
 import { accountsWithDemoPassword, passwordProblem, setPassword } from '@/lib/identity/passwords';
-import { userForSession } from '@/lib/identity/sessions';
+import { personForSession } from '@/lib/identity/sessions';
 import { signIn } from '@/lib/identity/sign-in';
 import { useTestDatabase } from '../support/db';
 import { createPublisher } from '../support/factories';
@@ -79,7 +79,7 @@ describe('once the demo passwords are changed', () => {
     expect(await setPassword(demoEmails[1], 'another-password-of-its-own')).toBe(true);
     expect(await demoRefusal(gate)).toBeNull();
 
-    expect(await userForSession(session.token)).toBeNull();
+    expect(await personForSession(session.token)).toBeNull();
     expect(await signIn(demoEmails[0], DEMO_PASSWORD, '192.0.2.51')).toEqual({ ok: false, reason: 'invalid' });
     expect((await signIn(demoEmails[0], 'a-password-of-its-own', '192.0.2.52')).ok).toBe(true);
   });

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { DEMO_IDS } from '@/db/seed-data';
 import { readFilterBar } from '@/lib/dashboard/filters';
 import { loadCountryBreakdown, readCountriesView } from '@/lib/dashboard/countries';
-import { download, EXPORTS } from '@/lib/dashboard/exports';
+import { download, DOWNLOAD_REPORTS } from '@/lib/dashboard/downloads';
 import { loadHeadline, loadTrends } from '@/lib/dashboard/overview';
 import { loadSiteBreakdown } from '@/lib/dashboard/sites';
 import { ENDPOINTS } from '@/lib/api/endpoints';
@@ -110,7 +110,7 @@ describe('the dashboard', () => {
   it('downloads every export of the earliest days', async () => {
     const view = readCountriesView(new URLSearchParams());
     if (view instanceof ValidationError) throw view;
-    for (const name of EXPORTS) {
+    for (const name of DOWNLOAD_REPORTS) {
       const { body } = await download(demo, name, early, view);
       let text = '';
       if (typeof body === 'string') text = body;

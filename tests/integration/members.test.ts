@@ -13,7 +13,7 @@ import {
   resendMemberInvitation,
   revokeInvitation,
 } from '@/lib/accounts';
-import { signIn, userForSession } from '@/lib/identity';
+import { signIn, personForSession } from '@/lib/identity';
 import { createApiKey } from '@/lib/keys';
 import { getRows } from '@/lib/reports';
 import { useTestDatabase } from '../support/db';
@@ -68,7 +68,7 @@ describe('inviting', () => {
     expect(listed.invitations).toEqual([expect.objectContaining({ email, role: 'viewer', siteIds: [siteA.id] })]);
 
     const session = await acceptInvitation(token, { password: PASSWORD, name: 'Vera' }, origin);
-    const user = await userForSession(session!.token);
+    const user = await personForSession(session!.token);
     expect(user?.principal).toMatchObject({ userId: account.id, memberRole: 'viewer', siteScope: [siteA.id] });
     expect((await listMembers(owner)).invitations).toEqual([]);
     expect((await listMembers(owner)).members.map((m) => m.role)).toEqual([
@@ -153,10 +153,10 @@ describe('changing and removing', () => {
     const { account, owner, people } = await team();
     const signedIn = await signIn(people.finance.email, PASSWORD, '203.0.113.51');
     if (!signedIn.ok) throw new Error('sign-in failed');
-    expect((await userForSession(signedIn.token))?.principal.memberRole).toBe('finance');
+    expect((await personForSession(signedIn.token))?.principal.memberRole).toBe('finance');
 
     await removeMember(owner, people.finance.id);
-    expect(await userForSession(signedIn.token)).toBeNull();
+    expect(await personForSession(signedIn.token)).toBeNull();
     expect(await t.db.select().from(memberships).where(eq(memberships.personId, people.finance.id))).toEqual([]);
     // Not a member any more: nothing to remove.
     expect((await failure(removeMember(owner, people.finance.id))).code).toBe('not_found');
@@ -176,7 +176,7 @@ describe('changing and removing', () => {
     if (!signedIn.ok) throw new Error('sign-in failed');
 
     await leaveAccount(memberPrincipal(account.id, people.viewer.id, 'viewer'));
-    const after = await userForSession(signedIn.token, account.id);
+    const after = await personForSession(signedIn.token, account.id);
     expect(after?.principal).toMatchObject({ userId: other.id, memberRole: 'admin' });
     expect(after?.memberships.map((m) => m.accountId)).toEqual([other.id]);
   });

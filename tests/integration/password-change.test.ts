@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { auditEvents, mailOutbox, sessions } from '@/db/schema';
 import { changePassword } from '@/lib/identity';
 import { CHANGE_PASSWORD_LIMIT } from '@/lib/identity/password-change';
-import { userForSession } from '@/lib/identity/sessions';
+import { personForSession } from '@/lib/identity/sessions';
 import { signIn } from '@/lib/identity/sign-in';
 import { setRateLimitStore } from '@/lib/ratelimit';
 import { createMemoryStore } from '@/lib/ratelimit/memory';
@@ -51,8 +51,8 @@ describe('change password, signed in', () => {
     expect(wrong.errors).toEqual([{ parameter: 'currentPassword', detail: 'This is not your current password.' }]);
 
     await changePassword(principal, { currentPassword: OLD, newPassword: NEW }, here);
-    expect(await userForSession(here)).not.toBeNull();
-    expect(await userForSession(elsewhere)).toBeNull();
+    expect(await personForSession(here)).not.toBeNull();
+    expect(await personForSession(elsewhere)).toBeNull();
     expect(await t.db.select().from(sessions).where(eq(sessions.personId, user.id))).toHaveLength(1);
     expect((await signIn(user.email, NEW, newAddress())).ok).toBe(true);
 
@@ -110,6 +110,6 @@ describe('change password, signed in', () => {
     expect(throttled.code).toBe('rate_limited');
     expect(throttled.detail).toBe('Too many attempts to change the password. Try again in 14 minutes.');
     // The session itself is untouched: only changing the password waits.
-    expect(await userForSession(here)).not.toBeNull();
+    expect(await personForSession(here)).not.toBeNull();
   });
 });

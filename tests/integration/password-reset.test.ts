@@ -5,7 +5,7 @@ import { accountTokens, auditEvents, mailOutbox, users } from '@/db/schema';
 import { requestPasswordReset, resetLinkWorks, resetPassword } from '@/lib/identity';
 import { sendPasswordResetAsAdmin } from '@/lib/accounts';
 import { RESET_REQUEST_LIMITS } from '@/lib/identity/password-reset';
-import { userForSession } from '@/lib/identity/sessions';
+import { personForSession } from '@/lib/identity/sessions';
 import { signIn } from '@/lib/identity/sign-in';
 import { sendDueMail } from '@/lib/mail';
 import { readEnv, setEnv } from '@/lib/platform/env';
@@ -148,7 +148,7 @@ describe('reset password', () => {
     const address = newAddress();
 
     expect(await resetPassword(token, NEW, address)).toEqual({ email: user.email });
-    for (const s of sessions) expect(s.ok && (await userForSession(s.token))).toBeNull();
+    for (const s of sessions) expect(s.ok && (await personForSession(s.token))).toBeNull();
     expect((await signIn(user.email, OLD, newAddress())).ok).toBe(false);
     expect((await signIn(user.email, NEW, newAddress())).ok).toBe(true);
 

@@ -10,7 +10,7 @@ import {
   invitationFor,
   resendInvitation,
 } from '@/lib/accounts';
-import { signIn, userForSession } from '@/lib/identity';
+import { signIn, personForSession } from '@/lib/identity';
 import { getDb } from '@/db/client';
 import { sendInvitation } from '@/lib/accounts/invitations';
 import { useTestDatabase } from '../support/db';
@@ -49,7 +49,7 @@ describe('invitations', () => {
 
     const session = await acceptInvitation(token, { password: PASSWORD, name: 'Grace' }, origin('203.0.113.9'));
     expect(session).toMatchObject({ accountId: publisher.id });
-    const user = await userForSession(session!.token);
+    const user = await personForSession(session!.token);
     expect(user?.principal).toMatchObject({ userId: publisher.id, memberRole: 'owner' });
     const [row] = await t.db.select().from(users).where(eq(users.id, publisher.id));
     expect(row.status).toBe('active');
@@ -99,10 +99,10 @@ describe('invitations', () => {
       ].sort(),
     );
     // Both accounts are theirs; the session acts for whichever the URL names.
-    const there = await userForSession(session!.token, publisher.id);
+    const there = await personForSession(session!.token, publisher.id);
     expect(there?.principal.userId).toBe(publisher.id);
     expect(there?.memberships.map((m) => m.accountId).sort()).toEqual([existing.id, publisher.id].sort());
-    expect((await userForSession(session!.token, existing.id))?.principal.userId).toBe(existing.id);
+    expect((await personForSession(session!.token, existing.id))?.principal.userId).toBe(existing.id);
   });
 
   it('refuses a weak password on the password field and keeps the link valid', async () => {
@@ -181,8 +181,8 @@ describe('sign-in and account status', () => {
     const user = await createPublisher(t.db, { password: PASSWORD });
     const session = await signIn(user.email, PASSWORD, '203.0.113.24');
     if (!session.ok) throw new Error('sign-in failed');
-    expect(await userForSession(session.token)).not.toBeNull();
+    expect(await personForSession(session.token)).not.toBeNull();
     await t.db.update(users).set({ status: 'deactivated' }).where(eq(users.id, user.id));
-    expect(await userForSession(session.token)).toBeNull();
+    expect(await personForSession(session.token)).toBeNull();
   });
 });

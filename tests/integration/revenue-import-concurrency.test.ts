@@ -7,7 +7,7 @@
 import postgres from 'postgres';
 import { sql } from 'drizzle-orm';
 import { describe, expect, inject, it } from 'vitest';
-import { OPERATOR } from '@/lib/access/principal';
+import { COMMAND_LINE } from '@/lib/access/principal';
 import { importRevenue } from '@/lib/revenue-in/import';
 import { useTestDatabase } from '../support/db';
 import { createPublisher } from '../support/factories';
@@ -20,7 +20,7 @@ const file = (name: string, day: string) =>
   `day,siteName,country,impressions,clicks,adRequests,revenue\n${day},${name},US,5,0,6,0.5\n`;
 
 const importFor = (owner: string, name: string, day: string) =>
-  importRevenue(OPERATOR, [file(name, day)], { format: 'csv', owner, createSites: true });
+  importRevenue(COMMAND_LINE, [file(name, day)], { format: 'csv', owner, createSites: true });
 
 async function outcome(ownerId: string, name: string) {
   const sites = await sqlRows<{ id: string }>(

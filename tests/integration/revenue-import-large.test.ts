@@ -7,7 +7,7 @@
 import { eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { users } from '@/db/schema';
-import { OPERATOR } from '@/lib/access/principal';
+import { COMMAND_LINE } from '@/lib/access/principal';
 import { importRevenue } from '@/lib/revenue-in/import';
 import { COUNTRIES } from '@/lib/shared/countries';
 import { addDays } from '@/lib/query';
@@ -19,7 +19,7 @@ import { expectRollupMatchesDaily } from './rollup-helpers';
 const t = useTestDatabase();
 
 const run = (lines: string[]) =>
-  importRevenue(OPERATOR, [['day,siteId,country,impressions,clicks,adRequests,revenue', ...lines].join('\n')], {
+  importRevenue(COMMAND_LINE, [['day,siteId,country,impressions,clicks,adRequests,revenue', ...lines].join('\n')], {
     format: 'csv',
   });
 

@@ -7,7 +7,7 @@ import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { addRevenueMonths } from '@/db/revenue-months';
 import type { LineError } from '@/lib/revenue-in/parse';
-import { OPERATOR } from '@/lib/access/principal';
+import { COMMAND_LINE } from '@/lib/access/principal';
 import { importRevenue, type ImportOptions } from '@/lib/revenue-in/import';
 import { get } from '../support/api';
 import { useTestDatabase } from '../support/db';
@@ -21,7 +21,7 @@ const t = useTestDatabase();
 const HEADER = 'day,siteId,country,impressions,clicks,adRequests,revenue,adUnitId';
 const csv = (...lines: string[]) => [HEADER, ...lines].join('\n') + '\n';
 const run = (text: string, options: Partial<ImportOptions> = {}) =>
-  importRevenue(OPERATOR, [text], { format: 'csv', ...options });
+  importRevenue(COMMAND_LINE, [text], { format: 'csv', ...options });
 
 async function dailyRows(siteIds: string[]) {
   return sqlRows<Record<string, string>>(
@@ -209,7 +209,7 @@ describe('importing a file', () => {
     ]
       .map((o) => JSON.stringify(o))
       .join('\n');
-    const result = await importRevenue(OPERATOR, [ndjson], { format: 'ndjson' });
+    const result = await importRevenue(COMMAND_LINE, [ndjson], { format: 'ndjson' });
     expect(result.ok && result.summary).toMatchObject({ rows: 2, inserted: 2 });
     expect((await dailyRows([site])).map((r) => [r.day, r.revenue_micros])).toEqual([
       ['2025-08-01', '300000'],

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { deviceOf, endSession, listSessions, signIn, userForSession } from '@/lib/identity';
+import { deviceOf, endSession, listSessions, signIn, personForSession } from '@/lib/identity';
 import { setRateLimitStore } from '@/lib/ratelimit';
 import { createMemoryStore } from '@/lib/ratelimit/memory';
 import { useTestDatabase } from '../support/db';
@@ -40,8 +40,8 @@ describe('sessions of a person', () => {
 
     const other = list.find((s) => !s.current)!;
     await endSession(principal, other.id);
-    expect(await userForSession(phone)).toBeNull();
-    expect(await userForSession(laptop)).not.toBeNull();
+    expect(await personForSession(phone)).toBeNull();
+    expect(await personForSession(laptop)).not.toBeNull();
     expect((await listSessions(principal, laptop)).map((s) => s.current)).toEqual([true]);
   });
 
@@ -52,7 +52,7 @@ describe('sessions of a person', () => {
     const [session] = await listSessions(sessionPrincipal(other.id), theirs);
     await expect(endSession(sessionPrincipal(own.id), session.id)).rejects.toMatchObject({ code: 'not_found' });
     await expect(endSession(sessionPrincipal(own.id), 'not-an-id')).rejects.toMatchObject({ code: 'not_found' });
-    expect(await userForSession(theirs)).not.toBeNull();
+    expect(await personForSession(theirs)).not.toBeNull();
   });
 
   it('words browsers briefly and says nothing for an empty description', () => {

@@ -13,7 +13,7 @@ import {
   resetLinkWorks,
   resetPassword,
   startTwoFactorSetup,
-  userForSession,
+  personForSession,
 } from '@/lib/identity';
 import { INVITATION_LIMIT } from '@/lib/accounts/invitations';
 import { sendDueMail } from '@/lib/mail';
@@ -83,15 +83,15 @@ describe('an invitation is a way in like any other', () => {
     const session = await acceptInvitation(token, { password: PASSWORD }, origin());
     expect(session).toMatchObject({ accountId: inviting.id, secondFactor: true });
     // The session opens no account, neither the new one nor their own, and no sign-in is recorded yet.
-    expect(await userForSession(session!.token, inviting.id)).toBeNull();
-    expect(await userForSession(session!.token, account.id)).toBeNull();
+    expect(await personForSession(session!.token, inviting.id)).toBeNull();
+    expect(await personForSession(session!.token, account.id)).toBeNull();
     expect(await signInsOf(account.id)).toHaveLength(0);
     expect(await pendingSignIn(session!.token)).toMatchObject({ personId: account.id });
 
     const signedIn = await completeSignIn(session!.token, codeFor(secret, 1), origin());
     expect(signedIn).toMatchObject({ ok: true });
     if (!signedIn?.ok) throw new Error('expected a signed-in session');
-    expect((await userForSession(signedIn.token, inviting.id))?.principal).toMatchObject({
+    expect((await personForSession(signedIn.token, inviting.id))?.principal).toMatchObject({
       userId: inviting.id,
       memberRole: 'admin',
     });
@@ -106,7 +106,7 @@ describe('an invitation is a way in like any other', () => {
     const { inviting, token } = await invitationTo(existing.email);
     const session = await acceptInvitation(token, { password: PASSWORD }, origin());
     expect(session).toMatchObject({ accountId: inviting.id, secondFactor: false });
-    expect((await userForSession(session!.token, inviting.id))?.principal.userId).toBe(inviting.id);
+    expect((await personForSession(session!.token, inviting.id))?.principal.userId).toBe(inviting.id);
     const [signIn] = await signInsOf(existing.id);
     expect(signIn).toMatchObject({ actorId: existing.id, subjectId: existing.id, details: { via: 'invitation' } });
   });

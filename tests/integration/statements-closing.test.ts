@@ -9,12 +9,12 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { addRevenueMonths } from '@/db/revenue-months';
 import { revenueDaily } from '@/db/schema';
-import { OPERATOR } from '@/lib/access';
+import { COMMAND_LINE } from '@/lib/access';
 import { QueryParams, readQuery } from '@/lib/query';
 import {
   accountLedger,
   closingOf,
-  finalizeMonth,
+  closeMonth,
   listStatements,
   statementCsv,
   statementsQuery,
@@ -72,7 +72,7 @@ describe('the closing balance, written once', () => {
               });
           };
           await upsert(before);
-          await finalizeMonth(OPERATOR, { month: `2025-${closed}`, today: TODAY });
+          await closeMonth(COMMAND_LINE, { month: `2025-${closed}`, today: TODAY });
           // Changes to closed months: adjustments on the first open statement.
           await upsert(after.map((r) => ({ ...r, month: r.month <= closed ? r.month : closed })));
 

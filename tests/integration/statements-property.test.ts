@@ -12,11 +12,11 @@ import { describe, expect, it } from 'vitest';
 import { queryRows } from '@/db/raw-query';
 import { addRevenueMonths } from '@/db/revenue-months';
 import { revenueDaily } from '@/db/schema';
-import { OPERATOR } from '@/lib/access';
+import { COMMAND_LINE } from '@/lib/access';
 import {
   accountLedger,
   balanceOf,
-  finalizeMonth,
+  closeMonth,
   lastDayOf,
   nextMonth,
   recordPayments,
@@ -185,9 +185,9 @@ describe('statements under any sequence of imports, closes and payments', () => 
               rows.delete(key);
             } else if (op.kind === 'finalize') {
               const month = `2025-${op.month}`;
-              const summary = await finalizeMonth(OPERATOR, { month, today: TODAY });
+              const summary = await closeMonth(COMMAND_LINE, { month, today: TODAY });
               // 6. Closing the same month again writes nothing (for any account).
-              expect((await finalizeMonth(OPERATOR, { month, today: TODAY })).statements, step).toBe(0);
+              expect((await closeMonth(COMMAND_LINE, { month, today: TODAY })).statements, step).toBe(0);
               const view = await accountLedger(principal, TODAY);
               const fresh = view.statements.filter((s) => s.status !== 'estimated' && !seen.has(s.month));
               expect(summary.statements, step).toBeGreaterThanOrEqual(fresh.length);
@@ -215,7 +215,7 @@ describe('statements under any sequence of imports, closes and payments', () => 
                 paidAt: PAID_AT,
                 reference,
               };
-              expect(await recordPayments(OPERATOR, [entry], { today: TODAY }), step).toEqual({
+              expect(await recordPayments(COMMAND_LINE, [entry], { today: TODAY }), step).toEqual({
                 payments: 1,
                 amount: dollars(s.amountDueMicros),
               });

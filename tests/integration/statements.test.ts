@@ -6,11 +6,11 @@
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '@/db/raw-query';
-import { OPERATOR } from '@/lib/access';
+import { COMMAND_LINE } from '@/lib/access';
 import {
   accountLedger,
   balanceOf,
-  finalizeMonth,
+  closeMonth,
   parsePaymentsCsv,
   recordPayments,
   statementOf,
@@ -60,13 +60,13 @@ describe('statements', () => {
   });
 
   it('refuses to close a month that is not over', async () => {
-    await expect(finalizeMonth(OPERATOR, { month: '2024-05', today: TODAY })).rejects.toThrow(
+    await expect(closeMonth(COMMAND_LINE, { month: '2024-05', today: TODAY })).rejects.toThrow(
       /2024-05 is not over yet/,
     );
   });
 
   it('close: below the threshold carries over, at or above it is due after the terms; a second close changes nothing', async () => {
-    const first = await finalizeMonth(OPERATOR, { month: '2024-02', today: TODAY });
+    const first = await closeMonth(COMMAND_LINE, { month: '2024-02', today: TODAY });
     expect(first.statements).toBeGreaterThanOrEqual(2);
     const view = await ledger();
     const [jan, feb] = view.statements;
@@ -93,7 +93,7 @@ describe('statements', () => {
       ['earnings', 'Sea', 20_000_000],
       ['earnings', 'Sky', 50_000_000],
     ]);
-    const again = await finalizeMonth(OPERATOR, { month: '2024-02', today: TODAY });
+    const again = await closeMonth(COMMAND_LINE, { month: '2024-02', today: TODAY });
     expect(again).toMatchObject({ accounts: 0, statements: 0, amountDueMicros: 0 });
     expect(balanceOf(await ledger()).nextPayment).toEqual({
       month: '2024-02',
@@ -113,7 +113,7 @@ describe('statements', () => {
     expect(march.lines).toEqual([
       { kind: 'adjustment', month: '2024-01-01', siteId: seaId, siteName: 'Sea', amountMicros: 3_500_000 },
     ]);
-    await finalizeMonth(OPERATOR, { month: '2024-03', today: TODAY });
+    await closeMonth(COMMAND_LINE, { month: '2024-03', today: TODAY });
     const closed = statementOf(await ledger(), '2024-03');
     expect(summaryOf(closed)).toMatchObject({ status: 'finalized', adjustments: 3.5, carriedOver: 3.5, amountDue: 0 });
     // …and is settled: the next open statement has no adjustment left.
@@ -148,14 +148,14 @@ describe('payments', () => {
       paidAt: '2024-03-29',
       reference: 'T-1',
     };
-    await expect(recordPayments(OPERATOR, [{ ...entry, amount: '149.99' }], { today: TODAY })).rejects.toThrow(
+    await expect(recordPayments(COMMAND_LINE, [{ ...entry, amount: '149.99' }], { today: TODAY })).rejects.toThrow(
       /does not match the amount due on February 2024 of Ledger Games, 150.00/,
     );
     await expect(recordPayments(sessionPrincipal(account.id), [entry])).rejects.toThrow(
       /for the platform's operators only/,
     );
-    expect(await recordPayments(OPERATOR, [entry], { today: TODAY })).toEqual({ payments: 1, amount: '150.00' });
-    await expect(recordPayments(OPERATOR, [entry], { today: TODAY })).rejects.toThrow(
+    expect(await recordPayments(COMMAND_LINE, [entry], { today: TODAY })).toEqual({ payments: 1, amount: '150.00' });
+    await expect(recordPayments(COMMAND_LINE, [entry], { today: TODAY })).rejects.toThrow(
       /was paid already, on 2024-03-29 \(T-1\)/,
     );
     const view = await ledger();
@@ -179,7 +179,9 @@ describe('payments', () => {
       `${account.id},2024-04,1.00,2024-05-01,Z`,
       `${account.id},2024-13,1.00,2024-05-01,Z`,
     ].join('\n');
-    const err = await recordPayments(OPERATOR, parsePaymentsCsv(csv), { fromFile: true, today: TODAY }).catch((e) => e);
+    const err = await recordPayments(COMMAND_LINE, parsePaymentsCsv(csv), { fromFile: true, today: TODAY }).catch(
+      (e) => e,
+    );
     expect(err).toBeInstanceOf(AppError);
     expect(err.detail).toBe('4 of 4 lines do not match a finalized, unpaid statement; nothing was recorded.');
     expect(
@@ -187,7 +189,7 @@ describe('payments', () => {
     ).toEqual([
       [2, 'month', 'nothing is due on January 2024 of Ledger Games: its balance was carried over'],
       [3, 'account', 'no publisher account "nobody@example.com" (give its id or e-mail)'],
-      [4, 'month', 'April 2024 of Ledger Games is not finalized: finalize the month first'],
+      [4, 'month', 'April 2024 of Ledger Games is not finalized: close the month first'],
       [5, 'month', 'must be a month like 2026-10, got "2024-13"'],
     ]);
     expect(() => parsePaymentsCsv('who,when\nx,y')).toThrow(/header must be account,month,amount,paid_at,reference/);

@@ -12,7 +12,7 @@ import {
   setTwoFactorRequired,
   signIn,
   startTwoFactorSetup,
-  userForSession,
+  personForSession,
 } from '@/lib/identity';
 import { listPeople, peopleQuery } from '@/lib/accounts';
 import { DEMO_IDS } from '@/db/seed-data';
@@ -79,7 +79,7 @@ describe('signing in with it', () => {
     const first = await signIn(account.email, PASSWORD, origin().clientAddress);
     if (!first.ok) throw new Error('password refused');
     expect(first.secondFactor).toBe(true);
-    expect(await userForSession(first.token)).toBeNull();
+    expect(await personForSession(first.token)).toBeNull();
     expect(await pendingSignIn(first.token)).toMatchObject({ personId: account.id, email: account.email });
 
     expect(await completeSignIn(first.token, '123456', origin())).toEqual({ ok: false, reason: 'invalid' });
@@ -88,7 +88,7 @@ describe('signing in with it', () => {
     const done = await completeSignIn(first.token, code, origin());
     if (!done?.ok) throw new Error('code refused');
     expect(done.token).not.toBe(first.token);
-    expect((await userForSession(done.token))?.principal.userId).toBe(account.id);
+    expect((await personForSession(done.token))?.principal.userId).toBe(account.id);
     expect(await pendingSignIn(first.token)).toBeNull();
 
     // The same code again, in a new sign-in: refused (a code is never accepted twice).
@@ -164,7 +164,7 @@ describe('an account that requires it', () => {
 
     const signedIn = await signIn(admin.email, PASSWORD, origin().clientAddress);
     if (!signedIn.ok) throw new Error('password refused');
-    const user = await userForSession(signedIn.token);
+    const user = await personForSession(signedIn.token);
     expect(user && mustSetUpTwoFactor(user)).toBe(true);
     const refused = await failure(disableTwoFactor(principal, codeFor(secret, 1)));
     expect(refused).toMatchObject({ code: 'conflict' });

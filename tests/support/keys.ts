@@ -1,7 +1,7 @@
 import { DEMO_IDS } from '@/db/seed';
 import { createApiKey, type CreateApiKeyInput } from '@/lib/keys/api-keys';
 import type { MemberRole, Principal } from '@/lib/access/principal';
-import type { SessionUser } from '@/lib/identity/sessions';
+import type { SessionPerson } from '@/lib/identity/sessions';
 
 /**
  * A dashboard-session principal of an account's first Owner (the person who shares the account's id, as the
@@ -25,10 +25,10 @@ export const adminKey = (input?: CreateApiKeyInput) => issueKey(DEMO_IDS.users.a
 export const otherLastChar = (raw: string) => `${raw.slice(0, -1)}${raw.endsWith('0') ? '1' : '0'}`;
 
 /** The signed-in Owner of an account as the dashboard sees them (see sessionPrincipal). */
-export function sessionUserOf(
+export function sessionPersonOf(
   userId: string,
   { name, email, role = 'publisher' }: { name: string; email: string; role?: Principal['role'] },
-): SessionUser {
+): SessionPerson {
   const membership = {
     accountId: userId,
     accountName: name,

@@ -2,7 +2,7 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { redirect } from 'next/navigation';
 import { AuthFrame, authLinkClass } from '@/components/layout/auth-frame';
-import { currentUser, safeNextPath } from '@/lib/dashboard/session';
+import { currentPerson, safeNextPath } from '@/lib/dashboard/session';
 import { LoginForm } from './login-form';
 
 export const metadata: Metadata = { title: 'Sign in · Publisher Portal' };
@@ -13,7 +13,7 @@ export default async function LoginPage({
   searchParams: Promise<{ next?: string; reset?: string }>;
 }) {
   const { next, reset } = await searchParams;
-  if (await currentUser()) redirect(safeNextPath(next));
+  if (await currentPerson()) redirect(safeNextPath(next));
   return (
     <AuthFrame
       title="Sign in to your account"

@@ -3,7 +3,7 @@ import Link from 'next/link';
 import { Suspense } from 'react';
 import { LazyCountryBars } from '@/components/reports/charts/lazy-charts';
 import { Downloads } from '@/components/reports/downloads';
-import { downloadsFor } from '@/lib/dashboard/exports';
+import { downloadsFor } from '@/lib/dashboard/downloads';
 import { KpiCards } from '@/components/reports/kpi-cards';
 import { ReportFilterBar, ReportFilterProblem } from '@/components/reports/report-page';
 import { PageHeader } from '@/components/layout/page-header';

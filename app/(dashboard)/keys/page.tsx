@@ -5,7 +5,7 @@ import { CreateKeyDialog } from '@/components/keys/create-key-dialog';
 import { KeysTable } from '@/components/keys/keys-table';
 import { KeyActions } from '@/components/keys/key-actions';
 import { Card } from '@/components/ui/card';
-import { requireUser } from '@/lib/dashboard/session';
+import { requirePerson } from '@/lib/dashboard/session';
 import type { SearchParams } from '@/lib/dashboard/url';
 import { viewerOf } from '@/lib/dashboard/viewer';
 import { todayUtc } from '@/lib/query';
@@ -23,7 +23,7 @@ export const metadata: Metadata = { title: 'API keys · Publisher Portal' };
 export default async function KeysPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const params = await searchParams;
   // An admin's own page makes keys for publishers: it needs no publisher chosen.
-  const viewer = await viewerOf(await requireUser(), params, { ownIsEnough: true });
+  const viewer = await viewerOf(await requirePerson(), params, { ownIsEnough: true });
   if (viewer.kind !== 'ready') return <ViewerFallback viewer={viewer} title="API keys" path="/keys" params={params} />;
   const { principal, viewingAs } = viewer;
   if (!can(principal, 'manageKeys')) {

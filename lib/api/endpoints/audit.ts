@@ -1,5 +1,5 @@
-/** The activity log: the account's events for its keys, every account's for an admin's. */
-import { AUDIT_EVENT_COLUMNS, auditEventsQuery, listAuditEvents, PagedAuditEvents } from '@/lib/audit';
+/** The activity log: the account's events for its keys, every account's for the operator's. */
+import { ACTIVITY_COLUMNS, activityQuery, listActivity, PagedActivity } from '@/lib/activity';
 import { endpoint, PAGED_TYPES, type ApiEndpoint } from '../endpoint';
 
 export const AUDIT_ENDPOINTS: ApiEndpoint[] = [
@@ -9,12 +9,12 @@ export const AUDIT_ENDPOINTS: ApiEndpoint[] = [
     operationId: 'listAuditEvents',
     tag: 'Activity',
     access: 'key',
-    summary: "The activity log: who did what, when and from where (account-level keys: the account's; admins: all)",
+    summary: "The activity log: who did what, when and from where (account-level keys: the account's; operators: all)",
     description:
-      'Sign-ins, password changes, invitations, site reviews, keys and imports, newest first; paged, sortable and filterable like the reports (e.g. `Filter=kind==key.created`, and for admins `accountId==…`). As text/csv the page, with details as JSON text. Append-only: events are never changed or removed.',
-    query: auditEventsQuery,
-    response: { status: 200, description: 'A page of events', schema: PagedAuditEvents, mediaTypes: PAGED_TYPES },
+      'Sign-ins, password changes, invitations, site reviews, keys and imports, newest first; paged, sortable and filterable like the reports (e.g. `Filter=kind==key.created`, and for operators `accountId==…`). As text/csv the page, with details as JSON text. Append-only: events are never changed or removed.',
+    query: activityQuery,
+    response: { status: 200, description: 'A page of events', schema: PagedActivity, mediaTypes: PAGED_TYPES },
     errors: [400, 403, 406],
-    run: { csvColumns: AUDIT_EVENT_COLUMNS, handler: ({ principal, input }) => listAuditEvents(principal, input) },
+    run: { csvColumns: ACTIVITY_COLUMNS, handler: ({ principal, input }) => listActivity(principal, input) },
   }),
 ];

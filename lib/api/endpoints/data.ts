@@ -1,4 +1,4 @@
-/** Revenue in: the ad network's daily numbers, loaded by admins. */
+/** Revenue in: the ad network's daily numbers, loaded by operators. */
 import { streamBody } from '@/lib/http/body';
 import { ImportSummary, INGEST_MAX_BYTES, ingestQuery, ingestRevenue } from '@/lib/revenue-in';
 import { INGEST_REQUEST_DEADLINE_MS } from '@/lib/platform/limits';
@@ -11,8 +11,8 @@ export const DATA_ENDPOINTS: ApiEndpoint[] = [
     path: '/api/v1/admin/revenue',
     operationId: 'ingestRevenue',
     tag: 'Data',
-    access: 'admin',
-    summary: 'Admins: upsert daily revenue rows (CSV or NDJSON), all or nothing',
+    access: 'operator',
+    summary: 'Operators: upsert daily revenue rows (CSV or NDJSON), all or nothing',
     description: 'The same validation and upsert as `npm run import`: at most 50,000 rows and 16 MiB per request.',
     query: ingestQuery,
     body: { mediaTypes: INGEST_BODY_TYPES, description: 'CSV with a header line, or one JSON object per line' },

@@ -1,4 +1,4 @@
-/** Key management: list, create and revoke the account's keys, and an admin's key for a publisher. */
+/** Key management: list, create and revoke the account's keys, and an operator's key for a publisher. */
 import {
   ApiKeyResponse,
   createApiKey,
@@ -63,10 +63,10 @@ export const KEY_ENDPOINTS: ApiEndpoint[] = [
     operationId: 'createApiKeyForUser',
     spec: true,
     tag: 'API keys',
-    access: 'admin',
-    summary: "Admins: create a key for a publisher's account",
+    access: 'operator',
+    summary: "Operators: create a key for a publisher's account",
     description:
-      "The same as creating a key, for the publisher named in the path; an admin's key is needed. A deactivated account is a 409: its keys do not work.",
+      "The same as creating a key, for the publisher named in the path; a key of the operator's account is needed. A deactivated account is a 409: its keys do not work.",
     pathParams: idParam('userId', "The publisher's account id"),
     body: createApiKeyInput,
     response: { status: 200, description: 'The new key and its secret', schema: CreateApiKeyResponse },

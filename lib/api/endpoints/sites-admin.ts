@@ -1,4 +1,4 @@
-/** Site review: admins add sites for publishers and move them through review (pending, approved, live). */
+/** Site review: operators add sites for publishers and move them through review (pending, approved, live). */
 import {
   createSite,
   createSiteInput,
@@ -18,8 +18,8 @@ export const SITE_REVIEW_ENDPOINTS: ApiEndpoint[] = [
     path: '/api/v1/admin/sites',
     operationId: 'listAllSites',
     tag: 'Site review',
-    access: 'admin',
-    summary: "Admins: every publisher's sites, the review queue first",
+    access: 'operator',
+    summary: "Operators: every publisher's sites, the review queue first",
     description:
       'Pending sites first, oldest first, then approved and live ones, unless `sortBy` says otherwise. ' +
       '`FilterList[status]=pending` is the review queue; `Search` looks in names and URLs.',
@@ -38,11 +38,11 @@ export const SITE_REVIEW_ENDPOINTS: ApiEndpoint[] = [
     path: '/api/v1/admin/sites',
     operationId: 'createSite',
     tag: 'Site review',
-    access: 'admin',
-    summary: "Admins: add a site to a publisher's account",
+    access: 'operator',
+    summary: "Operators: add a site to a publisher's account",
     description:
       'The site starts `pending` unless `status` says otherwise (a game already running may start `live`). ' +
-      "An admin's key is needed; an unknown publisher is a 400 naming `publisherId`.",
+      "A key of the operator's account is needed; an unknown publisher is a 400 naming `publisherId`.",
     body: createSiteInput,
     response: { status: 200, description: 'The new site', schema: ManagedSiteResponse },
     errors: [400, 403, 415],
@@ -53,8 +53,8 @@ export const SITE_REVIEW_ENDPOINTS: ApiEndpoint[] = [
     path: '/api/v1/admin/sites/{id}',
     operationId: 'updateSite',
     tag: 'Site review',
-    access: 'admin',
-    summary: 'Admins: review a site (change its status) or edit its name, URL or framework',
+    access: 'operator',
+    summary: 'Operators: review a site (change its status) or edit its name, URL or framework',
     description:
       'Statuses move `pending → approved → live` and `live → approved`; any status goes back to `pending` with a ' +
       '`statusReason` the publisher sees, which the next move clears. Any other move is a 409 naming the moves ' +

@@ -1,7 +1,7 @@
 'use server';
 
 import { z } from 'zod';
-import { finalizeMonth, parsePaymentsCsv, recordPayments } from '@/lib/payments';
+import { closeMonth, parsePaymentsCsv, recordPayments } from '@/lib/payments';
 import { AppError } from '@/lib/shared/errors';
 import { dollars } from '@/lib/shared/money';
 import { serverAction } from '../action';
@@ -12,10 +12,10 @@ const MALFORMED = 'The request was malformed.';
 const MAX_FILE_BYTES = 1_000_000;
 
 /** "Finalize": closes the month (and any earlier month not closed) for every publisher account. */
-export const finalizeAction = serverAction(
+export const closeMonthAction = serverAction(
   { input: z.tuple([z.string().max(10)]), invalid: MALFORMED, revalidate: PAGE },
   async ([month], { principal }) => {
-    const done = await finalizeMonth(principal, { month });
+    const done = await closeMonth(principal, { month });
     return done.statements === 0
       ? `Nothing changed: every account's statements through ${done.month} were finalized already.`
       : `Finalized ${done.statements} statements of ${done.accounts} accounts through ${done.month}; $${dollars(done.amountDueMicros)} is now due.`;

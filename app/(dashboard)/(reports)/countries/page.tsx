@@ -2,7 +2,7 @@ import type { Metadata } from 'next';
 import { WorldMap } from '@/components/reports/charts/world-map';
 import { CountriesTable } from '@/components/reports/countries-table';
 import { Downloads } from '@/components/reports/downloads';
-import { downloadsFor } from '@/lib/dashboard/exports';
+import { downloadsFor } from '@/lib/dashboard/downloads';
 import { FilterError } from '@/components/reports/filter-error';
 import { PageHeader } from '@/components/layout/page-header';
 import { Pagination } from '@/components/reports/pagination';

@@ -1,6 +1,6 @@
 import type { Metadata } from 'next';
 import { Downloads } from '@/components/reports/downloads';
-import { downloadsFor } from '@/lib/dashboard/exports';
+import { downloadsFor } from '@/lib/dashboard/downloads';
 import { PageHeader } from '@/components/layout/page-header';
 import { hasPages, Pagination } from '@/components/reports/pagination';
 import { ReportFilterBar, ReportFilterProblem } from '@/components/reports/report-page';

@@ -4,7 +4,7 @@ import { ActivityPage } from '@/components/activity/activity-page';
 import { ViewerFallback } from '@/components/layout/viewer-fallback';
 import { Card } from '@/components/ui/card';
 import { can, isOperator } from '@/lib/access';
-import { requireUser } from '@/lib/dashboard/session';
+import { requirePerson } from '@/lib/dashboard/session';
 import { viewerOf } from '@/lib/dashboard/viewer';
 import type { SearchParams } from '@/lib/dashboard/url';
 
@@ -16,7 +16,7 @@ export const metadata: Metadata = { title: 'Activity · Publisher Portal' };
  */
 export default async function SettingsActivityPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const params = await searchParams;
-  const viewer = await viewerOf(await requireUser(), params, { ownIsEnough: true });
+  const viewer = await viewerOf(await requirePerson(), params, { ownIsEnough: true });
   if (viewer.kind !== 'ready')
     return <ViewerFallback viewer={viewer} title="Activity" path="/settings/activity" params={params} />;
   const { principal } = viewer;

@@ -6,7 +6,7 @@ import { Card } from '@/components/ui/card';
 import { can, isOperatorAccount } from '@/lib/access';
 import { listMembers } from '@/lib/accounts';
 import { listSites } from '@/lib/sites';
-import { requireUser } from '@/lib/dashboard/session';
+import { requirePerson } from '@/lib/dashboard/session';
 import type { SearchParams } from '@/lib/dashboard/url';
 import { viewerOf } from '@/lib/dashboard/viewer';
 
@@ -14,7 +14,7 @@ export const metadata: Metadata = { title: 'Members · Settings · Publisher Por
 
 /** The people of the account the URL names: Owners and Admins invite and manage them; anyone may leave. */
 export default async function MembersPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
-  const user = await requireUser();
+  const user = await requirePerson();
   const viewer = await viewerOf(user, await searchParams, { ownIsEnough: true });
   const principal = viewer.kind === 'ready' ? viewer.principal : null;
   // Only a member sees the account's people: an admin viewing a publisher read-only does not.

@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import { Card } from '@/components/ui/card';
 import { listSessions, MIN_PASSWORD_LENGTH, mustSetUpTwoFactor, recoveryCodesLeft } from '@/lib/identity';
-import { currentSessionToken, requireUser } from '@/lib/dashboard/session';
+import { currentSessionToken, requirePerson } from '@/lib/dashboard/session';
 import { ChangePasswordForm } from './change-password-form';
 import { SessionsList } from './sessions-list';
 import { TwoFactorPanel } from './two-factor-panel';
@@ -10,7 +10,7 @@ export const metadata: Metadata = { title: 'Security · Settings · Publisher Po
 
 /** Security of the signed-in person: their password and two-factor sign-in. */
 export default async function SecurityPage({ searchParams }: { searchParams: Promise<{ setup?: string }> }) {
-  const user = await requireUser(undefined, { duringTwoFactorSetup: true });
+  const user = await requirePerson(undefined, { duringTwoFactorSetup: true });
   const { setup } = await searchParams;
   const required = user.memberships.some((m) => m.requiresTwoFactor);
   return (

@@ -1,5 +1,5 @@
 import { isOperator } from '@/lib/access';
-import { AUDIT_EVENT_COLUMNS, listAuditEvents } from '@/lib/audit';
+import { ACTIVITY_COLUMNS, listActivity } from '@/lib/activity';
 import { activityInput, readActivityView } from '@/lib/dashboard/activity';
 import { downloadRoute } from '@/lib/dashboard/cookie-route';
 import { DOWNLOADS } from '@/lib/dashboard/download-access';
@@ -21,10 +21,10 @@ export const { GET, HEAD } = downloadRoute({
     const view = readActivityView(Object.fromEntries(searchParams), isOperator(principal));
     const rows = [];
     for (let page = 1; rows.length < MAX_EVENTS; page++) {
-      const { data, meta } = await listAuditEvents(principal, activityInput(view, { page, pageSize: PAGE }));
+      const { data, meta } = await listActivity(principal, activityInput(view, { page, pageSize: PAGE }));
       rows.push(...data);
       if (page >= meta.totalPages) break;
     }
-    return { fileName: `activity-${todayUtc()}.csv`, type: 'text/csv', body: csvTable(rows, AUDIT_EVENT_COLUMNS) };
+    return { fileName: `activity-${todayUtc()}.csv`, type: 'text/csv', body: csvTable(rows, ACTIVITY_COLUMNS) };
   },
 });

@@ -42,7 +42,7 @@ function scopeOf(principal: Principal) {
  * A page of the activity log, newest first unless sorted otherwise; Filter, FilterList and Search as in the
  * reports. An admin narrows it to an account, an actor or a kind with the same grammar (`accountId==…`).
  */
-export async function listAuditEvents(principal: Principal, input: PagedRowsInput): Promise<Paged<AuditEventResponse>> {
+export async function listActivity(principal: Principal, input: PagedRowsInput): Promise<Paged<AuditEventResponse>> {
   const db = await getDb();
   const where = and(
     scopeOf(principal),

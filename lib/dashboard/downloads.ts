@@ -21,11 +21,11 @@ import type { Principal } from '@/lib/access';
 import type { CountriesView } from './countries';
 
 /** The reports one can download, by their URL names (/export/daily …). */
-export const EXPORTS = ['daily', 'sites', 'countries', 'rows'] as const;
-export type ExportName = (typeof EXPORTS)[number];
+export const DOWNLOAD_REPORTS = ['daily', 'sites', 'countries', 'rows'] as const;
+export type DownloadName = (typeof DOWNLOAD_REPORTS)[number];
 
 /** The downloads a page offers: the rows are account-wide (as in the API), so none for a Viewer of some sites. */
-export const downloadsFor = (principal: Principal, reports: ExportName[]): ExportName[] =>
+export const downloadsFor = (principal: Principal, reports: DownloadName[]): DownloadName[] =>
   principal.siteScope ? reports.filter((report) => report !== 'rows') : reports;
 
 type Cell = string | number | null;
@@ -72,7 +72,7 @@ const fileName = (name: string, range: ReportRange) =>
 /** Each report's download for a principal, a range (sites, days, country) and, for countries, the table's view. */
 export async function download(
   principal: Principal,
-  name: ExportName,
+  name: DownloadName,
   range: ReportRange,
   countriesView: CountriesView,
 ): Promise<Download> {

@@ -4,13 +4,13 @@ import { timestamp, uuid } from '@/lib/shared/response-fields';
 import { fieldsOf } from '@/lib/query/fields';
 import { pagedRowsQueryOf } from '@/lib/query';
 import { pagedSchema } from '@/lib/query/paging';
-import { AUDIT_KINDS } from './record';
+import { ACTIVITY_KINDS } from './record';
 
 /** The fields that filter and sort: every field of the event but its free-form details. */
 const AuditEventFields = z.object({
   id: z.int().min(1).meta({ description: 'Position in the log: later events have larger ids' }),
   at: timestamp,
-  kind: z.string().meta({ description: `What happened: ${AUDIT_KINDS.join(', ')}`, example: 'key.created' }),
+  kind: z.string().meta({ description: `What happened: ${ACTIVITY_KINDS.join(', ')}`, example: 'key.created' }),
   actorKind: z.string().meta({
     description: 'Who acted: user (a publisher signed in), key (an API key), admin, system (the command line)',
   }),
@@ -26,14 +26,14 @@ export const AuditEventResponse = AuditEventFields.extend({
 }).meta({ id: 'AuditEventResponse', description: 'One event of the activity log.' });
 export type AuditEventResponse = z.infer<typeof AuditEventResponse>;
 
-export const PagedAuditEvents = pagedSchema(AuditEventResponse, 'PagedAuditEventResponse');
+export const PagedActivity = pagedSchema(AuditEventResponse, 'PagedAuditEventResponse');
 
 const auditEventFields = fieldsOf(AuditEventFields);
 export type AuditEventField = keyof z.infer<typeof AuditEventFields>;
 /** The CSV's columns: every field, details last as JSON text. */
-export const AUDIT_EVENT_COLUMNS = [...auditEventFields.map((f) => f.name), 'details'];
+export const ACTIVITY_COLUMNS = [...auditEventFields.map((f) => f.name), 'details'];
 
-export const auditEventsQuery = pagedRowsQueryOf(
+export const activityQuery = pagedRowsQueryOf(
   auditEventFields,
   "Case-insensitive text: matches the kind, the actor's e-mail or key prefix, or the client address.",
 );

@@ -9,7 +9,7 @@ import { eq } from 'drizzle-orm';
 import { getDb, type Tx } from '@/db/client';
 import { users } from '@/db/schema';
 import { statementLines, statements } from '@/db/schema-payments';
-import { actorOf, recordEvents, type AuditEventInput } from '@/lib/audit';
+import { actorOf, recordEvents, type ActivityInput } from '@/lib/activity';
 import { requireOperator, type Principal } from '@/lib/access';
 import { todayUtc } from '@/lib/query';
 import { payoutRules } from '@/lib/platform/env';
@@ -18,7 +18,7 @@ import { draftStatements, type StatementDraft } from './ledger';
 import { monthName, monthOf } from './months';
 import { readLedgers } from './read-ledger';
 
-export interface FinalizeSummary {
+export interface CloseSummary {
   month: string;
   /** Accounts that got statements now, and how many statements in all (one per month not closed before). */
   accounts: number;
@@ -31,14 +31,14 @@ export interface FinalizeSummary {
 const CHUNK = 2_000;
 
 /** Closes `month` (`YYYY-MM`) and any month before it not closed yet, for every publisher account. */
-export async function finalizeMonth(
+export async function closeMonth(
   principal: Principal,
   { month, today = todayUtc() }: { month: string; today?: string },
-): Promise<FinalizeSummary> {
-  requireOperator(principal, 'pay', 'Finalizing a month');
+): Promise<CloseSummary> {
+  requireOperator(principal, 'pay', 'Closing a month');
   const through = monthOf(`${month}-01`);
   if (through >= monthOf(today)) {
-    throw badRequest('month', `${month} is not over yet: a month can be finalized from the first day of the next.`);
+    throw badRequest('month', `${month} is not over yet: a month can be closed from the first day of the next.`);
   }
   const db = await getDb();
   // Two closes at once: the later one's snapshot misses the earlier's statements and its insert conflicts;
@@ -53,7 +53,7 @@ export async function finalizeMonth(
 }
 
 /** The close in the caller's transaction (the demo seed's), through `through` (`YYYY-MM-01`). */
-export async function closeThrough(tx: Tx, principal: Principal, through: string): Promise<FinalizeSummary> {
+export async function closeThrough(tx: Tx, principal: Principal, through: string): Promise<CloseSummary> {
   const rules = payoutRules();
   const [ledgers, publishers] = await Promise.all([
     readLedgers(tx, { accountId: null, through }),
@@ -68,7 +68,7 @@ export async function closeThrough(tx: Tx, principal: Principal, through: string
     }
   }
   await insertStatements(tx, drafts);
-  const events: AuditEventInput[] = [...groupByAccount(drafts)].map(([accountId, mine]) => ({
+  const events: ActivityInput[] = [...groupByAccount(drafts)].map(([accountId, mine]) => ({
     kind: 'statement.finalized',
     accountId,
     details: {
@@ -76,7 +76,7 @@ export async function closeThrough(tx: Tx, principal: Principal, through: string
       amountDue: mine.reduce((sum, d) => sum + d.amountDueMicros, 0) / 1_000_000,
     },
   }));
-  const summary: FinalizeSummary = {
+  const summary: CloseSummary = {
     month: monthName(through),
     accounts: events.length,
     statements: drafts.length,

@@ -7,7 +7,7 @@ import { actorKindOf, type Principal } from '@/lib/access';
  * The kinds of event the activity log holds, each written once here. A kind names what happened, in the past
  * tense, under its domain: `<domain>.<what>`.
  */
-export const AUDIT_KINDS = [
+export const ACTIVITY_KINDS = [
   'sign_in.succeeded',
   'sign_in.failed',
   'password.changed',
@@ -40,10 +40,10 @@ export const AUDIT_KINDS = [
   'statement.finalized',
   'payment.recorded',
 ] as const;
-export type AuditKind = (typeof AUDIT_KINDS)[number];
+export type ActivityKind = (typeof ACTIVITY_KINDS)[number];
 
-export interface AuditEventInput {
-  kind: AuditKind;
+export interface ActivityInput {
+  kind: ActivityKind;
   /** The publisher account the event concerns; null when none (an admin's own sign-in). */
   accountId: string | null;
   /** What it is about: a site, a key, a person. */
@@ -66,7 +66,7 @@ export interface Actor {
  */
 export function actorOf(principal: Principal, label: string | null = null): Actor {
   const clientAddress = principal.clientAddress ?? null;
-  if (principal.via === 'operator') return { kind: 'system', id: null, label: 'command line', clientAddress };
+  if (principal.via === 'commandLine') return { kind: 'system', id: null, label: 'command line', clientAddress };
   if (principal.via === 'apiKey') return { kind: 'key', id: principal.keyId ?? null, label, clientAddress };
   if (principal.viewedBy) return { kind: 'admin', id: principal.viewedBy, label, clientAddress };
   const id = principal.personId ?? principal.userId;
@@ -78,12 +78,12 @@ export function actorOf(principal: Principal, label: string | null = null): Acto
  * Appends one event, in the caller's transaction (`tx`), so that the event is written exactly when what it
  * records is. The table refuses UPDATE and DELETE (migration 0007): there is no other writer.
  */
-export async function recordEvent(tx: Tx, actor: Actor, event: AuditEventInput): Promise<void> {
+export async function recordEvent(tx: Tx, actor: Actor, event: ActivityInput): Promise<void> {
   await recordEvents(tx, actor, [event]);
 }
 
 /** Appends events of one actor in one statement (a month's close writes one per account), in `tx`. */
-export async function recordEvents(tx: Tx, actor: Actor, events: AuditEventInput[]): Promise<void> {
+export async function recordEvents(tx: Tx, actor: Actor, events: ActivityInput[]): Promise<void> {
   if (events.length === 0) return;
   const actorLabel = actor.label ?? (await labelOf(tx, actor));
   await tx.insert(auditEvents).values(
@@ -118,7 +118,7 @@ async function labelOf(tx: Tx, actor: Actor): Promise<string | null> {
 export async function recordEventUnlessRecent(
   tx: Tx,
   actor: Actor,
-  event: AuditEventInput,
+  event: ActivityInput,
   withinMs: number,
 ): Promise<void> {
   if (!event.subjectId || !actor.id) return recordEvent(tx, actor, event);
