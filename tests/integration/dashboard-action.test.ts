@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { redirect } from 'next/navigation';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { mailOutbox } from '@/db/schema';
 import { requireOperator, type Principal } from '@/lib/access';
@@ -11,27 +11,17 @@ import type { ActionResult } from '@/lib/dashboard/action-result';
 import { sessionPersonOf } from '@/lib/dashboard/session';
 import { settleBackgroundTasks } from '@/lib/http/background';
 import { queueMail } from '@/lib/mail';
-import { readEnv, setEnv } from '@/lib/platform/env';
 import { setRateLimitStore } from '@/lib/ratelimit';
 import { createMemoryStore } from '@/lib/ratelimit/memory';
 import { AppError, type ErrorCode, rateLimited, ValidationError } from '@/lib/shared/errors';
 import { useTestDatabase } from '../support/db';
 import { createPublisher } from '../support/factories';
-import { type SmtpSink, startSmtpSink } from '../support/smtp-sink';
+import { useMailSink } from '../support/mail-env';
 
 // The server-action wrapper (lib/dashboard/action.ts) with a real session, a real database and a real SMTP
 // server: only where the session token comes from is the test's (a server action reads it from the cookie).
 const t = useTestDatabase();
-let sink: SmtpSink;
-
-beforeAll(async () => {
-  sink = await startSmtpSink();
-  setEnv(readEnv({ ...process.env, SMTP_URL: sink.url, PUBLIC_URL: 'https://portal.example.com' }));
-});
-afterAll(async () => {
-  setEnv(undefined);
-  await sink.stop();
-});
+const mail = useMailSink();
 beforeEach(() => setRateLimitStore(createMemoryStore()));
 afterEach(() => setRateLimitStore(undefined));
 
@@ -260,7 +250,7 @@ describe('the mail an action queues', () => {
     );
     expect(result).toEqual({ ok: true, data: 'queued' });
     await settleBackgroundTasks();
-    expect(sink.to(to)).toHaveLength(1);
+    expect(mail.sink.to(to)).toHaveLength(1);
     expect(await rowOf(id)).toMatchObject({ attempts: 1, sentAt: expect.any(Date) });
   });
 
@@ -280,7 +270,7 @@ describe('the mail an action queues', () => {
     );
     expect(err?.digest).toMatch(/^NEXT_REDIRECT;\w+;\/login\?reset=done;/);
     await settleBackgroundTasks();
-    expect(sink.to(to)).toHaveLength(1);
+    expect(mail.sink.to(to)).toHaveLength(1);
   });
 
   it('is not kicked by a refused action', async () => {
@@ -298,7 +288,7 @@ describe('the mail an action queues', () => {
     );
     expect(refusal(result).status).toBe(409);
     await settleBackgroundTasks();
-    expect(sink.to(to)).toHaveLength(0);
+    expect(mail.sink.to(to)).toHaveLength(0);
     expect(await rowOf(id)).toMatchObject({ attempts: 0, sentAt: null });
   });
 });

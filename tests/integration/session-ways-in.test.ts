@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { and, desc, eq } from 'drizzle-orm';
 import { Secret, TOTP } from 'otpauth';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { auditEvents, mailOutbox, people } from '@/db/schema';
 import { acceptInvitation, inviteMember, resendMemberInvitation } from '@/lib/accounts';
 import {
@@ -17,7 +17,6 @@ import {
 } from '@/lib/identity';
 import { INVITATION_LIMIT } from '@/lib/accounts/invitations';
 import { sendDueMail } from '@/lib/mail';
-import { readEnv, setEnv } from '@/lib/platform/env';
 import { setRateLimitStore } from '@/lib/ratelimit';
 import { createMemoryStore } from '@/lib/ratelimit/memory';
 import { callApi } from '../support/api';
@@ -25,7 +24,7 @@ import { useTestDatabase } from '../support/db';
 import { createPublisher } from '../support/factories';
 import { invitationTokenFor } from '../support/invitation-mail';
 import { adminKey, sessionPrincipal } from '../support/keys';
-import { type SmtpSink, startSmtpSink } from '../support/smtp-sink';
+import { useMailSink } from '../support/mail-env';
 
 /**
  * Issue 39, points 1 and 4: every way into a session applies the second factor, and invitation links are for
@@ -40,15 +39,7 @@ const newEmail = () => `way-in-${randomUUID().slice(0, 8)}@test.example`;
 const codeFor = (secret: string, steps = 0) =>
   new TOTP({ secret: Secret.fromBase32(secret) }).generate({ timestamp: Date.now() + steps * 30_000 });
 
-let sink: SmtpSink;
-beforeAll(async () => {
-  sink = await startSmtpSink();
-  setEnv(readEnv({ ...process.env, SMTP_URL: sink.url, PUBLIC_URL: 'https://portal.example.com' }));
-});
-afterAll(async () => {
-  setEnv(undefined);
-  await sink.stop();
-});
+const mail = useMailSink();
 beforeEach(() => setRateLimitStore(createMemoryStore()));
 afterEach(() => setRateLimitStore(undefined));
 
@@ -122,7 +113,7 @@ describe('invitation links are for their owner', () => {
     expect(JSON.stringify(again)).not.toMatch(/invitation\//);
 
     await sendDueMail();
-    const delivered = sink.to(email);
+    const delivered = mail.sink.to(email);
     expect(delivered.at(-1)?.links.some((link) => link.includes('/invitation/'))).toBe(true);
     const stored = await t.db
       .select()
