@@ -30,17 +30,11 @@ import {
   type UpdateSiteInput,
 } from './site-rules';
 import { requirePublisher } from '@/lib/accounts';
+import { toSiteResponse } from './sites';
 
 export function toManagedSite(s: Site): ManagedSiteResponse {
   return {
-    siteId: s.id,
-    name: s.name,
-    url: s.url,
-    framework: s.framework,
-    status: s.status,
-    dailyActiveUsers: s.dailyActiveUsers,
-    monthlyActiveUsers: s.monthlyActiveUsers,
-    createdAt: s.createdAt.toISOString(),
+    ...toSiteResponse(s),
     publisherId: s.userId,
     statusReason: s.statusReason,
   };

@@ -1,6 +1,6 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import { getDb } from '@/db/client';
-import { sites } from '@/db/schema';
+import { sites, type Site } from '@/db/schema';
 import type { Principal } from '@/lib/access';
 import type { SiteResponse } from './schemas';
 
@@ -14,14 +14,17 @@ export async function listSites(principal: Principal): Promise<SiteResponse[]> {
       and(eq(sites.userId, principal.userId), principal.siteScope ? inArray(sites.id, principal.siteScope) : undefined),
     )
     .orderBy(sites.createdAt, sites.id);
-  return rows.map((s): SiteResponse => ({
-    siteId: s.id,
-    name: s.name,
-    url: s.url,
-    framework: s.framework,
-    status: s.status,
-    dailyActiveUsers: s.dailyActiveUsers,
-    monthlyActiveUsers: s.monthlyActiveUsers,
-    createdAt: s.createdAt.toISOString(),
-  }));
+  return rows.map(toSiteResponse);
 }
+
+/** A site row as the spec's SiteResponse (the managed site adds its publisher and review reason to it). */
+export const toSiteResponse = (s: Site): SiteResponse => ({
+  siteId: s.id,
+  name: s.name,
+  url: s.url,
+  framework: s.framework,
+  status: s.status,
+  dailyActiveUsers: s.dailyActiveUsers,
+  monthlyActiveUsers: s.monthlyActiveUsers,
+  createdAt: s.createdAt.toISOString(),
+});
