@@ -6,13 +6,13 @@
 import { z } from 'zod';
 import { Health } from './schemas';
 import { endpoint, type ApiEndpoint } from './endpoint';
-import { AUDIT_ENDPOINTS } from './endpoints/audit';
+import { ACTIVITY_ENDPOINTS } from './endpoints/activity';
 import { DATA_ENDPOINTS } from './endpoints/data';
 import { KEY_ENDPOINTS } from './endpoints/keys';
 import { PAYMENT_ENDPOINTS } from './endpoints/payments';
 import { PUBLISHER_ENDPOINTS } from './endpoints/publishers';
 import { REPORT_ENDPOINTS } from './endpoints/reports';
-import { SITE_REVIEW_ENDPOINTS } from './endpoints/sites-admin';
+import { SITE_REVIEW_ENDPOINTS } from './endpoints/site-review';
 import { openApiDocumentOf, withServers } from './openapi';
 import { originOf } from './origin';
 
@@ -55,7 +55,7 @@ export const ENDPOINTS: ApiEndpoint[] = [
   ...SERVICE_ENDPOINTS,
   ...REPORT_ENDPOINTS,
   ...KEY_ENDPOINTS,
-  ...AUDIT_ENDPOINTS,
+  ...ACTIVITY_ENDPOINTS,
   ...PAYMENT_ENDPOINTS,
   ...PUBLISHER_ENDPOINTS,
   ...DATA_ENDPOINTS,

@@ -97,7 +97,7 @@ const keyed = (usable: Omit<Cells, 'none' | 'unknown' | 'revoked' | 'expired' | 
   deactivated: 401,
   ...usable,
 });
-const ADMIN_ONLY = keyed({ siteScoped: 403, account: 403, other: 403, admin: 200 });
+const OPERATOR_ONLY = keyed({ siteScoped: 403, account: 403, other: 403, admin: 200 });
 const everyone = (status: number): Cells => Object.fromEntries(CALLERS.map((c) => [c, status])) as unknown as Cells;
 
 interface Operation {
@@ -228,7 +228,7 @@ const OPERATIONS: Operation[] = [
   {
     operationId: 'listPublishers',
     request: async () => ({ method: 'GET', path: '/api/v1/admin/publishers?pageSize=1' }),
-    expected: ADMIN_ONLY,
+    expected: OPERATOR_ONLY,
   },
   {
     operationId: 'createPublisher',
@@ -237,7 +237,7 @@ const OPERATIONS: Operation[] = [
       path: '/api/v1/admin/publishers',
       body: { email: `matrix-${randomUUID()}@test.example`, name: 'Matrix' },
     }),
-    expected: ADMIN_ONLY,
+    expected: OPERATOR_ONLY,
   },
   // Each cell acts on an account of its own, in the state the operation applies to.
   {
@@ -246,7 +246,7 @@ const OPERATIONS: Operation[] = [
       method: 'POST',
       path: `/api/v1/admin/publishers/${(await createPublisher(t.db)).id}/deactivate`,
     }),
-    expected: ADMIN_ONLY,
+    expected: OPERATOR_ONLY,
   },
   {
     operationId: 'reactivatePublisher',
@@ -254,7 +254,7 @@ const OPERATIONS: Operation[] = [
       method: 'POST',
       path: `/api/v1/admin/publishers/${(await createPublisher(t.db, { status: 'deactivated' })).id}/reactivate`,
     }),
-    expected: ADMIN_ONLY,
+    expected: OPERATOR_ONLY,
   },
   {
     operationId: 'resendInvitation',
@@ -262,7 +262,7 @@ const OPERATIONS: Operation[] = [
       method: 'POST',
       path: `/api/v1/admin/publishers/${(await createPublisher(t.db, { status: 'invited' })).id}/invitation`,
     }),
-    expected: ADMIN_ONLY,
+    expected: OPERATOR_ONLY,
   },
   {
     operationId: 'ingestRevenue',

@@ -2,7 +2,7 @@
 import { ACTIVITY_COLUMNS, activityQuery, listActivity, PagedActivity } from '@/lib/activity';
 import { endpoint, PAGED_TYPES, type ApiEndpoint } from '../endpoint';
 
-export const AUDIT_ENDPOINTS: ApiEndpoint[] = [
+export const ACTIVITY_ENDPOINTS: ApiEndpoint[] = [
   endpoint({
     method: 'GET',
     path: '/api/v1/audit-events',
