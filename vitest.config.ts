@@ -1,6 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { defineConfig } from 'vitest/config';
+import { POSTGRES_WORKERS } from './tests/support/worker-database';
 
 /** Files that replace a module with vi.mock: only they pay for a module graph of their own. */
 const MOCKS_MODULES = [
@@ -17,11 +18,12 @@ export default defineConfig({
     globalSetup: ['tests/support/global-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 120_000,
-    // Files share one PostgreSQL database when TEST_DATABASE_URL is set: run them one after another there.
-    // On PGlite each file has a private copy, so files run side by side, one per CPU (vitest's default
-    // leaves a CPU free, which on two CPUs means one file at a time).
-    fileParallelism: !process.env.TEST_DATABASE_URL,
-    maxWorkers: process.env.TEST_DATABASE_URL ? 1 : Math.max(2, os.availableParallelism()),
+    // Files run side by side: on PGlite each file has a private copy, one file per CPU (vitest's default leaves a
+    // CPU free, which on two CPUs means one file at a time); on PostgreSQL each worker has a copy of its own
+    // (tests/support/worker-database.ts).
+    maxWorkers: process.env.TEST_DATABASE_URL ? POSTGRES_WORKERS : Math.max(2, os.availableParallelism()),
+    // Before each file: point TEST_DATABASE_URL and its companions at the worker's copy.
+    setupFiles: ['tests/support/worker-env.ts'],
     projects: [
       {
         extends: true,

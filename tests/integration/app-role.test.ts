@@ -5,7 +5,7 @@
  * Each test works in new databases of its own on the test server, as a role of this file's own.
  */
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { APPEND_ONLY_TABLES } from '@/db/append-only';
 import { grantAppRole } from '@/db/app-role';
 import { type Database, getDatabase, openPostgres, setDatabase } from '@/db/client';
@@ -22,8 +22,9 @@ import {
   runMigrateCommand,
   type ScratchDatabase,
 } from '../support/migrations';
+import { testDatabase } from '../support/db';
 
-const source = inject('testDatabase');
+const source = testDatabase();
 const ownerServerUrl = source.kind === 'postgres' ? source.ownerUrl : undefined;
 const ROLE = `portal_app_test_${process.pid}`;
 

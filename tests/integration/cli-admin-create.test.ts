@@ -3,11 +3,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { and, eq, inArray } from 'drizzle-orm';
-import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type Database, openPglite, openPostgres, setDatabase } from '@/db/client';
 import { auditEvents, invitations, mailOutbox, memberships, users } from '@/db/schema';
 import { setEnv } from '@/lib/platform/env';
 import { cli } from '../support/cli';
+import { testDatabase } from '../support/db';
 
 /**
  * `npm run admin:create` on a fresh embedded database (migrated, no demo data), or on the shared PostgreSQL
@@ -16,7 +17,7 @@ import { cli } from '../support/cli';
 
 let tmp: string;
 let env: Record<string, string>;
-const source = inject('testDatabase');
+const source = testDatabase();
 
 beforeAll(() => {
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-admin-create-'));

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { sql } from 'drizzle-orm';
-import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type Database, openPglite, openPostgres, setDatabase } from '@/db/client';
 import { lockPathFor } from '@/db/embedded-lock';
 import { DEMO_IDS } from '@/db/seed';
@@ -13,6 +13,7 @@ import { setEnv } from '@/lib/platform/env';
 import { get } from '../support/api';
 import { createPublisher } from '../support/factories';
 import { cli } from '../support/cli';
+import { testDatabase } from '../support/db';
 
 /**
  * The operator CLI on an embedded database folder of its own and, when TEST_DATABASE_URL is set, on
@@ -82,7 +83,7 @@ describe('operator CLI on the embedded database', () => {
     const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-cli-'));
     dir = path.join(tmp, 'pglite');
     env = { PGLITE_DIR: dir };
-    const source = inject('testDatabase');
+    const source = testDatabase();
     if (source.kind === 'pglite') {
       const blob = new Blob([fs.readFileSync(source.templatePath)]);
       await (await openPglite(dir, { loadDataDir: blob })).close();
@@ -200,7 +201,7 @@ describe('operator CLI on PostgreSQL', () => {
   });
 
   // Only when the suite runs on PostgreSQL (TEST_DATABASE_URL); embedded runs cover the CLI above.
-  const source = inject('testDatabase');
+  const source = testDatabase();
   if (source.kind !== 'postgres') return;
   it('import refuses a NUL in a siteName on DATABASE_URL, leaves no session in a transaction, and imports next', async () => {
     const database = await openPostgres(source.url, { max: 1 });

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openConfiguredDatabase, openPostgres } from '@/db/client';
 import { DEMO_MEMBERS, DEMO_PASSWORD, DEMO_USERS } from '@/db/seed-data';
 import { demoRefusal } from '@/lib/identity/demo-gate';
@@ -8,8 +8,9 @@ import { readEnv, setEnv } from '@/lib/platform/env';
 import { accountsWithDemoPassword, passwordProblem, setPassword } from '@/lib/identity/passwords';
 import { personForSession } from '@/lib/identity/sessions';
 import { signIn } from '@/lib/identity/sign-in';
-import { useTestDatabase } from '../support/db';
+import { testDatabase, useTestDatabase } from '../support/db';
 import { createPublisher } from '../support/factories';
+import { workerNumber } from '../support/worker-database';
 
 // Issue 18 point 3: a server others can reach refuses to start while demo accounts keep the published password.
 // The test database holds the demo seed; tests that change passwords make accounts of their own, since on
@@ -94,13 +95,13 @@ describe('once the demo passwords are changed', () => {
 });
 
 // Only with TEST_DATABASE_URL: a PostgreSQL database is never seeded by opening it; only `npm run db:seed` does.
-const source = inject('testDatabase');
+const source = testDatabase();
 describe.runIf(source.kind === 'postgres')('demo accounts only where npm start creates them', () => {
   it('a new PostgreSQL database opened by the app is migrated, with no account at all', async () => {
     if (source.kind !== 'postgres') return;
     // As the owner: making a database, and migrating it when the app opens it.
     const admin = await openPostgres(source.ownerUrl, { max: 1 });
-    const scratch = `portal_gate_${process.pid}`;
+    const scratch = `portal_gate_${process.pid}_w${workerNumber()}`;
     await admin.db.execute(sql.raw(`drop database if exists ${scratch} with (force)`));
     await admin.db.execute(sql.raw(`create database ${scratch}`));
     const url = new URL(source.ownerUrl);

@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import { sql } from 'drizzle-orm';
 import { migrate as drizzlePgliteMigrate } from 'drizzle-orm/pglite/migrator';
 import { migrate as drizzlePostgresMigrate } from 'drizzle-orm/postgres-js/migrator';
-import { afterAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { type Database, openPglite, setDatabase } from '@/db/client';
 import { lockPathFor } from '@/db/embedded-lock';
 import { MigrationsRunningElsewhereError, migrate, migrationsFolder, readMigrations } from '@/db/migrate';
@@ -26,6 +26,7 @@ import {
   schemaSnapshot,
 } from '../support/migrations';
 import { expectRollupMatchesDaily } from './rollup-helpers';
+import { testDatabase } from '../support/db';
 
 /**
  * db/migrate.ts on the embedded database and, with TEST_DATABASE_URL, on PostgreSQL: it applies drizzle-kit's
@@ -36,7 +37,7 @@ import { expectRollupMatchesDaily } from './rollup-helpers';
 
 /** Each of these makes new databases and migrates them (a few seconds each, more on a busy machine). */
 const SLOW = 120_000;
-const source = inject('testDatabase');
+const source = testDatabase();
 const kinds: Kind[] = source.kind === 'postgres' ? ['pglite', 'postgres'] : ['pglite'];
 // New databases are made (and migrated) as the tables' owner would.
 const serverUrl = source.kind === 'postgres' ? source.ownerUrl : undefined;

@@ -6,15 +6,15 @@
  */
 import postgres from 'postgres';
 import { sql } from 'drizzle-orm';
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { COMMAND_LINE } from '@/lib/access/principal';
 import { importRevenue } from '@/lib/revenue-in/import';
-import { useTestDatabase } from '../support/db';
+import { testDatabase, useTestDatabase } from '../support/db';
 import { createPublisher } from '../support/factories';
 import { sqlRows } from './reports-helpers';
 
 const t = useTestDatabase();
-const source = inject('testDatabase');
+const source = testDatabase();
 
 const file = (name: string, day: string) =>
   `day,siteName,country,impressions,clicks,adRequests,revenue\n${day},${name},US,5,0,6,0.5\n`;

@@ -4,11 +4,13 @@ import { afterAll, beforeAll, inject } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { type Database, type Db, openPglite, openPostgres, setDatabase } from '@/db/client';
 import type { QueryObserver } from '@/db/open';
+import type { TestDatabaseSource } from './global-setup';
+import { databaseOfWorker } from './worker-database';
 
 /**
  * The database of an integration test file: a private in-memory copy of the seeded PGlite template, or
- * (with TEST_DATABASE_URL) the shared PostgreSQL database that global-setup seeded. On PostgreSQL every
- * file sees what earlier files wrote: make the rows a test depends on with tests/support/factories.ts,
+ * (with TEST_DATABASE_URL) this worker's copy of the PostgreSQL database that global-setup seeded. On PostgreSQL every
+ * file sees what its worker's earlier files wrote: make the rows a test depends on with tests/support/factories.ts,
  * and never change the demo data.
  */
 export interface TestDatabase {
@@ -20,6 +22,16 @@ export interface TestDatabase {
 }
 
 /**
+ * The test data as this worker has it: on PostgreSQL, the URLs of the worker's own copy of the seeded database
+ * (tests/support/worker-database.ts).
+ */
+export function testDatabase(): TestDatabaseSource {
+  const source = inject('testDatabase');
+  if (source.kind !== 'postgres') return source;
+  return { kind: 'postgres', url: databaseOfWorker(source.url), ownerUrl: databaseOfWorker(source.ownerUrl) };
+}
+
+/**
  * The application_name of this file's PostgreSQL sessions: files share the server, and a test that looks for
  * sessions left behind (pg_stat_activity) must see only its own file's.
  */
@@ -27,7 +39,7 @@ const TEST_APPLICATION_NAME = `portal-test-${randomUUID()}`;
 
 /** Opens a new connection to the test data: a fresh PGlite copy, or a small pool on the shared server. */
 export async function openTestDatabase(options: { observe?: QueryObserver } = {}): Promise<Database> {
-  const source = inject('testDatabase');
+  const source = testDatabase();
   const { observe } = options;
   if (source.kind === 'postgres') {
     return openPostgres(source.url, { max: 5, applicationName: TEST_APPLICATION_NAME, observe });
@@ -41,7 +53,7 @@ export async function openTestDatabase(options: { observe?: QueryObserver } = {}
  * when the suite runs the app as a restricted role, else `url` as it is.
  */
 export function asOwnerUrl(url: string): string {
-  const source = inject('testDatabase');
+  const source = testDatabase();
   if (source.kind !== 'postgres' || source.ownerUrl === source.url) return url;
   const owner = new URL(source.ownerUrl);
   const result = new URL(url);
@@ -56,7 +68,7 @@ export function asOwnerUrl(url: string): string {
  * the app as a restricted role (CI), else on the file's own handle (PGlite has no roles).
  */
 export async function asOwner<T>(t: TestDatabase, work: (db: Db) => Promise<T>): Promise<T> {
-  const source = inject('testDatabase');
+  const source = testDatabase();
   if (source.kind !== 'postgres' || source.ownerUrl === source.url) return work(t.db);
   const owner = await openPostgres(source.ownerUrl, { max: 1, applicationName: TEST_APPLICATION_NAME });
   try {

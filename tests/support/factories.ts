@@ -16,8 +16,8 @@ import {
 } from '@/db/schema';
 
 /**
- * Rows of a test's own, for tests that must not depend on shared state: on PostgreSQL all test files share
- * one database, so anything a test counts or changes should belong to an account it created itself.
+ * Rows of a test's own, for tests that must not depend on shared state: on PostgreSQL the test files of a worker
+ * share its database, so anything a test counts or changes should belong to an account it created itself.
  */
 
 type NewUser = typeof users.$inferInsert;

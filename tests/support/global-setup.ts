@@ -1,16 +1,19 @@
+import { sql } from 'drizzle-orm';
 import type { TestProject } from 'vitest/node';
 import { openPostgres } from '@/db/client';
 import { migrate } from '@/db/migrate';
 import { seedDemo } from '@/db/seed';
 import { todayUtc } from '@/db/seed-data';
 import { pgliteTemplate } from './pglite-template';
+import { databaseOfWorker, POSTGRES_WORKERS } from './worker-database';
 import { seedDemoPaymentHistory } from '@/lib/payments';
 
 /**
  * Runs once per vitest run, before any test file, and prepares the data the integration tests use
  * (tests/support/db.ts opens it):
  * - by default the PGlite template, which each test file copies into a private in-memory PGlite;
- * - with TEST_DATABASE_URL, that PostgreSQL database, migrated and re-seeded; all test files share it. With
+ * - with TEST_DATABASE_URL, that PostgreSQL database, migrated and re-seeded, then copied once per worker
+ *   (tests/support/worker-database.ts); the files of a worker share its copy. With
  *   TEST_DATABASE_MIGRATION_URL too (CI), TEST_DATABASE_URL is the app's restricted role, as in production: the
  *   migrations and the seed run as the owner, which grants that role its privileges (db/app-role.ts).
  */
@@ -38,6 +41,24 @@ async function preparePostgres(url: string, ownerUrl: string, today: string): Pr
     await seedDemoPaymentHistory({ today, db: database.db });
   } finally {
     await database.close();
+  }
+  await copyPerWorker(ownerUrl);
+}
+
+/** Each worker's copy of the seeded database (tests/support/worker-database.ts), made afresh. */
+async function copyPerWorker(ownerUrl: string): Promise<void> {
+  const server = new URL(ownerUrl);
+  const template = decodeURIComponent(server.pathname.slice(1));
+  server.pathname = '/postgres';
+  const maintenance = await openPostgres(server.toString(), { max: 1, statementTimeoutMs: 0 });
+  try {
+    for (let worker = 1; worker <= POSTGRES_WORKERS; worker++) {
+      const copy = decodeURIComponent(new URL(databaseOfWorker(ownerUrl, worker)).pathname.slice(1));
+      await maintenance.db.execute(sql.raw(`drop database if exists "${copy}" with (force)`));
+      await maintenance.db.execute(sql.raw(`create database "${copy}" template "${template}"`));
+    }
+  } finally {
+    await maintenance.close();
   }
 }
 

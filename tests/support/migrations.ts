@@ -7,6 +7,7 @@ import { type Database, type Db, getDatabase, openPglite, openPostgres, setDatab
 import { migrationsFolder } from '@/db/migrate';
 import { readEnv, setEnv } from '@/lib/platform/env';
 import { runCli } from '@/scripts/run-cli';
+import { workerNumber } from './worker-database';
 
 /**
  * What tests/integration/migrate.test.ts needs: new, empty databases of either kind, copies of the migrations
@@ -41,7 +42,8 @@ export async function emptyDatabase(kind: Kind, serverUrl?: string): Promise<Scr
   }
   // No statement timeout: on a busy machine DROP DATABASE may take longer than a request's 2 s.
   const admin = await openPostgres(serverUrl!, { max: 1, statementTimeoutMs: 0 });
-  const name = `deploy_migrate_${process.pid}_${++scratchCount}`;
+  // Workers are threads of one process: the worker's number keeps their names apart.
+  const name = `deploy_migrate_${process.pid}_w${workerNumber()}_${++scratchCount}`;
   await admin.db.execute(sql.raw(`drop database if exists ${name} with (force)`));
   await admin.db.execute(sql.raw(`create database ${name}`));
   const url = new URL(serverUrl!);
