@@ -135,7 +135,10 @@ export async function startContractServer(port: number, keyLimit: number): Promi
     : await (await fetch(`${server.origin}/api/v1/openapi.json`)).text();
   if (candidate) console.log(`contract: the document is ${candidate}, not the served one`);
   fs.mkdirSync(GENERATED, { recursive: true });
-  fs.writeFileSync(DOCUMENT_FILE, document);
+  // Written whole, then renamed: the other contract session (CI runs both side by side) may be reading it.
+  const written = `${DOCUMENT_FILE}.${process.pid}`;
+  fs.writeFileSync(written, document);
+  fs.renameSync(written, DOCUMENT_FILE);
   return {
     ...world,
     origin: server.origin,
