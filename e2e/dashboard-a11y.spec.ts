@@ -35,7 +35,7 @@ test('an unusable invitation link', async ({ page }) => {
   await expectNoViolationsInBothSchemes(page, '/invitation with an unusable link');
 });
 
-test.describe('an admin', () => {
+test.describe('an operator', () => {
   test.use({ storageState: authFile('admin') });
 
   test('/admin/publishers, with the new-publisher dialog, its errors, the invitation sent and a confirmation', async ({
@@ -82,7 +82,7 @@ test.describe('an admin', () => {
   });
 });
 
-test.describe('an admin, among people', () => {
+test.describe('an operator, among people', () => {
   test.use({ storageState: authFile('admin') });
 
   test('/admin/people', async ({ page }) => {

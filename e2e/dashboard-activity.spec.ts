@@ -48,13 +48,13 @@ test.describe('a publisher', () => {
     expect(lines.some((line) => line.includes(prefix))).toBe(true);
   });
 
-  test("cannot open the admin's log", async ({ page }) => {
+  test("cannot open the operator's log", async ({ page }) => {
     const response = await page.goto('/admin/activity');
     expect(response?.status()).toBe(404);
   });
 });
 
-test.describe('an admin', () => {
+test.describe('an operator', () => {
   test.use({ storageState: authFile('admin') });
 
   test("reads every account's events and narrows them to one account", async ({ page }) => {

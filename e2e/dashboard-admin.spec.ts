@@ -78,7 +78,7 @@ test('switches to another publisher (their sites, not the last one’s filter), 
   await expect(page.getByRole('list', { name: 'Publishers' })).toBeVisible();
 });
 
-test('the publisher’s keys are listed without any action; the admin’s own keys page is unchanged', async ({
+test('the publisher’s keys are listed without any action; the operator’s own keys page is unchanged', async ({
   page,
   browser,
 }) => {

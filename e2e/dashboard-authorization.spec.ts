@@ -322,7 +322,7 @@ async function rivalTargetsDemoKey(
 }
 
 test.describe('server actions', () => {
-  test('publishers: a publisher or a signed-out caller replaying an admin’s row action changes nothing', async ({
+  test('publishers: a publisher or a signed-out caller replaying an operator’s row action changes nothing', async ({
     browser,
     openAs,
   }) => {
@@ -399,7 +399,7 @@ test.describe('server actions', () => {
     expect((await apiGet(signedOut, demoKey.key, '/api/v1/sites')).status).toBe(200);
   });
 
-  test('create: a publisher cannot create a key for another account (an admin can: dashboard-keys.spec.ts)', async ({
+  test('create: a publisher cannot create a key for another account (an operator can: dashboard-keys.spec.ts)', async ({
     openAs,
   }) => {
     const demo = await openAs('demo');

@@ -182,7 +182,7 @@ test.describe('a publisher', () => {
   });
 });
 
-test.describe('an admin', () => {
+test.describe('an operator', () => {
   test.use({ storageState: authFile('admin') });
 
   test('creates a key for a publisher (the for-user operation) that reads that publisher’s sites', async ({

@@ -10,7 +10,7 @@ import { invitationPath } from './support/mail';
 
 const PASSWORD = 'a long passphrase for e2e';
 
-test.describe('an admin', () => {
+test.describe('an operator', () => {
   test.use({ storageState: authFile('admin') });
 
   test('invites a publisher who sets a password and signs in; deactivation ends their session', async ({

@@ -169,7 +169,7 @@ for (const width of [375, 1440] as const) {
       });
     });
 
-    test.describe('an admin', () => {
+    test.describe('an operator', () => {
       test.use({ storageState: authFile('admin') });
 
       test('the publisher chooser and a publisher’s dashboard viewed read-only fit', async ({ page }) => {

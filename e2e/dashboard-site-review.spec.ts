@@ -16,7 +16,7 @@ const ownCard = (page: Page, name: string) =>
 const queueCard = (page: Page, name: string) =>
   page.getByTestId('review-site').filter({ has: page.getByRole('heading', { name, exact: true }) });
 
-test('a publisher adds a site, an admin approves it and takes it live, sends it back with a reason the publisher sees', async ({
+test('a publisher adds a site, an operator approves it and takes it live, sends it back with a reason the publisher sees', async ({
   openAs,
 }) => {
   const name = uniqueLabel('site');

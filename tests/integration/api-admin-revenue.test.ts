@@ -33,7 +33,7 @@ const post = (body: string, contentType: string | null, key = admin, query = '')
   });
 
 describe('POST /api/v1/admin/revenue', () => {
-  it('imports CSV and NDJSON for an admin key and answers with the summary', async () => {
+  it("imports CSV and NDJSON for an operator's key and answers with the summary", async () => {
     const res = await post(
       `${HEADER}\n2025-09-01,${site},US,10,1,12,1.25\n2025-09-02,${site},US,11,1,12,1.5\n`,
       'text/csv; charset=utf-8',

@@ -18,7 +18,7 @@ const keysCreatedBy = async (userId: string) =>
   (await t.db.select({ id: apiKeys.id }).from(apiKeys).where(eq(apiKeys.createdBy, userId))).length;
 
 describe('POST /api/v1/api-keys/for-user/{userId}', () => {
-  it("lets an admin key create a key that acts for the publisher and reads the publisher's sites", async () => {
+  it("lets an operator's key create a key that acts for the publisher and reads the publisher's sites", async () => {
     const admin = await adminKey();
     const res = await forUser(admin.raw, DEMO_IDS.users.demo, { label: 'onboarding' });
     expect(res.status, res.text).toBe(200);
@@ -99,7 +99,7 @@ describe('POST /api/v1/api-keys/for-user/{userId}', () => {
     expect((await keyRow(t.db, res.json.key.id)).userId).toBe(publisher.id);
   });
 
-  it('is refused to an admin key that was revoked', async () => {
+  it("is refused to an operator's key that was revoked", async () => {
     const admin = await issueKey(DEMO_IDS.users.admin, {}, 'admin');
     await t.db.update(apiKeys).set({ revokedAt: new Date() }).where(eq(apiKeys.id, admin.record.id));
     const path = `/api/v1/api-keys/for-user/${DEMO_IDS.users.demo}`;

@@ -92,7 +92,7 @@ describe('POST /api/v1/admin/publishers', () => {
     expect(parameters(await create({ email: newEmail(), name: 'x'.repeat(101) }))).toEqual(['name']);
   });
 
-  it('is for admins only: 401 without a key, 403 for publisher keys, account-level or site-scoped', async () => {
+  it('is for operators only: 401 without a key, 403 for publisher keys, account-level or site-scoped', async () => {
     const owner = await createPublisher(t.db);
     const site = await createSite(t.db, owner.id);
     const body = { email: newEmail(), name: 'Nope' };
@@ -141,7 +141,7 @@ describe('GET /api/v1/admin/publishers', () => {
     expect(csv.text.split('\n')[0]).toMatch(/^"?id"?,"?name"?,"?email"?/);
   });
 
-  it('lists no admin and never a password hash', async () => {
+  it('lists no operator account and never a password hash', async () => {
     const res = await get(`${BASE}?pageSize=1000`, { key: admin });
     const ids = res.json.data.map((p: { id: string }) => p.id);
     expect(ids).not.toContain(DEMO_IDS.users.admin);
@@ -230,7 +230,7 @@ describe('deactivate and reactivate', () => {
     expect((await action(created.json.id, 'reactivate')).json.status).toBe('invited');
   });
 
-  it('answers 404 for an unknown id, a malformed id and an admin, and 403 to publishers', async () => {
+  it('answers 404 for an unknown id, a malformed id and an operator, and 403 to publishers', async () => {
     for (const id of [randomUUID(), 'not-a-uuid', DEMO_IDS.users.admin]) {
       expectProblem(await action(id, 'deactivate'), 404, `${BASE}/${id}/deactivate`);
     }

@@ -81,7 +81,7 @@ describe('POST /api/v1/admin/sites', () => {
     expect(parameters(await create({ publisherId, ...NEW_SITE, name: 'a\u0000b' }))).toEqual(['name']);
   });
 
-  it('answers 400 naming publisherId for an unknown publisher or an admin', async () => {
+  it('answers 400 naming publisherId for an unknown publisher or an operator', async () => {
     for (const id of ['6f1d2c3b-4a5e-4f60-9b7c-8d9e0f1a2b3c', DEMO_IDS.users.admin]) {
       const res = await create({ ...NEW_SITE, publisherId: id });
       expectProblem(res, 400, '/api/v1/admin/sites');

@@ -123,7 +123,7 @@ describe('every write changes the validator, in its own transaction', () => {
     key = (await issueKey(owner)).raw;
   });
 
-  it('an import of revenue rows (the admin API), and a correction of one of them', async () => {
+  it("an import of revenue rows (the operators' API), and a correction of one of them", async () => {
     const admin = (await adminKey()).raw;
     const body = (revenue: string) =>
       `day,siteId,country,impressions,clicks,adRequests,revenue\n2025-09-01,${site},US,10,1,12,${revenue}\n`;

@@ -78,7 +78,7 @@ describe('what key management records', () => {
 });
 
 describe('GET /api/v1/audit-events', () => {
-  it("answers an account's key with its own account's events only, and an admin's with all", async () => {
+  it("answers an account's key with its own account's events only, and an operator's with all", async () => {
     await issueKey(other.id, { label: 'elsewhere' });
     const own = await events(ownerKey, '?pageSize=1000');
     expect(own.json.data.length).toBeGreaterThan(0);
@@ -132,7 +132,7 @@ describe('GET /api/v1/audit-events', () => {
 });
 
 describe('other events', () => {
-  it("records an admin's viewing as a publisher once per sitting, not once per page", async () => {
+  it("records an operator's viewing as a publisher once per sitting, not once per page", async () => {
     const adminPrincipal = { ...sessionPrincipal(DEMO_IDS.users.admin, 'admin'), clientAddress: ADDRESS };
     await viewAsPublisher(adminPrincipal, owner.id);
     await viewAsPublisher(adminPrincipal, owner.id);

@@ -108,7 +108,7 @@ describe('the two-factor requirement', () => {
   });
 });
 
-describe('an admin', () => {
+describe('an operator', () => {
   it('chooses a publisher for the reports and statements (400), and reads every account’s log without one', async () => {
     for (const rules of [reports, statements]) {
       await expect(downloaderOf(admin, {}, rules)).rejects.toMatchObject({

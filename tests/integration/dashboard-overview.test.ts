@@ -292,7 +292,7 @@ describe('listPublishers', () => {
     own = await createPublisher(t.db, { name: 'Zz Listed Publisher' });
   });
 
-  it('gives an admin every publisher account and no admin accounts', async () => {
+  it('gives an operator every publisher account and no operator accounts', async () => {
     const list = await listPublishers(admin);
     expect(list.length).toBeGreaterThanOrEqual(3);
     expect(list.every((u) => u.role === 'publisher')).toBe(true);

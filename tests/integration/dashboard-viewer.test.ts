@@ -29,7 +29,7 @@ function ready(viewer: Viewer): Principal {
 }
 
 describe('viewerOf', () => {
-  it('gives an admin without ?as= the publishers to choose from, not their own empty figures', async () => {
+  it('gives an operator without ?as= the publishers to choose from, not their own empty figures', async () => {
     const viewer = await viewerOf(admin, {});
     expect(viewer.kind).toBe('choose');
     const emails = viewer.kind === 'choose' ? viewer.publishers.map((p) => p.email) : [];
@@ -39,7 +39,7 @@ describe('viewerOf', () => {
     expect(ready(await viewerOf(admin, {}, { ownIsEnough: true })).userId).toBe(DEMO_IDS.users.admin);
   });
 
-  it('shows an admin the publisher’s own figures, to the micro-dollar, marked as viewed by the admin', async () => {
+  it('shows an operator the publisher’s own figures, to the micro-dollar, marked as viewed by the operator', async () => {
     const viewer = await viewerOf(admin, { as: DEMO_IDS.users.demo.toUpperCase() });
     const principal = ready(viewer);
     expect(viewer.kind === 'ready' && viewer.viewingAs).toMatchObject({ email: 'demo@example.com' });
@@ -61,7 +61,7 @@ describe('viewerOf', () => {
     expect(own.viewedBy).toBeUndefined();
   });
 
-  it('answers an admin’s ?as= that is not a publisher account with not found', async () => {
+  it('answers an operator’s ?as= that is not a publisher account with not found', async () => {
     for (const as of ['not-a-uuid', '0badc0de-0000-4000-8000-000000000000']) {
       const viewer = await viewerOf(admin, { as });
       expect(viewer.kind, as).toBe('refused');

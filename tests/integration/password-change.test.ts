@@ -88,7 +88,7 @@ describe('change password, signed in', () => {
     expect(await t.db.select().from(mailOutbox).where(eq(mailOutbox.recipient, user.email))).toEqual([]);
   });
 
-  it('is refused to an admin viewing as the publisher and to API keys', async () => {
+  it('is refused to an operator viewing as the publisher and to API keys', async () => {
     const user = await createPublisher(t.db, { password: OLD });
     const here = await signedIn(user.email);
     const input = { currentPassword: OLD, newPassword: NEW };

@@ -194,8 +194,8 @@ describe('reset password', () => {
   });
 });
 
-describe('an admin sends a reset link', () => {
-  it('queues the link to the publisher, never shows it, and records the admin as the actor', async () => {
+describe('an operator sends a reset link', () => {
+  it('queues the link to the publisher, never shows it, and records the operator as the actor', async () => {
     const admin = await createPublisher(t.db, { role: 'admin' });
     const user = await createPublisher(t.db, { password: OLD });
     const result = await sendPasswordResetAsAdmin(sessionPrincipal(admin.id, 'admin'), user.id);
@@ -208,7 +208,7 @@ describe('an admin sends a reset link', () => {
     ]);
   });
 
-  it('is for admins only, 404 for an unknown publisher, 409 for an invited or deactivated one', async () => {
+  it('is for operators only, 404 for an unknown publisher, 409 for an invited or deactivated one', async () => {
     const admin = sessionPrincipal((await createPublisher(t.db, { role: 'admin' })).id, 'admin');
     const user = await createPublisher(t.db, { password: OLD });
     await expectAppError(sendPasswordResetAsAdmin(sessionPrincipal(user.id), user.id), 'forbidden');

@@ -49,7 +49,7 @@ describe('one bucket per key', () => {
     });
   });
 
-  it('a key minted for a user by an admin (for-user) has its own bucket, not the admin key’s', async () => {
+  it('a key minted for a user by an operator (for-user) has its own bucket, not the operator key’s', async () => {
     const admin = (await issueKey(DEMO_IDS.users.admin, {}, 'admin')).raw;
     const user = await freshUser();
     const created = await callApi('POST', `/api/v1/api-keys/for-user/${user.id}`, {

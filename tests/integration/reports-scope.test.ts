@@ -149,7 +149,7 @@ describe('accounts are kept apart', () => {
     }
   });
 
-  it('an account without sites (the admin) gets empty reports, not errors', async () => {
+  it('an account without sites (the operator) gets empty reports, not errors', async () => {
     const admin = (await adminKey()).raw;
     expect((await get('/api/v1/reports/totals', { key: admin })).json).toEqual({
       totalImpressions: 0,

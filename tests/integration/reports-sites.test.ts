@@ -75,7 +75,7 @@ describe('GET /api/v1/sites', () => {
     for (const site of res.json) expectShape(site, SITE_SHAPE, 'site');
   });
 
-  it('gives an admin without sites an empty list', async () => {
+  it('gives an operator without sites an empty list', async () => {
     const { raw } = await issueKey(DEMO_IDS.users.admin, {}, 'admin');
     const res = await get('/api/v1/sites', { key: raw });
     expect(res.status).toBe(200);

@@ -234,7 +234,7 @@ describe('importing a file', () => {
     await expectRollupMatchesDaily(t.db, [owner.id]);
   });
 
-  it('is for operators and admins only', async () => {
+  it('is for the command line and operators only', async () => {
     const { owner } = await publisherWithSites(1);
     const publisher = { userId: owner.id, role: 'publisher', siteScope: null, via: 'session' } as const;
     await expect(importRevenue(publisher, [csv()], { format: 'csv' })).rejects.toMatchObject({ code: 'forbidden' });

@@ -58,7 +58,7 @@ describe('demo seed', () => {
     }
   });
 
-  it('gives the demo publisher sites in every status, the rival a few, the admin none', async () => {
+  it('gives the demo publisher sites in every status, the rival a few, the operator none', async () => {
     const rows = await t.db.select().from(sites).where(inArray(sites.id, demoSiteIds));
     const of = (userId: string) => rows.filter((s) => s.userId === userId);
     expect(of(DEMO_IDS.users.demo).length).toBeGreaterThanOrEqual(5);

@@ -88,7 +88,7 @@ describe('a publisher adds, edits and deletes its own sites', () => {
     expect((await listOwnSites(owner)).find((s) => s.siteId === earning.id)?.hasRevenue).toBe(true);
   });
 
-  it('refuses writes to an admin viewing as the publisher and to a site-scoped key', async () => {
+  it('refuses writes to an operator viewing as the publisher and to a site-scoped key', async () => {
     const { principal: viewing } = await viewAsPublisher(admin, owner.userId);
     expect((await refusal(addSite(viewing, GAME))).code).toBe('forbidden');
     const key = await issueKey(owner.userId);
@@ -99,7 +99,7 @@ describe('a publisher adds, edits and deletes its own sites', () => {
     expect((await listOwnSites(viewing)).map((s) => s.siteId)).toContain(site.siteId);
   });
 
-  it('has at most MAX_PENDING_SITES sites waiting for review at once (an admin may add more)', async () => {
+  it('has at most MAX_PENDING_SITES sites waiting for review at once (an operator may add more)', async () => {
     const publisher = sessionPrincipal((await createPublisher(t.db)).id);
     await Promise.all(
       Array.from({ length: MAX_PENDING_SITES }, (_, i) => addSite(publisher, { ...GAME, name: `Game ${i}` })),
@@ -118,12 +118,12 @@ describe('a publisher adds, edits and deletes its own sites', () => {
     await createSite(admin, { publisherId: publisher.userId, ...GAME });
   });
 
-  it('is refused to admins, who own no sites', async () => {
+  it('is refused to operators, who own no sites', async () => {
     expect((await refusal(addSite(admin, GAME))).code).toBe('forbidden');
   });
 });
 
-describe("the admin's review", () => {
+describe("the operator's review", () => {
   it('lists the queue pending first, then approved, then live, with the publisher', async () => {
     const publisher = await createPublisher(t.db);
     const live = await createSite(admin, { publisherId: publisher.id, ...GAME, status: 'live' });
@@ -142,7 +142,7 @@ describe("the admin's review", () => {
     expect((await refusal(listSitesForReview(owner, siteListQuery.parse({})))).code).toBe('forbidden');
   });
 
-  it('records a history with every move and reason; the publisher is not shown the admin', async () => {
+  it('records a history with every move and reason; the publisher is not shown the operator', async () => {
     const site = await addSite(owner, GAME);
     await updateSite(admin, site.siteId, { status: 'approved' });
     await updateSite(admin, site.siteId, { status: 'pending', statusReason: 'No privacy policy' });

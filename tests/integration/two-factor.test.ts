@@ -125,7 +125,7 @@ describe('signing in with it', () => {
 });
 
 describe('turning it off and resetting it', () => {
-  it('turning off needs a current code; an admin’s reset is logged; both leave the password alone', async () => {
+  it('turning off needs a current code; an operator’s reset is logged; both leave the password alone', async () => {
     const { account, principal, secret } = await withTwoFactor();
     expect((await failure(disableTwoFactor(principal, '000000'))).code).toBe('invalid');
     await disableTwoFactor(principal, codeFor(secret, 1));
