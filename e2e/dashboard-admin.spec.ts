@@ -112,7 +112,7 @@ for (const scheme of ['light', 'dark'] as const) {
     await page.goto(`/?as=${DEMO_IDS.users.demo}`);
     await waitForHydration(page);
     await renderCharts(page);
-    await expectNoViolations(page, `a publisher's overview viewed by an admin, ${scheme}`);
+    await expectNoViolations(page, `a publisher's overview viewed by an operator, ${scheme}`);
     await page.goto('/?as=not-a-publisher');
     await expect(page.getByRole('main').getByRole('alert')).toContainText('This dashboard can’t be shown');
     await expectNoViolations(page, `an ?as= that names no publisher, ${scheme}`);

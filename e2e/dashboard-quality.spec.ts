@@ -189,7 +189,7 @@ for (const width of [375, 1440] as const) {
         await noSidewaysScroll(page);
         await noScrollBoxes(page);
         await expect(strip.getByRole('link', { name: 'Stop viewing' })).toBeInViewport({ ratio: 1 });
-        await keepAndScan(page, width, 'admin-viewing', "a publisher's overview viewed by an admin");
+        await keepAndScan(page, width, 'admin-viewing', "a publisher's overview viewed by an operator");
       });
 
       for (const [path, heading] of [

@@ -11,7 +11,7 @@ export function ActivityFilters({
   publishers,
 }: {
   view: ActivityView;
-  /** For admins: the accounts to narrow to. */
+  /** For operators: the accounts to narrow to. */
   publishers?: { id: string; name: string }[];
 }) {
   return (

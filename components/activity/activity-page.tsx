@@ -15,7 +15,7 @@ import { queryStringOf, type SearchParams } from '@/lib/dashboard/url';
 const ACTIVITY_EXPORT_PATH = '/settings/activity/export';
 
 /**
- * The activity log, for a publisher its own account's, for an admin every account's with an account filter.
+ * The activity log, for a publisher its own account's, for an operator every account's with an account filter.
  * Both read it through the service the API uses.
  */
 export async function ActivityPage({
@@ -29,14 +29,14 @@ export async function ActivityPage({
   embedded?: boolean;
 }) {
   // Every account's log, with an account filter, for an operator whose role grants it (listActivity checks).
-  const admin = isOperator(principal);
-  const view = readActivityView(params, admin);
+  const operator = isOperator(principal);
+  const view = readActivityView(params, operator);
   const [page, publishers] = await Promise.all([
     listActivity(principal, activityInput(view)),
-    admin ? listPublishers(principal) : Promise.resolve(null),
+    operator ? listPublishers(principal) : Promise.resolve(null),
   ]);
   const query = queryStringOf(params);
-  const description = admin
+  const description = operator
     ? 'Every account’s security-relevant events: sign-ins, passwords, invitations, sites, keys and imports. Nothing here can be changed or removed.'
     : 'Who did what in your account, when and from where: sign-ins, passwords, sites and API keys. Nothing here can be changed or removed.';
   const download = (

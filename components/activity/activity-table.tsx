@@ -5,7 +5,12 @@ import type { ActivityKind } from '@/lib/activity';
 import { PlainTableHead } from '@/components/ui/plain-table-head';
 
 const ACTOR_TONES: Record<string, BadgeTone> = { user: 'blue', key: 'gray', admin: 'amber', system: 'gray' };
-const ACTOR_WORDS: Record<string, string> = { user: 'Person', key: 'API key', admin: 'Admin', system: 'Command line' };
+const ACTOR_WORDS: Record<string, string> = {
+  user: 'Person',
+  key: 'API key',
+  admin: 'Operator',
+  system: 'Command line',
+};
 
 /** An event's details as short "name: value" pairs; ids and long lists stay in the CSV. */
 function detailsOf(details: Record<string, unknown>): string {
@@ -18,13 +23,13 @@ function detailsOf(details: Record<string, unknown>): string {
 /** UTC, to the second, as the CSV and the API write it: one clock for every reader of the log. */
 const when = (iso: string) => `${iso.slice(0, 10)} ${iso.slice(11, 19)} UTC`;
 
-/** The activity log as rows: when, what, who (and from where), the account for admins, the details. */
+/** The activity log as rows: when, what, who (and from where), the account for operators, the details. */
 export function ActivityTable({
   events,
   accountName,
 }: {
   events: AuditEventResponse[];
-  /** For admins: each account's name by id; absent for a publisher's own log. */
+  /** For operators: each account's name by id; absent for a publisher's own log. */
   accountName?: Map<string, string>;
 }) {
   const headers = ['When', 'Event', 'Who', ...(accountName ? ['Account'] : []), 'From', 'Details'];

@@ -16,7 +16,7 @@ function whatHappened(e: SiteHistoryEntry): string {
 }
 
 const ACTOR_WORDS: Record<SiteHistoryEntry['actorKind'], string> = {
-  admin: 'an admin',
+  admin: 'an operator',
   key: 'an API key',
   user: 'the publisher',
   system: 'the command line',

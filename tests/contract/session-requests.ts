@@ -152,7 +152,7 @@ export function sessionRequests(world: ContractWorld): Exchange[] {
   );
   get(
     'listAuditEvents',
-    "an admin's key: every account",
+    "an operator's key: every account",
     activityAt({ Filter: `accountId==${world.publisherId}` }),
     key(keys.admin),
     200,

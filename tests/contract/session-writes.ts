@@ -1,5 +1,5 @@
 /**
- * The session's requests that change something: keys created, listed and revoked, keys made by an admin for
+ * The session's requests that change something: keys created, listed and revoked, keys made by an operator for
  * a publisher, and revenue loaded, each with its documented errors (403, 404, 409, 413, 415 among them).
  */
 import type { ContractWorld } from './server';
@@ -151,7 +151,7 @@ export function writeRequests(world: ContractWorld, add: (e: Exchange) => void) 
       ...forUser,
       what: type ? `Accept: ${type}` : 'no Accept',
       headers: json(keys.admin, type),
-      body: '{"label":"made by an admin"}',
+      body: '{"label":"made by an operator"}',
       expect: 200,
     });
   add({ ...forUser, what: 'bad body', headers: json(keys.admin), body: '{"label":7}', expect: 400, invalid: true });

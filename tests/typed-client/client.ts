@@ -91,7 +91,7 @@ export async function callEveryOperation(
 
   const forUser = await admin.POST('/api/v1/api-keys/for-user/{userId}', {
     params: { path: { userId: who.publisherId } },
-    body: { label: 'made by an admin' },
+    body: { label: 'made by an operator' },
   });
   seen.push(`for-user ${forUser.response.status}`);
 

@@ -17,12 +17,12 @@ import { listPublishers } from '@/lib/accounts';
 export const metadata: Metadata = { title: 'API keys · Publisher Portal' };
 
 /**
- * The account's keys; for an admin viewing a publisher (`?as=`), that publisher's keys without any action; for an
+ * The account's keys; for an operator viewing a publisher (`?as=`), that publisher's keys without any action; for an
  * operator whose role grants it, keys made for a publisher as well.
  */
 export default async function KeysPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const params = await searchParams;
-  // An admin's own page makes keys for publishers: it needs no publisher chosen.
+  // An operator's own page makes keys for publishers: it needs no publisher chosen.
   const viewer = await viewerOf(await requirePerson(), params, { ownIsEnough: true });
   if (viewer.kind !== 'ready') return <ViewerFallback viewer={viewer} title="API keys" path="/keys" params={params} />;
   const { principal, viewingAs } = viewer;

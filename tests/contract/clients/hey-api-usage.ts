@@ -94,7 +94,7 @@ export async function callEveryOperation(who: Credentials): Promise<string[]> {
   const forUser = await api.createApiKeyForUser({
     ...admin,
     path: { userId: who.publisherId },
-    body: { label: 'by an admin' },
+    body: { label: 'by an operator' },
   });
   called.push(check(forUser.data?.apiKey.startsWith('rpk_'), 'createApiKeyForUser', forUser.error));
   const ingested = await api.ingestRevenue({ ...admin, body: revenueCsv(who) });

@@ -96,7 +96,7 @@ export async function callEveryOperation(who: Credentials): Promise<string[]> {
   const statementLines = detail?.lines;
   called.push(check(statementLines?.length, 'getStatement', statement.data));
 
-  const forUser = await api.createApiKeyForUser(who.publisherId, { label: 'by an admin' }, admin);
+  const forUser = await api.createApiKeyForUser(who.publisherId, { label: 'by an operator' }, admin);
   const adminMade = forUser.status === 200 ? json(forUser.data) : undefined;
   called.push(check(adminMade?.apiKey.startsWith('rpk_'), 'createApiKeyForUser', forUser.data));
   const ingested = await api.ingestRevenue(revenueCsv(who), undefined, admin);

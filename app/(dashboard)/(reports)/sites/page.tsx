@@ -38,7 +38,7 @@ export default async function SitesPage({ searchParams }: { searchParams: Promis
   const sortBy = SITE_SORTS.find((s) => s === paramOf(params, 'sortBy')) ?? 'revenue';
   const descending = (paramOf(params, 'sortDirection') ?? (sortBy === 'name' ? 'asc' : 'desc')) !== 'asc';
   const rows = breakdown.rows.map((site) => ({ ...site, href: viewHref('/', params, { sites: site.siteId }) }));
-  // An admin's view of a publisher, or a member whose role does not manage sites: the list without its buttons.
+  // An operator's view of a publisher, or a member whose role does not manage sites: the list without its buttons.
   const readOnly = !!principal.viewedBy || !can(principal, 'manageSites');
   // The review list is paged: a hundred sites' cards and histories made this page 600 KB.
   // The filter bar's sites are the same ones (the account's, narrowed to the member's or key's scope).

@@ -17,7 +17,7 @@ export default async function MembersPage({ searchParams }: { searchParams: Prom
   const user = await requirePerson();
   const viewer = await viewerOf(user, await searchParams, { ownIsEnough: true });
   const principal = viewer.kind === 'ready' ? viewer.principal : null;
-  // Only a member sees the account's people: an admin viewing a publisher read-only does not.
+  // Only a member sees the account's people: an operator viewing a publisher read-only does not.
   if (!principal?.memberRole || principal.viewedBy) {
     return <Notice>Members are shown to the account’s own Owners and Admins.</Notice>;
   }
