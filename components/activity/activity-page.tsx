@@ -5,10 +5,8 @@ import { PageHeader } from '@/components/layout/page-header';
 import { Pagination } from '@/components/reports/pagination';
 import { buttonClass } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
-import { isOperator, type Principal } from '@/lib/access';
-import { listPublishers } from '@/lib/accounts';
-import { listActivity } from '@/lib/activity';
-import { activityInput, readActivityView } from '@/lib/dashboard/activity';
+import type { Principal } from '@/lib/access';
+import { loadActivity } from '@/lib/dashboard/activity';
 import { queryStringOf, type SearchParams } from '@/lib/dashboard/url';
 
 /** The download of the log as the page shows it (the same filters), every page of it. */
@@ -16,7 +14,7 @@ const ACTIVITY_EXPORT_PATH = '/settings/activity/export';
 
 /**
  * The activity log, for a publisher its own account's, for an operator every account's with an account filter.
- * Both read it through the service the API uses.
+ * Both read it through the service the API uses (lib/dashboard/activity.ts).
  */
 export async function ActivityPage({
   principal,
@@ -28,13 +26,7 @@ export async function ActivityPage({
   /** Inside Settings, under its header and tabs: a section heading instead of the page's. */
   embedded?: boolean;
 }) {
-  // Every account's log, with an account filter, for an operator whose role grants it (listActivity checks).
-  const operator = isOperator(principal);
-  const view = readActivityView(params, operator);
-  const [page, publishers] = await Promise.all([
-    listActivity(principal, activityInput(view)),
-    operator ? listPublishers(principal) : Promise.resolve(null),
-  ]);
+  const { operator, view, page, publishers } = await loadActivity(principal, params);
   const query = queryStringOf(params);
   const description = operator
     ? 'Every account’s security-relevant events: sign-ins, passwords, invitations, sites, keys and imports. Nothing here can be changed or removed.'

@@ -1,8 +1,10 @@
 /**
- * The activity pages' view: which events (kind, account for admins, text), which page, read from the URL and
+ * The activity pages' view: which events (kind, account for operators, text), which page, read from the URL and
  * turned into the same input the API's GET /api/v1/audit-events takes, through the same grammar.
  */
-import { ACTIVITY_KINDS, type ActivityKind, activityQuery } from '@/lib/activity';
+import { isOperator, type Principal } from '@/lib/access';
+import { listPublishers } from '@/lib/accounts';
+import { ACTIVITY_KINDS, type ActivityKind, activityQuery, listActivity } from '@/lib/activity';
 import type { SearchParams } from './url';
 import { readView } from './url';
 
@@ -58,9 +60,9 @@ export interface ActivityView {
 }
 
 /** The view from the URL; what cannot be read (an unknown kind, a bad page) is left out, not an error page. */
-export function readActivityView(searchParams: SearchParams, admin: boolean): ActivityView {
+export function readActivityView(searchParams: SearchParams, operator: boolean): ActivityView {
   const kind = one(searchParams.kind);
-  const accountId = admin ? one(searchParams.account) : undefined;
+  const accountId = operator ? one(searchParams.account) : undefined;
   const page = Number(one(searchParams.page));
   const pageSize = Number(one(searchParams.pageSize));
   return {
@@ -84,4 +86,18 @@ export function activityInput(view: ActivityView, { page = view.page, pageSize =
   // Every value above is one the grammar takes; a failure here is a bug, not the visitor's input.
   if (input instanceof Error) throw input;
   return input;
+}
+
+/**
+ * An activity page's data: the view from the URL, its page of events and, for an operator (every account's log,
+ * with an account filter), the publishers to filter by. listActivity checks the principal's grant.
+ */
+export async function loadActivity(principal: Principal, params: SearchParams) {
+  const operator = isOperator(principal);
+  const view = readActivityView(params, operator);
+  const [page, publishers] = await Promise.all([
+    listActivity(principal, activityInput(view)),
+    operator ? listPublishers(principal) : Promise.resolve(null),
+  ]);
+  return { operator, view, page, publishers };
 }
