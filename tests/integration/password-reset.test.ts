@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { and, desc, eq } from 'drizzle-orm';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { accountTokens, auditEvents, mailOutbox, users } from '@/db/schema';
 import { requestPasswordReset, resetLinkWorks, resetPassword } from '@/lib/identity';
 import { sendPasswordResetAsAdmin } from '@/lib/accounts';
@@ -8,31 +8,22 @@ import { RESET_REQUEST_LIMITS } from '@/lib/identity/password-reset';
 import { personForSession } from '@/lib/identity/sessions';
 import { signIn } from '@/lib/identity/sign-in';
 import { sendDueMail } from '@/lib/mail';
-import { readEnv, setEnv } from '@/lib/platform/env';
 import { setRateLimitStore } from '@/lib/ratelimit';
 import { createMemoryStore } from '@/lib/ratelimit/memory';
 import { AppError } from '@/lib/shared/errors';
 import { useTestDatabase } from '../support/db';
 import { createPublisher } from '../support/factories';
 import { sessionPrincipal } from '../support/keys';
-import { type SmtpSink, startSmtpSink } from '../support/smtp-sink';
+import { useMailSink } from '../support/mail-env';
 
 const t = useTestDatabase();
 const PUBLIC_URL = 'https://portal.example.com';
 const OLD = 'the old password of this test';
 const NEW = 'a brand new password for this test';
-let sink: SmtpSink;
+const smtp = useMailSink(PUBLIC_URL);
 let addresses = 0;
 const newAddress = () => `192.0.2.${++addresses}`;
 
-beforeAll(async () => {
-  sink = await startSmtpSink();
-  setEnv(readEnv({ ...process.env, SMTP_URL: sink.url, PUBLIC_URL }));
-});
-afterAll(async () => {
-  setEnv(undefined);
-  await sink.stop();
-});
 beforeEach(() => setRateLimitStore(createMemoryStore()));
 afterEach(() => setRateLimitStore(undefined));
 
@@ -45,7 +36,7 @@ const eventsOf = (userId: string) =>
 async function linkFor(email: string): Promise<string> {
   expect(await requestPasswordReset(email, newAddress())).toEqual({ ok: true });
   await sendDueMail();
-  const links = sink.to(email).at(-1)?.links ?? [];
+  const links = smtp.sink.to(email).at(-1)?.links ?? [];
   expect(links).toHaveLength(1); // the reset link, and no other
   return links[0];
 }
@@ -75,7 +66,7 @@ describe('forgot password', () => {
       subject: 'Reset your Publisher Portal password',
     });
     await sendDueMail();
-    const [mail] = sink.to(user.email);
+    const [mail] = smtp.sink.to(user.email);
     expect(mail.links[0]).toMatch(new RegExp(`^${PUBLIC_URL}/reset-password/[A-Za-z0-9_-]{43}$`));
     expect(mail.html).toContain(`href="${mail.links[0]}"`);
     expect(mail.text).toContain('60 minutes');
