@@ -18,7 +18,7 @@ export {
   publishersQuery,
   reactivatePublisher,
   resendInvitation,
-  sendPasswordResetAsAdmin,
+  sendPasswordResetAsOperator,
 } from './publishers';
 export { createPublisherInput, PagedPublishers, PublisherResponse } from './schemas';
 export { findAccountByEmail, listPublishers, requirePublisher, viewAsPublisher } from './users';

@@ -222,7 +222,7 @@ export async function reactivatePublisher(principal: Principal, id: string): Pro
  * by e-mail only: the administrator never sees them. An invited or deactivated account gets none: 409 says what
  * to do instead.
  */
-export async function sendPasswordResetAsAdmin(principal: Principal, userId: string): Promise<{ sentTo: string }> {
+export async function sendPasswordResetAsOperator(principal: Principal, userId: string): Promise<{ sentTo: string }> {
   requireOperator(principal, 'operate', 'Sending a password reset link');
   requireWritable(principal);
   const publisher = await requirePublisher(userId);

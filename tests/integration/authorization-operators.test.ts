@@ -10,7 +10,7 @@ import {
   listPublishers,
   reactivatePublisher,
   resendInvitation,
-  sendPasswordResetAsAdmin,
+  sendPasswordResetAsOperator,
   viewAsPublisher,
 } from '@/lib/accounts';
 import { createSite as createSiteFor, listManagedSites, listSitesForReview, updateSite } from '@/lib/sites';
@@ -109,7 +109,7 @@ const OPERATIONS: Operation[] = [
     name: 'send a password reset link',
     power: 'operate',
     // Invited: past the grant, the account's state refuses it, and nobody is e-mailed.
-    run: async (p) => sendPasswordResetAsAdmin(p, (await createPublisher(t.db, { status: 'invited' })).id),
+    run: async (p) => sendPasswordResetAsOperator(p, (await createPublisher(t.db, { status: 'invited' })).id),
     granted: 'conflict',
   },
   {

@@ -3,7 +3,7 @@ import { and, desc, eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { accountTokens, auditEvents, mailOutbox, users } from '@/db/schema';
 import { requestPasswordReset, resetLinkWorks, resetPassword } from '@/lib/identity';
-import { sendPasswordResetAsAdmin } from '@/lib/accounts';
+import { sendPasswordResetAsOperator } from '@/lib/accounts';
 import { RESET_REQUEST_LIMITS } from '@/lib/identity/password-reset';
 import { personForSession } from '@/lib/identity/sessions';
 import { signIn } from '@/lib/identity/sign-in';
@@ -189,7 +189,7 @@ describe('an operator sends a reset link', () => {
   it('queues the link to the publisher, never shows it, and records the operator as the actor', async () => {
     const admin = await createPublisher(t.db, { role: 'admin' });
     const user = await createPublisher(t.db, { password: OLD });
-    const result = await sendPasswordResetAsAdmin(sessionPrincipal(admin.id, 'admin'), user.id);
+    const result = await sendPasswordResetAsOperator(sessionPrincipal(admin.id, 'admin'), user.id);
     expect(result).toEqual({ sentTo: user.email });
     const [queued] = await outboxTo(user.email);
     expect(queued).toMatchObject({ kind: 'password_reset', secret: true });
@@ -202,13 +202,13 @@ describe('an operator sends a reset link', () => {
   it('is for operators only, 404 for an unknown publisher, 409 for an invited or deactivated one', async () => {
     const admin = sessionPrincipal((await createPublisher(t.db, { role: 'admin' })).id, 'admin');
     const user = await createPublisher(t.db, { password: OLD });
-    await expectAppError(sendPasswordResetAsAdmin(sessionPrincipal(user.id), user.id), 'forbidden');
-    await expectAppError(sendPasswordResetAsAdmin({ ...admin, viewedBy: admin.userId }, user.id), 'forbidden');
-    await expectAppError(sendPasswordResetAsAdmin(admin, randomUUID()), 'not_found');
-    await expectAppError(sendPasswordResetAsAdmin(admin, 'not-a-uuid'), 'not_found');
+    await expectAppError(sendPasswordResetAsOperator(sessionPrincipal(user.id), user.id), 'forbidden');
+    await expectAppError(sendPasswordResetAsOperator({ ...admin, viewedBy: admin.userId }, user.id), 'forbidden');
+    await expectAppError(sendPasswordResetAsOperator(admin, randomUUID()), 'not_found');
+    await expectAppError(sendPasswordResetAsOperator(admin, 'not-a-uuid'), 'not_found');
     for (const status of ['invited', 'deactivated'] as const) {
       const other = await createPublisher(t.db, { status });
-      await expectAppError(sendPasswordResetAsAdmin(admin, other.id), 'conflict');
+      await expectAppError(sendPasswordResetAsOperator(admin, other.id), 'conflict');
       expect(await outboxTo(other.email)).toEqual([]);
     }
   });

@@ -7,7 +7,7 @@ import {
   deactivatePublisher,
   reactivatePublisher,
   resendInvitation,
-  sendPasswordResetAsAdmin,
+  sendPasswordResetAsOperator,
 } from '@/lib/accounts';
 import { type Principal } from '@/lib/access';
 import { serverAction } from '../action';
@@ -32,7 +32,7 @@ const ROW_ACTIONS = {
   deactivate: async (p: Principal, id: string) =>
     `${(await deactivatePublisher(p, id)).name} was deactivated: signed out everywhere, API keys revoked.`,
   reset: async (p: Principal, id: string) =>
-    `A password reset link was e-mailed to ${(await sendPasswordResetAsAdmin(p, id)).sentTo}; it works for 60 minutes.`,
+    `A password reset link was e-mailed to ${(await sendPasswordResetAsOperator(p, id)).sentTo}; it works for 60 minutes.`,
   reactivate: async (p: Principal, id: string) => {
     const publisher = await reactivatePublisher(p, id);
     return publisher.status === 'active'
