@@ -3,6 +3,7 @@ import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { type AppendingProxy, startAppendingProxy } from './support/appending-proxy';
 import { inOneSignInWindow, signIn, USERS } from './support/dashboard';
+import { waitForRoomInWindow } from './support/rate-limit';
 import { createApiKeys, e2ePort, makeTempDir, type ServerProcess, startServer } from './support/servers';
 
 /**
@@ -33,8 +34,13 @@ async function get(base: string, headers: Record<string, string> = {}) {
   return response;
 }
 
-/** 30 requests without a key answer 401 with Remaining 29…0, then 429: one budget, whatever each one claims. */
+/**
+ * 30 requests without a key answer 401 with Remaining 29…0, then 429: one budget, whatever each one claims.
+ * They start in a fresh stretch of the clock-aligned window: one that ended mid-series would refill the budget.
+ */
 async function expectOneBudget(base: string, headersOf: (i: number) => Record<string, string>) {
+  test.setTimeout(120_000);
+  await waitForRoomInWindow(30_000);
   for (let i = 0; i < ADDRESS_LIMIT; i++) {
     const response = await get(base, headersOf(i));
     expect(response.status, `request ${i + 1}`).toBe(401);
