@@ -142,7 +142,7 @@ async function runPhases(origin: string, cases: BenchCase[], access: Access, pha
       const isExpected = expectedStatus(!!bench.revalidate);
       const sent = bench.revalidate ? await revalidating(origin, bench, headers) : headers;
       const stats = summarize(
-        await load({ url: origin + bench.path, headersByConnection: sent, ...phase }),
+        await load({ url: origin + bench.path, headersByConnection: sent, pathOf: bench.pathOf, ...phase }),
         isExpected,
       );
       checkInterrupted(); // a run cut short by Ctrl-C is not a figure

@@ -14,8 +14,17 @@ declare module 'autocannon' {
     /** How often autocannon samples, in ms; it also notices a finished run only at these ticks. */
     sampleInt?: number;
     headers?: Record<string, string>;
+    /** The requests each connection sends in turn; setupRequest may change one before it goes. */
+    requests?: { setupRequest?: (request: Request) => Request }[];
     /** Called once per connection, before its first request. */
     setupClient?: (client: Client) => void;
+  }
+
+  /** A request as autocannon is about to send it. */
+  export interface Request {
+    method?: string;
+    path: string;
+    headers?: Record<string, string>;
   }
 
   /** One connection; it sends its requests one after the other (no pipelining). */

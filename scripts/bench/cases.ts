@@ -1,4 +1,5 @@
 import { addDays } from '@/lib/query';
+import { type WindowShape, windowParams, windowsOf } from './windows';
 
 /** How a case authenticates: not at all, with the run's API keys (one per connection), or its dashboard session. */
 export type Auth = 'none' | 'key' | 'session';
@@ -24,6 +25,11 @@ export interface BenchCase {
    * sequentially, on a server without it (REPORT_CACHE_MB=0), which computes every answer.
    */
   cached?: boolean;
+  /**
+   * Each request asks another path, the next of this sequence (`path` is only the warm-ups'): a different window
+   * and subset each time, as a BI tool asks, so no answer comes from the report cache.
+   */
+  pathOf?: () => string;
 }
 
 export interface CaseContext {
@@ -40,11 +46,39 @@ const cachedRow = (label: string, cases: Omit<BenchCase, 'row'>[]) => row(label,
 const q = (path: string, params: Record<string, string | number>) =>
   `${path}?${new URLSearchParams(Object.entries(params).map(([k, v]) => [k, String(v)]))}`;
 
+/** Any window a BI tool may ask: 10–90 sites, 30–730 days. */
+const ANY_WINDOW: WindowShape = { sites: [10, 90], days: [30, 730], seed: 42 };
+
+/** More windows than a case's phases send (a concurrent phase of 10 s answers a few thousand). */
+const WINDOWS = 10_000;
+
+/** A case that asks another window of `shape` per request; made when first measured (sampling takes a moment). */
+function varied(
+  context: CaseContext,
+  name: string,
+  endpoint: string,
+  shape: WindowShape,
+  extra: Record<string, string | number> = {},
+): Omit<BenchCase, 'row'> {
+  let paths: string[] | undefined;
+  let next = 0;
+  const pathOf = () => {
+    paths ??= windowsOf(context.today, context.siteIds, shape, WINDOWS + 1).map((w) =>
+      q(endpoint, { ...extra, ...windowParams(w) }),
+    );
+    return paths[1 + (next++ % WINDOWS)];
+  };
+  // The warm-ups ask a window of the same shape that the measured requests never ask.
+  const warmUp = windowsOf(context.today, context.siteIds, { ...shape, seed: shape.seed + 1 }, 1)[0];
+  return { name, path: q(endpoint, { ...extra, ...windowParams(warmUp) }), auth: 'key', sites: shape.sites[1], pathOf };
+}
+
 /**
  * Every case of the run, in order, by README row. To add one, add a line: the path is requested as is, with
  * the authentication named. Dates are relative to today so the figures stay comparable from day to day.
  */
-export function benchCases({ today, siteIds }: CaseContext): BenchCase[] {
+export function benchCases(context: CaseContext): BenchCase[] {
+  const { today, siteIds } = context;
   const since = (days: number) => addDays(today, -(days - 1));
   const range = (days: number) => ({ fromDate: since(days), toDate: today });
   const first = (n: number) => ({ siteIds: siteIds.slice(0, n).join(',') });
@@ -86,6 +120,15 @@ export function benchCases({ today, siteIds }: CaseContext): BenchCase[] {
     ]),
     ...cachedRow('by-country, 731 days, 50 sites', [
       { name: 'by-country 731 d top 100, 50 sites', path: q(byCountry, { ...top100, ...range(731), ...first(50) }), auth: 'key', sites: 50 },
+    ]),
+
+    // A different subset and window per request (a fixed seed, so runs compare): the first view of any window.
+    ...row('by-country, another 50-site subset and 365-day window per request', [
+      varied(context, 'by-country, any 50 sites, any 365 d', byCountry, { sites: [50, 50], days: [365, 365], seed: 41 }, byRevenue),
+    ]),
+    ...row('by-country / totals, 10–90 sites and 30–730 days, another per request', [
+      varied(context, 'by-country, any 10–90 sites, any 30–730 d', byCountry, ANY_WINDOW, byRevenue),
+      varied(context, 'totals, any 10–90 sites, any 30–730 d', totals, ANY_WINDOW),
     ]),
 
     ...row('304 to `If-None-Match`: totals 365 d / by-country 50 sites / rows page 10,000', [

@@ -1,4 +1,4 @@
-import autocannon, { type Client, type Instance } from 'autocannon';
+import autocannon, { type Client, type Instance, type Request as CannonRequest } from 'autocannon';
 
 /** What one load run saw: every response's latency and status, and the requests that got no answer. */
 export interface Sample {
@@ -33,6 +33,8 @@ export interface LoadOptions {
    */
   headersByConnection: Record<string, string>[];
   connections: number;
+  /** The path of each request in turn, when they differ (else the URL's). */
+  pathOf?: () => string;
   /** Stop after this many responses… */
   amount?: number;
   /** …or after this many seconds, whichever comes first. */
@@ -46,7 +48,7 @@ export function stopCurrentLoad() {
   current?.stop();
 }
 
-export async function load({ url, headersByConnection, connections, amount, seconds }: LoadOptions): Promise<Sample> {
+export async function load({ url, headersByConnection, pathOf, connections, amount, seconds }: LoadOptions): Promise<Sample> {
   const latenciesMs: number[] = [];
   const statusCodes: Record<string, number> = {};
   let failures = 0;
@@ -56,7 +58,8 @@ export async function load({ url, headersByConnection, connections, amount, seco
   // timeout 30 s: above the server's 2 s statement_timeout, so a slow query shows as its 503, not as ours.
   let opened = 0;
   const setupClient = (client: Client) => client.setHeaders(headersByConnection[opened++ % headersByConnection.length]);
-  const instance = autocannon({ url, setupClient, connections, amount, duration: seconds, timeout: 30, sampleInt: 100 });
+  const requests = pathOf ? [{ setupRequest: (request: CannonRequest) => ({ ...request, path: pathOf() }) }] : undefined;
+  const instance = autocannon({ url, setupClient, requests, connections, amount, duration: seconds, timeout: 30, sampleInt: 100 });
   current = instance;
   instance.on('response', (_client: unknown, status: number, _bytes: number, ms: number) => {
     latenciesMs.push(ms);
