@@ -214,10 +214,13 @@ export const revenueDaily = pgTable(
  *   null     null     d, m   totals of a whole account
  *   null     set      d, m   by country of a whole account; the rows' counts by day and country
  *   set      null     d, m   totals of some sites; the rows' counts by site and day
- *   set      set      m, y   by country of some sites (their partial months come from revenue_daily)
+ *   set      set      t, f, e, s, m, q, y
+ *                           by country of some sites (their single days come from revenue_daily)
  *
  * NULL means "all": all of the account's sites, all countries (the unique key treats NULLs as equal).
- * `period` is the UTC day (grain d), the first day of the UTC month (grain m) or year (grain y); `rows` counts the daily
+ * `period` is the UTC day (grain d), the first day of the UTC month (m), quarter (q) or year (y), or the first day
+ * of a span of two (t), four (f), eight (e) or sixteen (s) days: the nodes of a Fenwick tree over each month's days,
+ * so that any run of days within a month is a handful of rows (lib/reports/day-spans.ts). `rows` counts the daily
  * rows folded in, so a group without rows can be told from one whose rows are all zeros; `updated_at` is
  * when a write last changed the group's figures.
  * Never written by the application: statement-level triggers on revenue_daily keep it exact on every
@@ -271,12 +274,20 @@ export const revenueRollup = pgTable(
     index('revenue_rollup_site_month_idx')
       .on(t.userId, t.period, t.siteId, t.revenueMicros)
       .where(sql`${t.grain} = 'm' and ${t.siteId} is not null and ${t.country} is null`),
-    check('revenue_rollup_grain_check', sql`${t.grain} in ('d', 'm', 'y')`),
-    check('revenue_rollup_month_check', sql`${t.grain} = 'd' or extract(day from ${t.period}) = 1`),
-    // Years only for some sites by country, the costly grain to read (db/migrations/0017_rollup_site_country_years.sql).
+    check('revenue_rollup_grain_check', sql`${t.grain} in ('d', 't', 'f', 'e', 's', 'm', 'q', 'y')`),
+    check(
+      'revenue_rollup_month_check',
+      sql`${t.grain} in ('d', 't', 'f', 'e', 's') or extract(day from ${t.period}) = 1`,
+    ),
+    // Spans of days, quarters and years only for some sites by country, the costly grain to read
+    // (db/migrations/0017_rollup_site_country_years.sql, 0020_rollup_day_spans.sql).
     check(
       'revenue_rollup_year_check',
       sql`${t.grain} <> 'y' or (extract(month from ${t.period}) = 1 and ${t.siteId} is not null and ${t.country} is not null)`,
+    ),
+    check(
+      'revenue_rollup_span_check',
+      sql`${t.grain} not in ('t', 'f', 'e', 's', 'q') or (${t.siteId} is not null and ${t.country} is not null)`,
     ),
   ],
 );

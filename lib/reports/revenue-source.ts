@@ -35,6 +35,7 @@
 import { and, eq, inArray, isNotNull, isNull, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import { revenueDaily, revenueRollup } from '@/db/schema';
 import { addDays, daysBetweenInclusive } from '@/lib/query';
+import { siteCountryPeriods, type SignedPeriod } from './day-spans';
 
 /** Columns of the derived table, for the aggregates and filters in field-sql.ts. */
 export const revenue = {
@@ -142,13 +143,19 @@ function select(
 type Countries = { only: string } | 'every' | null;
 
 /** Rollup rows of one grain: the whole account's (site_id null) or the sites', summed over all countries or not. */
-function rollupPiece(userId: string, part: Part, grain: 'd' | 'm' | 'y', range: DayRange, countries: Countries): SQL {
+function rollupPiece(
+  userId: string,
+  part: Part,
+  grain: string,
+  periods: DayRange | string[],
+  countries: Countries,
+): SQL {
   const r = revenueRollup;
   const where = and(
     eq(r.userId, userId),
     eq(r.grain, grain),
     part.siteIds === 'account' ? isNull(r.siteId) : inArray(r.siteId, [...part.siteIds]),
-    between(r.period, range),
+    Array.isArray(periods) ? inArray(r.period, periods) : between(r.period, periods),
     countries === null
       ? isNull(r.country)
       : countries === 'every'
@@ -162,14 +169,32 @@ function rollupPiece(userId: string, part: Part, grain: 'd' | 'm' | 'y', range: 
 function dailyPiece(
   userId: string,
   part: Part & { siteIds: readonly string[] },
-  range: DayRange,
+  days: DayRange | string[],
   countries: Countries,
 ): SQL {
   const d = revenueDaily;
   const only = countries !== null && countries !== 'every' ? eq(d.country, countries.only) : undefined;
+  const inDays = Array.isArray(days) ? inArray(d.day, days) : between(d.day, days);
   // The account too, though the sites imply it: distributed by account, a query goes where its account is.
-  const where = and(eq(d.userId, userId), inArray(d.siteId, [...part.siteIds]), between(d.day, range), only);
+  const where = and(eq(d.userId, userId), inArray(d.siteId, [...part.siteIds]), inDays, only);
   return select(part, d.country, d, where);
+}
+
+/** Some sites by country (day-spans.ts): one piece per grain and sign, its single days from revenue_daily. */
+function siteCountryPieces(scope: RevenueScope, part: Part & { siteIds: readonly string[] }, countries: Countries) {
+  const groups = new Map<string, SignedPeriod[]>();
+  for (const p of siteCountryPeriods(scope.fromDate, scope.toDate)) {
+    const key = `${p.grain}${p.sign}`;
+    groups.set(key, [...(groups.get(key) ?? []), p]);
+  }
+  return [...groups.values()].map((periods) => {
+    const { grain, sign } = periods[0];
+    const signed = { ...part, sign: (part.sign * sign) as 1 | -1 };
+    const days = periods.map((p) => p.period);
+    return grain === 'd'
+      ? dailyPiece(scope.userId, signed, days, countries)
+      : rollupPiece(scope.userId, signed, grain, days, countries);
+  });
 }
 
 /** The fewest sites to read: the account's own grains, less the other sites when they are the fewer. */
@@ -187,33 +212,15 @@ function partsOf(scope: RevenueScope): Part[] {
 /** Months by number, as the rollup's period range from the first day of the first to that of the last. */
 const monthRange = (from: number, to: number): DayRange => ({ from: firstDayOf(from), to: firstDayOf(to) });
 
-/** Months (step 1) or years' first months (step 12) as runs of consecutive ones: one range of the rollup's key each. */
-function runsOf(numbers: number[], step: 1 | 12): Array<[number, number]> {
+/** Months as runs of consecutive ones: one range of the rollup's key each. */
+function runsOf(numbers: number[]): Array<[number, number]> {
   const runs: Array<[number, number]> = [];
   for (const n of [...new Set(numbers)].sort((a, b) => a - b)) {
     const last = runs.at(-1);
-    if (last && last[1] === n - step) last[1] = n;
+    if (last && last[1] === n - 1) last[1] = n;
     else runs.push([n, n]);
   }
   return runs;
-}
-
-/**
- * Whole months of some sites by country, as year rows where most of a year is read (less its months outside the
- * range), else as month rows: two years of 50 sites are 20,000 year rows instead of 240,000 month rows.
- */
-export function yearsAndMonths(wholeMonths: number[]) {
-  const [years, months, lessMonths]: number[][] = [[], [], []];
-  for (const year of new Set(wholeMonths.map((m) => Math.floor(m / 12)))) {
-    const inside = wholeMonths.filter((m) => Math.floor(m / 12) === year);
-    if (1 + (12 - inside.length) >= inside.length) {
-      months.push(...inside);
-      continue;
-    }
-    years.push(year);
-    for (let m = year * 12; m < year * 12 + 12; m++) if (!inside.includes(m)) lessMonths.push(m);
-  }
-  return { years, months, lessMonths };
 }
 
 /**
@@ -228,42 +235,28 @@ export function revenueSource(scope: RevenueScope, options: { byCountry: boolean
   const countries: Countries = scope.country ? { only: scope.country } : options.byCountry ? 'every' : null;
   const { leadingDays, months, trailingDays } = splitRange(scope.fromDate, scope.toDate);
   const pieces = partsOf(scope).flatMap((part) => {
+    if (countries && part.siteIds !== 'account')
+      return siteCountryPieces(scope, { ...part, siteIds: part.siteIds }, countries);
     const less: Part = { ...part, sign: part.sign === 1 ? -1 : 1 };
-    const sites = countries && part.siteIds !== 'account' ? part.siteIds : null;
-    const days = (range: DayRange, p: Part) =>
-      sites
-        ? dailyPiece(scope.userId, { ...p, siteIds: sites }, range, countries)
-        : rollupPiece(scope.userId, p, 'd', range, countries);
     const dayPieces: SQL[] = [];
     const wholeMonths: number[] = [];
     // A partial month is read by day, or as its whole month less the days outside it when those are fewer.
     const partialMonth = (range: DayRange) => {
       const outside = daysOutside(range);
       if (1 + dayCount(outside) >= dayCount([range])) {
-        dayPieces.push(days(range, part));
+        dayPieces.push(rollupPiece(scope.userId, part, 'd', range, countries));
       } else {
         wholeMonths.push(monthOf(range.from));
-        dayPieces.push(...outside.map((r) => days(r, less)));
+        dayPieces.push(...outside.map((r) => rollupPiece(scope.userId, less, 'd', r, countries)));
       }
     };
     if (leadingDays) byMonth(leadingDays).forEach(partialMonth);
     if (months) for (let m = monthOf(months.from); m <= monthOf(months.to); m++) wholeMonths.push(m);
     if (trailingDays) partialMonth(trailingDays);
-    const grains = sites ? yearsAndMonths(wholeMonths) : { years: [], months: wholeMonths, lessMonths: [] };
-    const periods = (grain: 'm' | 'y', p: Part, numbers: number[]) =>
-      runsOf(numbers, grain === 'y' ? 12 : 1).map(([from, to]) =>
-        rollupPiece(scope.userId, p, grain, monthRange(from, to), countries),
-      );
-    return [
-      ...dayPieces,
-      ...periods(
-        'y',
-        part,
-        grains.years.map((year) => year * 12),
-      ),
-      ...periods('m', part, grains.months),
-      ...periods('m', less, grains.lessMonths),
-    ];
+    const monthRuns = runsOf(wholeMonths).map(([from, to]) =>
+      rollupPiece(scope.userId, part, 'm', monthRange(from, to), countries),
+    );
+    return [...dayPieces, ...monthRuns];
   });
   return sql`(${sql.join(pieces, sql` union all `)}) as revenue`;
 }

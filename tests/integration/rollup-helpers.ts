@@ -20,11 +20,31 @@ const GRAINS = [
   ['site_id', 'null', 'm'],
   ['site_id', 'trim(country)', 'm'],
   ['site_id', 'trim(country)', 'y'],
+  ['site_id', 'trim(country)', 'q'],
+  ['site_id', 'trim(country)', 't'],
+  ['site_id', 'trim(country)', 'f'],
+  ['site_id', 'trim(country)', 'e'],
+  ['site_id', 'trim(country)', 's'],
 ] as const;
+
+/**
+ * A span of L days (t, f, e, s) is a node of the month's Fenwick tree: the L days ending on day i, for each i whose
+ * lowest set bit is L; a day belongs to the node ending on the next multiple of L when that multiple is an odd one.
+ */
+const span = (length: number) => {
+  const end = sql.raw(`((extract(day from day)::int + ${length - 1}) / ${length}) * ${length}`);
+  return sql`case when (${end} / ${sql.raw(String(length))}) % 2 = 1
+    then date_trunc('month', day::timestamp)::date + ${end} - ${sql.raw(String(length))} end`;
+};
 
 const PERIODS = {
   d: sql`day`,
+  t: span(2),
+  f: span(4),
+  e: span(8),
+  s: span(16),
   m: sql`date_trunc('month', day::timestamp)::date`,
+  q: sql`date_trunc('quarter', day::timestamp)::date`,
   y: sql`date_trunc('year', day::timestamp)::date`,
 };
 
@@ -33,7 +53,7 @@ const fromDaily = (where: ReturnType<typeof sql>) =>
     GRAINS.map(([site, country, grain]) => {
       return sql`select user_id, ${sql.raw(site)}, ${sql.raw(country)}, ${grain}::text, ${PERIODS[grain]}::text,
         sum(impressions)::text, sum(clicks)::text, sum(ad_requests)::text, sum(revenue_micros)::text, count(*)::text
-        from revenue_daily ${where} group by 1, 2, 3, 5`;
+        from (select * from revenue_daily ${where}) as daily where ${PERIODS[grain]} is not null group by 1, 2, 3, 5`;
     }),
     sql` union all `,
   );
