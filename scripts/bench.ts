@@ -35,6 +35,7 @@ import {
 import { freePort, startServer } from './bench/server';
 import { benchMonthEndClose, closeTable } from './bench/month-end-close';
 import { benchImports, importTable } from './bench/imports';
+import { benchBiTool, biToolProblem, biToolTable } from './bench/bi-tool';
 
 const EMAIL = 'big@example.com';
 /** Above anything the run can send, so no case is throttled while every request still passes the limiter. */
@@ -216,6 +217,16 @@ async function main(): Promise<number> {
           );
           const { allCases, cases } = casesOf(dataset);
           const { phases, errors } = await runPhases(server.origin, cases, access, PHASES);
+          // A BI tool's day on the same server, after the cases, with the auth floor at concurrency 10 to compare.
+          const authFloor = phases.find((p) => p.name === 'concurrent')?.cases.find((c) => c.floor === 'auth');
+          const biTool = selected('bi-tool')
+            ? await benchBiTool(server.origin, dataset, access, todayUtc(), authFloor?.p95Ms)
+            : null;
+          if (biTool) {
+            console.log(`\n${biToolTable(biTool)}`);
+            const problem = biToolProblem(biTool);
+            if (problem) errors.push(problem);
+          }
           await server.stop();
           const uncached = await runUncached(
             cases.filter((c) => c.floor || c.cached),
@@ -245,6 +256,7 @@ async function main(): Promise<number> {
             phases,
             closes,
             imports,
+            biTool,
             errors,
           };
           writeResults(RESULTS_FILE, results);
@@ -254,6 +266,7 @@ async function main(): Promise<number> {
           console.log(readmeTable(allCases, phases, CONCURRENCY));
           if (closes.length > 0) console.log(`\n${closeTable(closes)}`);
           if (imports.length > 0) console.log(`\n${importTable(imports)}`);
+          if (biTool) console.log(`\n${biToolTable(biTool)}`);
           if (errors.length > 0) {
             // The table marks those figures (†); the run still fails, loudly, naming each case.
             console.error(`\n!!! ${errors.length} case(s) failed:\n${errors.map((e) => `  - ${e}`).join('\n')}`);

@@ -1,3 +1,4 @@
+import type { BiToolFigure } from './bi-tool';
 import type { ImportFigure } from './imports';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -36,6 +37,8 @@ export interface Results {
   /** The month-end close's timings (scripts/bench/month-end-close.ts). */
   closes: { name: string; accounts: number; statements: number; seconds: number }[];
   imports: ImportFigure[];
+  /** A BI tool's day (scripts/bench/bi-tool.ts), with the answers it checked; null when --only left it out. */
+  biTool: BiToolFigure | null;
   /** One line per failed case and phase; empty when ok. */
   errors: string[];
 }
