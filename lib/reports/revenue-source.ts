@@ -9,9 +9,9 @@
  *   whole account, totals        account × day / month                 ≤ ~90 rows for any range
  *   whole account, by country    account × country × day / month       ≤ ~200 × 90 rows
  *   some sites, totals           site × day / month                    ≤ sites × 90 rows
- *   some sites, by country       site × country × year / month, and revenue_daily for the partial months
+ *   some sites, by country       site × country × span / month / quarter / year, single days from revenue_daily
  *
- * A range is read in up to three pieces, UNION ALL-ed: its leading partial month by day, its whole months by
+ * Apart from some sites by country, a range is read in up to three pieces, UNION ALL-ed: its leading partial month by day, its whole months by
  * month, its trailing partial month by day:
  *
  *   2025-01-17 … 2025-01-31   leading days
@@ -22,8 +22,10 @@
  * range ending today (2025-12-01 … 2025-12-27) is December's month rows less December 28–31, which have no
  * rows yet, instead of 27 days of rows (for 50 of big@example.com's sites by country, 270,000 daily rows).
  *
- * Some sites by country read a calendar year mostly inside the range as its year row less its months outside it
- * (yearsAndMonths): December 2024 to November 2026 is 2024-12, the years 2025 and 2026, less 2026-12.
+ * Some sites by country, the grain that grows with sites × countries, are read as day-spans.ts plans them instead:
+ * any run of days within a month as the difference of two prefixes of a Fenwick tree of 2-, 4-, 8- and 16-day spans,
+ * and whole months by month, quarter and year, or as the year less the others: a handful of rows per site and
+ * country for any window (50 of big@example.com's sites over 365 days: 70,000 entries instead of 270,000 rows).
  *
  * A subset of more than half of an account's sites is read as the whole account minus the other sites (whose
  * rows come with their signs flipped): integers subtract exactly, and fewer sites are read.
