@@ -11,8 +11,8 @@
  *   some sites, totals           site × day / month                    ≤ sites × 90 rows
  *   some sites, by country       site × country × span / month / quarter / year, single days from revenue_daily
  *
- * Apart from some sites by country, a range is read in up to three pieces, UNION ALL-ed: its leading partial month by day, its whole months by
- * month, its trailing partial month by day:
+ * Apart from some sites by country, a range is read in up to three pieces, UNION ALL-ed: its leading partial month
+ * by day, its whole months by month, its trailing partial month by day:
  *
  *   2025-01-17 … 2025-01-31   leading days
  *   2025-02    … 2025-11      whole calendar months
