@@ -148,7 +148,7 @@ type Countries = { only: string } | 'every' | null;
 function rollupPiece(
   userId: string,
   part: Part,
-  grain: string,
+  grain: SignedPeriod['grain'],
   periods: DayRange | string[],
   countries: Countries,
 ): SQL {
@@ -171,14 +171,13 @@ function rollupPiece(
 function dailyPiece(
   userId: string,
   part: Part & { siteIds: readonly string[] },
-  days: DayRange | string[],
+  days: string[],
   countries: Countries,
 ): SQL {
   const d = revenueDaily;
   const only = countries !== null && countries !== 'every' ? eq(d.country, countries.only) : undefined;
-  const inDays = Array.isArray(days) ? inArray(d.day, days) : between(d.day, days);
   // The account too, though the sites imply it: distributed by account, a query goes where its account is.
-  const where = and(eq(d.userId, userId), inArray(d.siteId, [...part.siteIds]), inDays, only);
+  const where = and(eq(d.userId, userId), inArray(d.siteId, [...part.siteIds]), inArray(d.day, days), only);
   return select(part, d.country, d, where);
 }
 
@@ -187,7 +186,9 @@ function siteCountryPieces(scope: RevenueScope, part: Part & { siteIds: readonly
   const groups = new Map<string, SignedPeriod[]>();
   for (const p of siteCountryPeriods(scope.fromDate, scope.toDate)) {
     const key = `${p.grain}${p.sign}`;
-    groups.set(key, [...(groups.get(key) ?? []), p]);
+    const group = groups.get(key);
+    if (group) group.push(p);
+    else groups.set(key, [p]);
   }
   return [...groups.values()].map((periods) => {
     const { grain, sign } = periods[0];

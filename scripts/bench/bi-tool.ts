@@ -10,7 +10,7 @@ import { getDb } from '@/db/client';
 import { queryRows } from '@/db/raw-query';
 import { usdFromMicros } from '@/lib/shared/money';
 import type { Access, Dataset } from './fixtures';
-import { summarize, type Stats } from './measure';
+import { probe, summarize, type Stats } from './measure';
 import { type Window, windowParams, windowsOf } from './windows';
 
 const KEYS = 10;
@@ -47,11 +47,10 @@ export interface BiToolFigure extends Stats {
 
 async function ask(origin: string, path: string, apiKey: string, seen: { ms: number[]; codes: Record<string, number> }) {
   const started = performance.now();
-  const response = await fetch(origin + path, { headers: { 'x-api-key': apiKey }, signal: AbortSignal.timeout(30_000) });
-  const body = await response.text();
+  const { status, body } = await probe(origin + path, { 'x-api-key': apiKey });
   seen.ms.push(performance.now() - started);
-  seen.codes[response.status] = (seen.codes[response.status] ?? 0) + 1;
-  return response.ok ? JSON.parse(body) : null;
+  seen.codes[status] = (seen.codes[status] ?? 0) + 1;
+  return status >= 200 && status <= 299 ? JSON.parse(body) : null;
 }
 
 /** One key's windows in turn, each window's two reports at once. */
