@@ -428,7 +428,7 @@ test.describe('server actions', () => {
   test('sites: another publisher cannot delete or review a site of this account', async ({ openAs }) => {
     // The rival adds a site of its own, then presses its Delete with the demo site's id put in its place.
     const rival = await openAs('rival');
-    await rival.goto('/sites');
+    await rival.goto('/sites?view=review');
     await waitForHydration(rival);
     const name = uniqueLabel('rival site');
     await rival.getByRole('button', { name: 'Add site' }).click();
@@ -438,7 +438,7 @@ test.describe('server actions', () => {
     await dialog.getByLabel('Framework').fill('unity');
     await dialog.getByRole('button', { name: 'Add site' }).click();
     await expect(dialog).toBeHidden();
-    const sent = await rewriteNextAction(rival, ([account]) => [account, DEMO_SITE, 'Sky Hopper'], '/sites');
+    const sent = await rewriteNextAction(rival, ([account]) => [account, DEMO_SITE, 'Sky Hopper'], '/sites*');
     await rival.getByRole('button', { name: `Delete ${name}` }).click();
     await rival.getByRole('alertdialog').getByRole('button', { name: 'Delete site' }).click();
     await expect(rival.getByRole('status').filter({ hasText: `No site with id ${DEMO_SITE}.` })).toBeAttached();
@@ -453,7 +453,7 @@ test.describe('server actions', () => {
 
     // The demo site is still there; the rival's own is deleted for real this time.
     const demo = await openAs('demo');
-    await demo.goto('/sites');
+    await demo.goto('/sites?view=review');
     await expect(demo.getByTestId('site-status').filter({ hasText: 'Sky Hopper' })).toHaveCount(1);
     await rival.unrouteAll();
     await rival.reload();

@@ -21,7 +21,12 @@ test('a publisher adds a site, an operator approves it and takes it live, sends 
 }) => {
   const name = uniqueLabel('site');
   const publisher = await openAs('demo');
-  await publisher.goto('/sites');
+  // The Sites page's second tab, its range kept in the link.
+  await publisher.goto('/sites?from=2026-01-01&to=2026-01-31');
+  const tabs = publisher.getByRole('navigation', { name: 'Sites views' });
+  await expect(tabs.getByRole('link', { name: 'Revenue' })).toHaveAttribute('aria-current', 'page');
+  await tabs.getByRole('link', { name: /^Review status/ }).click();
+  await expect(publisher).toHaveURL(/\/sites\?from=2026-01-01&to=2026-01-31&view=review$/);
   await waitForHydration(publisher);
 
   // Add site: a wrong URL is named beside its field, then the site is added as pending.
@@ -37,6 +42,10 @@ test('a publisher adds a site, an operator approves it and takes it live, sends 
   await dialog.getByRole('button', { name: 'Add site' }).click();
   await expect(dialog).toBeHidden();
   await expect(ownCard(publisher, name)).toContainText('Pending review');
+  await expect(tabs.getByRole('link', { name: /^Review status \(\d+ pending\)$/ })).toHaveAttribute(
+    'aria-current',
+    'page',
+  );
 
   // The admin's queue: pending first; approve, then go live.
   const admin = await openAs('admin');

@@ -1,9 +1,8 @@
 'use client';
 
-import Link from 'next/link';
 import { usePathname, useSearchParams } from 'next/navigation';
+import { TabLinks } from '@/components/ui/tab-links';
 import { clearedViewHref } from '@/lib/dashboard/url';
-import { cn } from '@/components/ui/cn';
 
 const TABS = [
   { href: '/settings/security', label: 'Security' },
@@ -11,30 +10,18 @@ const TABS = [
   { href: '/settings/activity', label: 'Activity' },
 ];
 
-/** The Settings pages' tabs: links that keep which account it is (`?as=`), the current one marked for screen readers. */
+/** The Settings pages' tabs: links that keep which account it is (`?as=`). */
 export function SettingsTabs() {
   const pathname = usePathname();
   const searchParams = useSearchParams();
   return (
-    <nav aria-label="Settings" className="mb-6 flex gap-1 border-b border-zinc-200 dark:border-zinc-800">
-      {TABS.map(({ href, label }) => {
-        const active = pathname.startsWith(href);
-        return (
-          <Link
-            key={href}
-            href={clearedViewHref(href, searchParams)}
-            aria-current={active ? 'page' : undefined}
-            className={cn(
-              '-mb-px border-b-2 px-3 py-2 text-sm font-medium',
-              active
-                ? 'border-accent-600 text-accent-700 dark:border-accent-400 dark:text-accent-300'
-                : 'border-transparent text-zinc-700 hover:text-zinc-900 dark:text-zinc-300 dark:hover:text-zinc-100',
-            )}
-          >
-            {label}
-          </Link>
-        );
-      })}
-    </nav>
+    <TabLinks
+      label="Settings"
+      tabs={TABS.map(({ href, label }) => ({
+        href: clearedViewHref(href, searchParams),
+        label,
+        current: pathname.startsWith(href),
+      }))}
+    />
   );
 }

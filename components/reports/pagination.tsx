@@ -11,7 +11,7 @@ const SIZES = [20, 50, 100];
 export const hasPages = (totalRows: number) => totalRows > SIZES[0];
 
 /** A list's pager: which rows are shown ("21–40 of 95") and its controls. */
-export function PagerBar(props: { label: string; first: number; last: number; total: number; children: ReactNode }) {
+function PagerBar(props: { label: string; first: number; last: number; total: number; children: ReactNode }) {
   const { label, first, last, total, children } = props;
   return (
     <nav

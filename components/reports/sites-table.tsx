@@ -1,25 +1,14 @@
 'use client';
 
-import {
-  type ColumnDef,
-  createPaginatedRowModel,
-  rowPaginationFeature,
-  rowSortingFeature,
-  type SortingState,
-  tableFeatures,
-  useTable,
-  createSortedRowModel,
-  sortFns,
-} from '@tanstack/react-table';
+import { type ColumnDef, rowSortingFeature, type SortingState, tableFeatures, useTable } from '@tanstack/react-table';
 import Link from 'next/link';
-import { useState } from 'react';
+import { usePathname, useRouter, useSearchParams } from 'next/navigation';
+import { useTransition } from 'react';
 import { Sparkline } from '@/components/reports/charts/sparkline';
 import { Badge, type BadgeTone } from '@/components/ui/badge';
-import { buttonClass } from '@/components/ui/button';
 import type { SiteSort, SiteTableRow } from '@/lib/dashboard/sites';
 import { withChanges } from '@/lib/dashboard/url';
-import { formatInt, formatPct, formatUsd, relativeChange } from '@/lib/shared/format';
-import { PagerBar } from './pagination';
+import { formatInt, formatPct, formatUsd } from '@/lib/shared/format';
 import { Change } from './change';
 import { ReportTable, requestedSort } from './report-table';
 
@@ -34,25 +23,15 @@ const STATUS: Record<NonNullable<SiteRow['status']>, { tone: BadgeTone; label: s
   pending: { tone: 'amber', label: 'Pending' },
 };
 
-const features = tableFeatures({
-  rowSortingFeature,
-  rowPaginationFeature,
-  sortedRowModel: createSortedRowModel(),
-  paginatedRowModel: createPaginatedRowModel(),
-  sortFns,
-});
-/** Rows per page: a hundred sites' rows, each with its sparkline, made the page 600 KB. */
-const PAGE_SIZE = 25;
+const features = tableFeatures({ rowSortingFeature });
 const num = (format: (n: number) => string) => (info: { getValue: () => unknown }) => format(info.getValue() as number);
-// "New" (no revenue before) sorts above every growth rate.
-const changeOf = ({ change }: SiteRow) =>
-  change ? (relativeChange(change.current, change.previous) ?? Number.POSITIVE_INFINITY) : 0;
 
 const columns: ColumnDef<typeof features, SiteRow>[] = [
   {
     id: 'name',
     accessorFn: (row) => row.name ?? '',
     header: 'Site',
+    sortDescFirst: false,
     cell: ({ row: { original: site } }) => (
       <div className="min-w-0">
         <Link href={site.href} className="font-medium text-accent-700 hover:underline dark:text-accent-300">
@@ -74,7 +53,8 @@ const columns: ColumnDef<typeof features, SiteRow>[] = [
   },
   {
     id: 'change',
-    accessorFn: changeOf,
+    // Sorted on the server (sortSiteRows); a column sorts only with an accessor.
+    accessorFn: (row) => row.change,
     header: 'Change',
     cell: ({ row: { original: site } }) =>
       site.change ? <Change current={site.change.current} previous={site.change.previous} /> : '—',
@@ -95,58 +75,39 @@ const columns: ColumnDef<typeof features, SiteRow>[] = [
 ];
 
 /**
- * Every site's money for the range, sorted in the browser (an account has at most a few hundred sites) and
- * shown 25 at a time; the sort is written into the URL without a reload, so a shared link opens sorted the
- * same way. A new sort starts again at the first page.
+ * One page of the sites' money for the range. Sorting and paging are server-side (lib/dashboard/sites.ts): a
+ * header click changes `sortBy`/`sortDirection` in the URL, back to the first page, and the server renders
+ * the new page, so a shared link opens sorted the same way and the browser receives only the rows it shows.
  */
 export function SitesTable({ rows, sortBy, descending }: { rows: SiteRow[]; sortBy: SiteSort; descending: boolean }) {
-  const [sorting, setSorting] = useState<SortingState>([{ id: sortBy, desc: descending }]);
-  const [pagination, setPagination] = useState({ pageIndex: 0, pageSize: PAGE_SIZE });
+  const router = useRouter();
+  const pathname = usePathname();
+  const searchParams = useSearchParams();
+  const [pending, startTransition] = useTransition();
+  const sorting: SortingState = [{ id: sortBy, desc: descending }];
   const table = useTable({
     features,
     columns,
     data: rows,
+    manualSorting: true,
     enableSortingRemoval: false,
-    state: { sorting, pagination },
-    onPaginationChange: (updater) => setPagination(typeof updater === 'function' ? updater(pagination) : updater),
+    sortDescFirst: true,
+    state: { sorting },
     onSortingChange: (updater) => {
       const sort = requestedSort(updater, sorting);
       if (!sort) return;
-      setSorting(sort.sorting);
-      setPagination({ ...pagination, pageIndex: 0 });
-      window.history.replaceState(null, '', `?${withChanges(window.location.search, sort.params)}`);
+      const params = withChanges(searchParams.toString(), { ...sort.params, page: null });
+      startTransition(() => router.push(`${pathname}?${params}`, { scroll: false }));
     },
   });
-
-  const first = pagination.pageIndex * PAGE_SIZE;
   return (
-    <>
-      <ReportTable
-        table={table}
-        caption="Revenue by site; column headers sort the table"
-        className="stack-table w-full text-sm md:min-w-[52rem]"
-        rowKey={(row) => row.original.siteId}
-        rowTestId="site-row"
-      />
-      {rows.length > PAGE_SIZE && (
-        <PagerBar
-          label="Pages of sites"
-          first={first + 1}
-          last={Math.min(rows.length, first + PAGE_SIZE)}
-          total={rows.length}
-        >
-          <div className="flex items-center gap-2">
-            {[
-              { label: 'Previous', enabled: table.getCanPreviousPage(), go: () => table.previousPage() },
-              { label: 'Next', enabled: table.getCanNextPage(), go: () => table.nextPage() },
-            ].map(({ label, enabled, go }) => (
-              <button key={label} type="button" className={buttonClass('secondary')} disabled={!enabled} onClick={go}>
-                {label}
-              </button>
-            ))}
-          </div>
-        </PagerBar>
-      )}
-    </>
+    <ReportTable
+      table={table}
+      caption="Revenue by site; column headers sort the table"
+      className="stack-table w-full text-sm md:min-w-[52rem]"
+      busy={pending}
+      rowKey={(row) => row.original.siteId}
+      rowTestId="site-row"
+    />
   );
 }

@@ -1,12 +1,13 @@
 import { getRevenueBySite, type ReportRange, type SiteRevenue } from '@/lib/reports';
 import type { Principal } from '@/lib/access';
+import { relativeChange } from '@/lib/shared/format';
 import { fetchCompared, type CompareMode } from './comparison';
 
 /** The columns of the Sites table one may sort by, by their URL names (`sortBy`). */
 export const SITE_SORTS = ['name', 'revenue', 'change', 'impressions', 'cpm', 'fillRate'] as const;
 export type SiteSort = (typeof SITE_SORTS)[number];
 
-/** What the Sites table shows of a site: the page sends every site's to the browser, which sorts and pages them. */
+/** What the Sites table shows of a site; the page sorts and pages them on the server (sortSiteRows). */
 export interface SiteTableRow extends Pick<
   SiteRevenue,
   'siteId' | 'name' | 'url' | 'status' | 'revenue' | 'impressions' | 'cpm' | 'fillRate'
@@ -55,4 +56,28 @@ export async function loadSiteBreakdown(
     }),
   );
   return { rows, compared };
+}
+
+// "New" (no revenue before) sorts above every growth rate; without a comparison every change is equal.
+const changeOf = ({ change }: SiteTableRow) =>
+  change ? (relativeChange(change.current, change.previous) ?? Number.POSITIVE_INFINITY) : 0;
+const byName = (a: SiteTableRow, b: SiteTableRow) =>
+  (a.name ?? '').localeCompare(b.name ?? '') || a.siteId.localeCompare(b.siteId);
+const SORT_KEYS: Record<Exclude<SiteSort, 'name'>, (row: SiteTableRow) => number> = {
+  revenue: (row) => row.revenue,
+  change: changeOf,
+  impressions: (row) => row.impressions,
+  cpm: (row) => row.cpm,
+  fillRate: (row) => row.fillRate,
+};
+
+/**
+ * The rows in the table's order: by the column, either way, equal figures by name so that a page boundary
+ * never moves between two requests. Sorted here, the browser receives only the page it shows.
+ */
+export function sortSiteRows(rows: SiteTableRow[], sortBy: SiteSort, descending: boolean): SiteTableRow[] {
+  const sign = descending ? -1 : 1;
+  if (sortBy === 'name') return rows.toSorted((a, b) => sign * byName(a, b));
+  const key = SORT_KEYS[sortBy];
+  return rows.toSorted((a, b) => sign * (key(a) - key(b)) || byName(a, b));
 }
