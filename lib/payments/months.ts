@@ -1,5 +1,6 @@
 /** Calendar months (UTC) as the ledger keeps them: the first day, `YYYY-MM-01`; the API names them `YYYY-MM`. */
 import { addDays } from '@/lib/query';
+import { formatDay } from '@/lib/shared/format';
 
 /** `YYYY-MM`, as the API, the CLI and payment files name a month. */
 export const MONTH_PATTERN = /^\d{4}-(0[1-9]|1[0-2])$/;
@@ -22,5 +23,4 @@ export const previousMonth = (month: string) => monthsAfter(month, -1);
 export const lastDayOf = (month: string) => addDays(nextMonth(month), -1);
 
 /** "October 2026", for pages, e-mail and the PDF. */
-export const monthLabel = (month: string) =>
-  new Date(`${month}T00:00:00Z`).toLocaleDateString('en-US', { month: 'long', year: 'numeric', timeZone: 'UTC' });
+export const monthLabel = (month: string) => formatDay(month, { month: 'long', year: 'numeric' });
