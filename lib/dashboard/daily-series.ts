@@ -1,4 +1,4 @@
-import { addDays } from '@/lib/query/dates';
+import { daysFrom } from '@/lib/query/dates';
 import type { DailyPoint } from '@/lib/reports';
 import { metricsOf, NO_SUMS, type Sums } from '@/lib/shared/money';
 
@@ -22,8 +22,9 @@ export function packDays(points: DailyPoint[]): PackedDays {
 
 export function unpackDays({ firstDay, sums }: PackedDays): DailyPoint[] {
   if (firstDay === null) return [];
+  const days = daysFrom(firstDay, sums.revenueMicros.length);
   return sums.revenueMicros.map((revenueMicros, i) => ({
-    day: addDays(firstDay, i),
+    day: days[i],
     ...metricsOf({
       revenueMicros,
       impressions: sums.impressions[i],

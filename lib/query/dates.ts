@@ -56,8 +56,31 @@ export function daysBetweenInclusive(a: string, b: string): number {
 
 /** Every day from `from` to `to` inclusive, for zero-filling charts; empty when from > to. */
 export function eachDay(from: string, to: string): string[] {
-  const days: string[] = [];
-  for (let ms = dayToMs(from), end = dayToMs(to); ms <= end; ms += DAY_MS) days.push(msToDay(ms));
+  return isDay(from) && isDay(to) ? daysFrom(from, Math.max(0, daysBetweenInclusive(from, to))) : [];
+}
+
+const daysInMonth = (year: number, month: number) =>
+  month === 2
+    ? year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0)
+      ? 29
+      : 28
+    : [4, 6, 9, 11].includes(month)
+      ? 30
+      : 31;
+const twoDigits = (n: number) => (n < 10 ? `0${n}` : String(n));
+
+/**
+ * `count` days in a row from `first` (a real day), counted on the calendar: no Date per day, as a year's
+ * chart and its comparison are 730 of them per page and a Date costs microseconds under Next.js.
+ */
+export function daysFrom(first: string, count: number): string[] {
+  const [year, month, day] = first.split('-').map(Number);
+  const days = new Array<string>(count);
+  for (let i = 0, y = year, m = month, d = day; i < count; i++) {
+    days[i] = `${y}-${twoDigits(m)}-${twoDigits(d)}`;
+    if (++d > daysInMonth(y, m)) [d, m] = [1, m + 1];
+    if (m > 12) [m, y] = [1, y + 1];
+  }
   return days;
 }
 

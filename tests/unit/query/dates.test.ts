@@ -11,7 +11,7 @@ import {
   MAX_RANGE_DAYS,
 } from '@/lib/query';
 import type { FieldError } from '@/lib/shared/errors';
-import { FIRST_DAY, parseDay } from '@/lib/query/dates';
+import { daysFrom, FIRST_DAY, parseDay } from '@/lib/query/dates';
 import { errorsOf, qp } from './helpers';
 
 const today = '2026-03-15';
@@ -150,5 +150,23 @@ describe('reading and resolving a range', () => {
   it('refuses a nonsensical defaultDays as a programming error', () => {
     expect(() => parse('', 0)).toThrow(RangeError);
     expect(() => parse('', 732)).toThrow(RangeError);
+  });
+});
+
+describe('daysFrom (calendar counting, no Date per day)', () => {
+  it('agrees with addDays day by day across month ends, leap days and century years', () => {
+    for (const first of ['1999-12-25', '2000-02-27', '2100-02-27', '2024-02-28', '2026-01-31', '9999-12-01']) {
+      const count = first.startsWith('9999') ? 31 : 800;
+      const days = daysFrom(first, count);
+      expect(days, first).toEqual(Array.from({ length: count }, (_, i) => addDays(first, i)));
+      expect(days.every(isDay), first).toBe(true);
+    }
+  });
+
+  it('gives nothing for no days, and eachDay nothing for a range the wrong way round or a wrong day', () => {
+    expect(daysFrom('2026-03-15', 0)).toEqual([]);
+    expect(eachDay('2026-03-15', '2026-03-14')).toEqual([]);
+    expect(eachDay('2026-02-30', '2026-03-14')).toEqual([]);
+    expect(eachDay('2026-02-27', '2026-03-01')).toEqual(['2026-02-27', '2026-02-28', '2026-03-01']);
   });
 });
