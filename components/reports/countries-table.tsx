@@ -40,7 +40,7 @@ const columns: ColumnDef<typeof features, ByCountryTableRow>[] = [
     cell: ({ row: { original: row } }) => {
       const value = metricsOfByCountry(row)[metric.id];
       return (
-        <span className="inline-flex flex-row-reverse items-baseline gap-2 md:flex-col md:items-end md:gap-0">
+        <span className="figure-and-change">
           <span data-value={value}>{metric.format(value)}</span>
           {row.change && <Change current={row.change.current[metric.id]} previous={row.change.previous[metric.id]} />}
         </span>
