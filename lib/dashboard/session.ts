@@ -18,19 +18,22 @@ import { SESSION_COOKIE } from './session-cookie';
  * once per request however many components ask.
  */
 export const currentPerson = cache(async (accountId?: string): Promise<SessionPerson | null> =>
-  sessionPersonOf((await cookies()).get(SESSION_COOKIE)?.value, new Headers(await headers()), accountId),
+  sessionPersonOf((await cookies()).get(SESSION_COOKIE)?.value, await headers(), accountId),
 );
 
 /** The person a session token signs in (acting for `accountId`), with the address the request came from. */
 export async function sessionPersonOf(
   token: string | undefined,
-  requestHeaders: Headers,
+  requestHeaders: Pick<Headers, 'get'>,
   accountId?: string,
 ): Promise<SessionPerson | null> {
   const person = token ? await personForSession(token, accountId) : null;
   // Where the request came from, for the activity log of what the person does.
-  const request = new Request('http://portal.local/', { headers: requestHeaders });
-  return person && { ...person, principal: { ...person.principal, clientAddress: exactClientAddress(request) } };
+  if (!person) return null;
+  return {
+    ...person,
+    principal: { ...person.principal, clientAddress: exactClientAddress({ headers: requestHeaders }) },
+  };
 }
 
 /**

@@ -61,7 +61,7 @@ const deploymentTrust = (): AddressTrust => ({
 
 /** The caller's address as `read` words it (a bucket, or the exact address), or null. */
 function vouchedAddress(
-  request: Pick<Request, 'headers'>,
+  request: { headers: Pick<Headers, 'get'> },
   trust: AddressTrust,
   read: (text: string) => string | null,
 ): string | null {
@@ -75,12 +75,18 @@ function vouchedAddress(
 }
 
 /** The caller's address bucket; tests pass a trust of their own. */
-export function clientAddress(request: Pick<Request, 'headers'>, trust: AddressTrust = deploymentTrust()): string {
+export function clientAddress(
+  request: { headers: Pick<Headers, 'get'> },
+  trust: AddressTrust = deploymentTrust(),
+): string {
   return vouchedAddress(request, trust, addressBucket) ?? UNKNOWN_ADDRESS;
 }
 
 /** The caller's exact address, for the activity log (the limits count per bucket; a log names the address). */
-export function exactClientAddress(request: Pick<Request, 'headers'>, trust: AddressTrust = deploymentTrust()): string {
+export function exactClientAddress(
+  request: { headers: Pick<Headers, 'get'> },
+  trust: AddressTrust = deploymentTrust(),
+): string {
   return vouchedAddress(request, trust, (text) => parseAddress(text)?.toString() ?? null) ?? UNKNOWN_ADDRESS;
 }
 
