@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import postgres from 'postgres';
+import { SERVER_NODE_FLAGS } from '../../scripts/server-flags.mjs';
 
 /**
  * Real server processes for end-to-end tests that need more than Playwright's one webServer: each runs
@@ -140,7 +141,15 @@ export async function startServer(options: StartServerOptions): Promise<ServerPr
   const group = options.entry === 'start';
   const child = spawn(
     process.execPath,
-    [path.join(ROOT, script), ...command, '--port', String(port), ...(hostname ? ['--hostname', hostname] : [])],
+    // start.mjs gives serve.mjs the flags itself.
+    [
+      ...(script === ENTRIES.serve[0] ? SERVER_NODE_FLAGS : []),
+      path.join(ROOT, script),
+      ...command,
+      '--port',
+      String(port),
+      ...(hostname ? ['--hostname', hostname] : []),
+    ],
     {
       cwd: ROOT,
       env: childEnv({ ...options.database, ...options.env }),

@@ -3,6 +3,7 @@ import { once } from 'node:events';
 import net from 'node:net';
 import path from 'node:path';
 import { root } from '../production-build.mjs';
+import { SERVER_NODE_FLAGS } from '../server-flags.mjs';
 
 export interface BenchServer {
   origin: string;
@@ -48,7 +49,7 @@ export async function startServer(options: {
   // The in-memory limiter: exact for one server, and no network round trip to Upstash in the figures.
   delete env.UPSTASH_REDIS_REST_URL;
   delete env.UPSTASH_REDIS_REST_TOKEN;
-  const child = spawn(process.execPath, [path.join(root, 'scripts', 'serve.mjs'), '--port', String(options.port), '--hostname', '127.0.0.1'], {
+  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, path.join(root, 'scripts', 'serve.mjs'), '--port', String(options.port), '--hostname', '127.0.0.1'], {
     cwd: root,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
