@@ -113,3 +113,9 @@ test('the overview lists the top sites by revenue beside the top countries, link
   await page.getByRole('link', { name: /^All \d+ sites →$/ }).click();
   await expect(page).toHaveURL(/\/sites\?from=2026-01-01&to=2026-01-31$/);
 });
+
+test('a page past the last says so instead of claiming the account has no sites', async ({ page }) => {
+  await page.goto('/sites?page=9');
+  await expect(page.getByText('Page 9 has no sites.')).toBeVisible();
+  await expect(page.getByText('No sites on this account yet.')).toHaveCount(0);
+});

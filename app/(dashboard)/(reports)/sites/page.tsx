@@ -114,7 +114,9 @@ async function RevenueView({ params, reading }: ViewProps) {
       <SitesTabs params={params} reviewing={false} pending={pendingOf(reading)} />
       <Card className="md:overflow-x-auto">
         {rows.length === 0 ? (
-          <p className="p-10 text-center text-sm text-zinc-600 dark:text-zinc-400">No sites on this account yet.</p>
+          <p className="p-10 text-center text-sm text-zinc-600 dark:text-zinc-400">
+            {paging.totalRows === 0 ? 'No sites on this account yet.' : `Page ${paging.page} has no sites.`}
+          </p>
         ) : (
           <SitesTable rows={rows} sortBy={sortBy} descending={descending} />
         )}
