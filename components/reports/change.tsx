@@ -13,7 +13,7 @@ export function Change({ current, previous, against }: { current: number; previo
   }
   const flat = Math.abs(change) < 0.0005;
   // Colour and arrow come from `.change` (app/globals.css): a table shows a hundred of these, and their
-  // utilities and arrow elements were a third of the Countries page's table.
+  // utilities and arrow elements were nearly half of the Countries page's table.
   const text = flat ? 'No change' : `${change > 0 ? '+' : '−'}${formatPct(Math.abs(change))}`;
   return (
     <span className="change" data-trend={flat ? 'flat' : change > 0 ? 'up' : 'down'}>

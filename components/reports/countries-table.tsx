@@ -2,14 +2,11 @@
 
 import { rowSortingFeature, tableFeatures, useTable, type ColumnDef, type SortingState } from '@tanstack/react-table';
 import Link from 'next/link';
-import { usePathname, useRouter, useSearchParams } from 'next/navigation';
-import { useTransition } from 'react';
 import { countryName } from '@/lib/shared/countries';
 import type { ByCountryRow } from '@/lib/dashboard/countries';
 import { BY_COUNTRY_FIELD, METRICS, metricsOfByCountry } from '@/lib/dashboard/metrics';
-import { withChanges } from '@/lib/dashboard/url';
 import { Change } from './change';
-import { ReportTable, requestedSort } from './report-table';
+import { ReportTable, useUrlSorting } from './report-table';
 
 const features = tableFeatures({ rowSortingFeature });
 
@@ -64,12 +61,8 @@ export function CountriesTable({
   sortBy: string;
   sortDirection: 'asc' | 'desc';
 }) {
-  const router = useRouter();
-  const pathname = usePathname();
-  const searchParams = useSearchParams();
-  const [pending, startTransition] = useTransition();
   const sorting: SortingState = [{ id: sortBy, desc: sortDirection === 'desc' }];
-
+  const { pending, onSortingChange } = useUrlSorting(sorting);
   const table = useTable({
     features,
     columns,
@@ -78,12 +71,7 @@ export function CountriesTable({
     enableSortingRemoval: false,
     sortDescFirst: true,
     state: { sorting },
-    onSortingChange: (updater) => {
-      const sort = requestedSort(updater, sorting);
-      if (!sort) return;
-      const params = withChanges(searchParams.toString(), { ...sort.params, page: null });
-      startTransition(() => router.push(`${pathname}?${params}`, { scroll: false }));
-    },
+    onSortingChange,
   });
 
   return (

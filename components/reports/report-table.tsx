@@ -4,7 +4,9 @@
  */
 import type { ReactTable, Row, RowData, SortingState, TableFeatures, Updater } from '@tanstack/react-table';
 import { ArrowDown, ArrowUp, ChevronsUpDown } from 'lucide-react';
-import type { ReactNode } from 'react';
+import { usePathname, useRouter, useSearchParams } from 'next/navigation';
+import { type ReactNode, useTransition } from 'react';
+import { withChanges } from '@/lib/dashboard/url';
 
 /**
  * A column header that sorts its table: a button with the direction as an arrow, and `aria-sort` so the
@@ -77,11 +79,26 @@ function cellProps(column: ReportColumn) {
   };
 }
 
-/** A header click's new sorting, and its first column as the URL writes it; null when nothing is sorted. */
-export function requestedSort(updater: Updater<SortingState>, sorting: SortingState) {
-  const next = typeof updater === 'function' ? updater(sorting) : updater;
-  if (!next[0]) return null;
-  return { sorting: next, params: { sortBy: next[0].id, sortDirection: next[0].desc ? 'desc' : 'asc' } };
+/**
+ * Sorting on the server, for a table whose `sorting` comes from the URL: a header click writes the new first
+ * column to `sortBy`/`sortDirection`, back to the first page, and the server renders it; `pending` meanwhile.
+ */
+export function useUrlSorting(sorting: SortingState) {
+  const router = useRouter();
+  const pathname = usePathname();
+  const searchParams = useSearchParams();
+  const [pending, startTransition] = useTransition();
+  const onSortingChange = (updater: Updater<SortingState>) => {
+    const first = (typeof updater === 'function' ? updater(sorting) : updater)[0];
+    if (!first) return;
+    const params = withChanges(searchParams.toString(), {
+      sortBy: first.id,
+      sortDirection: first.desc ? 'desc' : 'asc',
+      page: null,
+    });
+    startTransition(() => router.push(`${pathname}?${params}`, { scroll: false }));
+  };
+  return { pending, onSortingChange };
 }
 
 /**

@@ -2,15 +2,12 @@
 
 import { type ColumnDef, rowSortingFeature, type SortingState, tableFeatures, useTable } from '@tanstack/react-table';
 import Link from 'next/link';
-import { usePathname, useRouter, useSearchParams } from 'next/navigation';
-import { useTransition } from 'react';
 import { Sparkline } from '@/components/reports/charts/sparkline';
 import { Badge, type BadgeTone } from '@/components/ui/badge';
 import type { SiteSort, SiteTableRow } from '@/lib/dashboard/sites';
-import { withChanges } from '@/lib/dashboard/url';
 import { formatInt, formatPct, formatUsd } from '@/lib/shared/format';
 import { Change } from './change';
-import { ReportTable, requestedSort } from './report-table';
+import { ReportTable, useUrlSorting } from './report-table';
 
 export interface SiteRow extends SiteTableRow {
   /** The overview filtered to this site, with the range kept. */
@@ -80,11 +77,8 @@ const columns: ColumnDef<typeof features, SiteRow>[] = [
  * the new page, so a shared link opens sorted the same way and the browser receives only the rows it shows.
  */
 export function SitesTable({ rows, sortBy, descending }: { rows: SiteRow[]; sortBy: SiteSort; descending: boolean }) {
-  const router = useRouter();
-  const pathname = usePathname();
-  const searchParams = useSearchParams();
-  const [pending, startTransition] = useTransition();
   const sorting: SortingState = [{ id: sortBy, desc: descending }];
+  const { pending, onSortingChange } = useUrlSorting(sorting);
   const table = useTable({
     features,
     columns,
@@ -93,12 +87,7 @@ export function SitesTable({ rows, sortBy, descending }: { rows: SiteRow[]; sort
     enableSortingRemoval: false,
     sortDescFirst: true,
     state: { sorting },
-    onSortingChange: (updater) => {
-      const sort = requestedSort(updater, sorting);
-      if (!sort) return;
-      const params = withChanges(searchParams.toString(), { ...sort.params, page: null });
-      startTransition(() => router.push(`${pathname}?${params}`, { scroll: false }));
-    },
+    onSortingChange,
   });
   return (
     <ReportTable
