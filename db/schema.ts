@@ -281,20 +281,13 @@ export const revenueRollup = pgTable(
     index('revenue_rollup_site_month_idx')
       .on(t.userId, t.period, t.siteId, t.revenueMicros)
       .where(sql`${t.grain} = 'm' and ${t.siteId} is not null and ${t.country} is null`),
-    check('revenue_rollup_grain_check', sql`${t.grain} in ('d', 't', 'f', 'e', 's', 'm', 'q', 'y')`),
+    check('revenue_rollup_grain_check', sql`${t.grain} in ('d', 'm', 'c')`),
+    check('revenue_rollup_month_check', sql`${t.grain} in ('d', 'c') or extract(day from ${t.period}) = 1`),
+    // Running totals only for some sites by country, the grain that grows with sites × countries
+    // (db/migrations/0022_rollup_running_totals.sql).
     check(
-      'revenue_rollup_month_check',
-      sql`${t.grain} in ('d', 't', 'f', 'e', 's') or extract(day from ${t.period}) = 1`,
-    ),
-    // Spans of days, quarters and years only for some sites by country, the costly grain to read
-    // (db/migrations/0017_rollup_site_country_years.sql, 0020_rollup_day_spans.sql).
-    check(
-      'revenue_rollup_year_check',
-      sql`${t.grain} <> 'y' or (extract(month from ${t.period}) = 1 and ${t.siteId} is not null and ${t.country} is not null)`,
-    ),
-    check(
-      'revenue_rollup_span_check',
-      sql`${t.grain} not in ('t', 'f', 'e', 's', 'q') or (${t.siteId} is not null and ${t.country} is not null)`,
+      'revenue_rollup_running_check',
+      sql`${t.grain} <> 'c' or (${t.siteId} is not null and ${t.country} is not null)`,
     ),
   ],
 );

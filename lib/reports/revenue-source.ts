@@ -9,7 +9,7 @@
  *   whole account, totals        account × day / month                 ≤ ~90 rows for any range
  *   whole account, by country    account × country × day / month       ≤ ~200 × 90 rows
  *   some sites, totals           site × day / month                    ≤ sites × 90 rows
- *   some sites, by country       site × country × span / month / quarter / year, single days from revenue_daily
+ *   some sites, by country       site × country running totals         2 × sites × countries rows
  *
  * Apart from some sites by country, a range is read in up to three pieces, UNION ALL-ed: its leading partial month
  * by day, its whole months by month, its trailing partial month by day:
@@ -22,10 +22,10 @@
  * range ending today (2025-12-01 … 2025-12-27) is December's month rows less December 28–31, which have no
  * rows yet, instead of 27 days of rows (for 50 of big@example.com's sites by country, 270,000 daily rows).
  *
- * Some sites by country, the grain that grows with sites × countries, are read as day-spans.ts plans them instead:
- * any run of days within a month as the difference of two prefixes of a Fenwick tree of 2-, 4-, 8- and 16-day spans,
- * and whole months by month, quarter and year, or as the year less the others: a handful of rows per site and
- * country for any window (50 of big@example.com's sites over 365 days: 70,000 entries instead of 270,000 rows).
+ * Some sites by country, the grain that grows with sites × countries, are read as running totals instead: each site's
+ * sums per country from its first day through a day, so any range is the totals at its last day less those at the
+ * day before its first (db/migrations/0022_rollup_running_totals.sql): 50 of big@example.com's sites over 365 days
+ * are 20,000 index entries, however the range falls on months.
  *
  * A subset of more than half of an account's sites is read as the whole account minus the other sites (whose
  * rows come with their signs flipped): integers subtract exactly, and fewer sites are read.
@@ -35,9 +35,8 @@
  * were all subtracted away.
  */
 import { and, eq, inArray, isNotNull, isNull, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
-import { revenueDaily, revenueRollup } from '@/db/schema';
+import { revenueRollup } from '@/db/schema';
 import { addDays, daysBetweenInclusive } from '@/lib/query';
-import { siteCountryPeriods, type SignedPeriod } from './day-spans';
 
 /** Columns of the derived table, for the aggregates and filters in field-sql.ts. */
 export const revenue = {
@@ -128,76 +127,62 @@ interface Part {
   sign: 1 | -1;
 }
 
-function select(
-  part: Part,
-  country: SQLWrapper,
-  table: typeof revenueDaily | typeof revenueRollup,
-  where: SQL | undefined,
-) {
+function select(part: Part, country: SQLWrapper, where: SQL | undefined) {
+  const r = revenueRollup;
   const signed = (column: SQLWrapper) => (part.sign === 1 ? sql`${column}` : sql`-${column}`);
-  const rows = table === revenueRollup ? revenueRollup.rows : sql`1::bigint`;
-  return sql`select ${country} as country, ${signed(table.impressions)} as impressions,
-    ${signed(table.adRequests)} as ad_requests, ${signed(table.revenueMicros)} as revenue_micros,
-    ${signed(rows)} as rows from ${table} where ${where}`;
+  return sql`select ${country} as country, ${signed(r.impressions)} as impressions,
+    ${signed(r.adRequests)} as ad_requests, ${signed(r.revenueMicros)} as revenue_micros,
+    ${signed(r.rows)} as rows from ${r} where ${where}`;
 }
 
 /** Which countries a piece reads: the sum over all (null), each one (every), or just one. */
 type Countries = { only: string } | 'every' | null;
 
 /** Rollup rows of one grain: the whole account's (site_id null) or the sites', summed over all countries or not. */
-function rollupPiece(
-  userId: string,
-  part: Part,
-  grain: SignedPeriod['grain'],
-  periods: DayRange | string[],
-  countries: Countries,
-): SQL {
+function rollupPiece(userId: string, part: Part, grain: 'd' | 'm', periods: DayRange, countries: Countries): SQL {
   const r = revenueRollup;
   const where = and(
     eq(r.userId, userId),
     eq(r.grain, grain),
     part.siteIds === 'account' ? isNull(r.siteId) : inArray(r.siteId, [...part.siteIds]),
-    Array.isArray(periods) ? inArray(r.period, periods) : between(r.period, periods),
+    between(r.period, periods),
     countries === null
       ? isNull(r.country)
       : countries === 'every'
         ? isNotNull(r.country)
         : eq(r.country, countries.only),
   );
-  return select(part, countries ? r.country : sql`null::char(2)`, r, where);
+  return select(part, countries ? r.country : sql`null::char(2)`, where);
 }
 
-/** The daily rows themselves: only for some sites by country, the one grain the rollup has no day level for. */
-function dailyPiece(
+/**
+ * Each site's running totals on a day, by country: its rows of the last day on or before `day` that the site has
+ * rows (one index descent per site), where every country it had rows in by then has its row.
+ */
+function runningTotalsPiece(
   userId: string,
   part: Part & { siteIds: readonly string[] },
-  days: string[],
+  day: string,
   countries: Countries,
-): SQL {
-  const d = revenueDaily;
-  const only = countries !== null && countries !== 'every' ? eq(d.country, countries.only) : undefined;
-  // The account too, though the sites imply it: distributed by account, a query goes where its account is.
-  const where = and(eq(d.userId, userId), inArray(d.siteId, [...part.siteIds]), inArray(d.day, days), only);
-  return select(part, d.country, d, where);
+) {
+  const signed = (column: string) => sql.raw(part.sign === 1 ? `r.${column}` : `-r.${column}`);
+  const only = countries !== null && countries !== 'every' ? sql`and r.country = ${countries.only}` : sql``;
+  return sql`select r.country, ${signed('impressions')} as impressions, ${signed('ad_requests')} as ad_requests,
+    ${signed('revenue_micros')} as revenue_micros, ${signed('rows')} as rows
+    from unnest(${`{${part.siteIds.join(',')}}`}::uuid[]) as site (id)
+    cross join lateral (select max(period) as day from ${revenueRollup} where user_id = ${userId} and grain = 'c'
+      and site_id = site.id and period <= ${day}::date) as latest
+    join ${revenueRollup} as r on r.user_id = ${userId} and r.grain = 'c' and r.site_id = site.id
+      and r.period = latest.day ${only}`;
 }
 
-/** Some sites by country (day-spans.ts): one piece per grain and sign, its single days from revenue_daily. */
+/** Some sites by country: their running totals at the range's last day less those at the day before its first. */
 function siteCountryPieces(scope: RevenueScope, part: Part & { siteIds: readonly string[] }, countries: Countries) {
-  const groups = new Map<string, SignedPeriod[]>();
-  for (const p of siteCountryPeriods(scope.fromDate, scope.toDate)) {
-    const key = `${p.grain}${p.sign}`;
-    const group = groups.get(key);
-    if (group) group.push(p);
-    else groups.set(key, [p]);
-  }
-  return [...groups.values()].map((periods) => {
-    const { grain, sign } = periods[0];
-    const signed = { ...part, sign: (part.sign * sign) as 1 | -1 };
-    const days = periods.map((p) => p.period);
-    return grain === 'd'
-      ? dailyPiece(scope.userId, signed, days, countries)
-      : rollupPiece(scope.userId, signed, grain, days, countries);
-  });
+  const before: Part & { siteIds: readonly string[] } = { ...part, sign: part.sign === 1 ? -1 : 1 };
+  return [
+    runningTotalsPiece(scope.userId, part, scope.toDate, countries),
+    runningTotalsPiece(scope.userId, before, addDays(scope.fromDate, -1), countries),
+  ];
 }
 
 /** The fewest sites to read: the account's own grains, less the other sites when they are the fewer. */

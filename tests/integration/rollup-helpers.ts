@@ -10,7 +10,7 @@ import { sqlRows, uuidArray } from './reports-helpers';
 export const ROLLUP = sql`select user_id, site_id, trim(country) as country, grain::text, period::text, impressions::text,
   clicks::text, ad_requests::text, revenue_micros::text, rows::text from revenue_rollup`;
 
-/** [site column, country column, grain] for each grain the reports read. */
+/** [site column, country column, grain] for each additive grain. */
 const GRAINS = [
   ['null::uuid', 'null', 'd'],
   ['null::uuid', 'null', 'm'],
@@ -19,44 +19,44 @@ const GRAINS = [
   ['site_id', 'null', 'd'],
   ['site_id', 'null', 'm'],
   ['site_id', 'trim(country)', 'm'],
-  ['site_id', 'trim(country)', 'y'],
-  ['site_id', 'trim(country)', 'q'],
-  ['site_id', 'trim(country)', 't'],
-  ['site_id', 'trim(country)', 'f'],
-  ['site_id', 'trim(country)', 'e'],
-  ['site_id', 'trim(country)', 's'],
 ] as const;
 
+const PERIODS = { d: sql`day`, m: sql`date_trunc('month', day::timestamp)::date` };
+
 /**
- * A span of L days (t, f, e, s) is a node of the month's Fenwick tree: the L days ending on day i, for each i whose
- * lowest set bit is L; a day belongs to the node ending on the next multiple of L when that multiple is an odd one.
+ * The running totals (grain c), by their definition and from scratch: on each day a site has rows, for each country
+ * the site has rows in on or before that day, the sums of that site and country's rows through the day.
  */
-const span = (length: number) => {
-  const end = sql.raw(`((extract(day from day)::int + ${length - 1}) / ${length}) * ${length}`);
-  return sql`case when (${end} / ${sql.raw(String(length))}) % 2 = 1
-    then date_trunc('month', day::timestamp)::date + ${end} - ${sql.raw(String(length))} end`;
-};
+const runningTotals = (daily: ReturnType<typeof sql>) => sql`
+  select user_id, site_id, country, 'c', day::text, impressions::text, clicks::text, ad_requests::text,
+    revenue_micros::text, rows::text
+  from (
+    select days.user_id, days.site_id, trim(firsts.country) as country, days.day, firsts.first,
+      sum(coalesce(r.impressions, 0)) over pair as impressions, sum(coalesce(r.clicks, 0)) over pair as clicks,
+      sum(coalesce(r.ad_requests, 0)) over pair as ad_requests,
+      sum(coalesce(r.revenue_micros, 0)) over pair as revenue_micros, count(r.day) over pair as rows
+    from (select distinct user_id, site_id, day from (${daily}) as a) as days
+    join (select site_id, country, min(day) as first from (${daily}) as b group by 1, 2) as firsts
+      on firsts.site_id = days.site_id
+    left join (${daily}) as r on r.site_id = days.site_id and r.country = firsts.country and r.day = days.day
+    window pair as (partition by days.site_id, firsts.country order by days.day)
+  ) as grid
+  where day >= first`;
 
-const PERIODS = {
-  d: sql`day`,
-  t: span(2),
-  f: span(4),
-  e: span(8),
-  s: span(16),
-  m: sql`date_trunc('month', day::timestamp)::date`,
-  q: sql`date_trunc('quarter', day::timestamp)::date`,
-  y: sql`date_trunc('year', day::timestamp)::date`,
-};
-
-const fromDaily = (where: ReturnType<typeof sql>) =>
-  sql.join(
-    GRAINS.map(([site, country, grain]) => {
-      return sql`select user_id, ${sql.raw(site)}, ${sql.raw(country)}, ${grain}::text, ${PERIODS[grain]}::text,
+const fromDaily = (where: ReturnType<typeof sql>) => {
+  const daily = sql`select * from revenue_daily ${where}`;
+  return sql.join(
+    [
+      ...GRAINS.map(([site, country, grain]) => {
+        return sql`select user_id, ${sql.raw(site)}, ${sql.raw(country)}, ${grain}::text, ${PERIODS[grain]}::text,
         sum(impressions)::text, sum(clicks)::text, sum(ad_requests)::text, sum(revenue_micros)::text, count(*)::text
-        from (select * from revenue_daily ${where}) as daily where ${PERIODS[grain]} is not null group by 1, 2, 3, 5`;
-    }),
+        from (${daily}) as daily group by 1, 2, 3, 5`;
+      }),
+      runningTotals(daily),
+    ],
     sql` union all `,
   );
+};
 
 /** Rows in one table and not the other (both ways), for the accounts given or for all; [] when exact. */
 async function rollupDifferences(db: Db, userIds?: readonly string[]) {

@@ -11,7 +11,6 @@ import type { Db, Tx } from '@/db/client';
 import { withLedgerTruncateAllowed } from '@/db/append-only';
 import { DEMO_IDS } from '@/db/seed-data';
 import { addRevenueMonths } from '@/db/revenue-months';
-import { siteCountryPeriods } from '@/lib/reports/day-spans';
 import { splitRange } from '@/lib/reports/revenue-source';
 import { get } from '../support/api';
 import { asOwner, useTestDatabase } from '../support/db';
@@ -51,59 +50,6 @@ const monthStart = (day: string) => `${day.slice(0, 7)}-01`;
 const monthEnd = (day: string) => shiftDay(monthStart(shiftDay(monthStart(day), 31)), -1);
 
 // ---- splitting a range ------------------------------------------------------------------------------
-
-describe('siteCountryPeriods', () => {
-  /** The days a signed row holds, as the migration's revenue_day_span and the rollup's grains define them. */
-  const SPAN = { d: 1, t: 2, f: 4, e: 8, s: 16 } as Record<string, number>;
-  const daysOf = ({ grain, period }: { grain: string; period: string }): string[] => {
-    const end =
-      grain in SPAN
-        ? shiftDay(period, SPAN[grain] - 1)
-        : grain === 'm'
-          ? monthEnd(period)
-          : grain === 'q'
-            ? monthEnd(shiftDay(monthEnd(shiftDay(monthEnd(period), 1)), 1))
-            : `${period.slice(0, 4)}-12-31`;
-    const days: string[] = [];
-    for (let d = period; d <= end; d = shiftDay(d, 1)) days.push(d);
-    return days;
-  };
-
-  it('sums each day of the range exactly once, from few rows, for every range within two years', () => {
-    let worst = 0;
-    for (let from = '2024-12-01'; from <= '2025-03-31'; from = shiftDay(from, 1)) {
-      for (let length = 1; length <= 731; length += from.endsWith('1') ? 1 : 17) {
-        const to = shiftDay(from, length - 1);
-        const periods = siteCountryPeriods(from, to);
-        const times = new Map<string, number>();
-        for (const p of periods) for (const day of daysOf(p)) times.set(day, (times.get(day) ?? 0) + p.sign);
-        const counted = [...times].filter(([, n]) => n !== 0);
-        expect(
-          counted.every(([day, n]) => n === 1 && day >= from && day <= to),
-          `${from}…${to}`,
-        ).toBe(true);
-        expect(counted.length, `${from}…${to}`).toBe(length);
-        worst = Math.max(worst, periods.length);
-      }
-    }
-    // Two partial months of at most 5 + 5 nodes, and the months of three years.
-    expect(worst).toBeLessThanOrEqual(16);
-  });
-
-  it('reads a run of days inside a month as the difference of two prefixes, sharing nodes cancel', () => {
-    // Days 9–13: node 13 (day 13) + node 12 (days 9–12) + node 8 − node 8.
-    expect(siteCountryPeriods('2026-03-09', '2026-03-13')).toEqual([
-      { grain: 'd', period: '2026-03-13', sign: 1 },
-      { grain: 'f', period: '2026-03-09', sign: 1 },
-    ]);
-    // A month less its first 15 days; a year less its last month.
-    expect(siteCountryPeriods('2026-03-16', '2026-03-31')).toHaveLength(5);
-    expect(siteCountryPeriods('2025-01-01', '2025-11-30')).toEqual([
-      { grain: 'y', period: '2025-01-01', sign: 1 },
-      { grain: 'm', period: '2025-12-01', sign: -1 },
-    ]);
-  });
-});
 
 describe('splitRange', () => {
   it('reads whole months from the rollup and the days around them from revenue_daily', () => {
