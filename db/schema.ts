@@ -221,17 +221,18 @@ export const revenueDaily = pgTable(
  *   null     null     d, m   totals of a whole account
  *   null     set      d, m   by country of a whole account; the rows' counts by day and country
  *   set      null     d, m   totals of some sites; the rows' counts by site and day
- *   set      set      t, f, e, s, m, q, y
- *                           by country of some sites (their single days come from revenue_daily)
+ *   set      set      c      by country of some sites: running totals
+ *   set      set      m      no report now (the rollup tests read them; 1/30 as many as the running totals)
  *
  * NULL means "all": all of the account's sites, all countries (the unique key treats NULLs as equal).
- * `period` is the UTC day (grain d), the first day of the UTC month (m), quarter (q) or year (y), or the first day
- * of a span of two (t), four (f), eight (e) or sixteen (s) days: the nodes of a Fenwick tree over each month's days,
- * so that any run of days within a month is a handful of rows (lib/reports/day-spans.ts). `rows` counts the daily
- * rows folded in, so a group without rows can be told from one whose rows are all zeros; `updated_at` is
- * when a write last changed the group's figures.
+ * `period` is the UTC day (grain d), the first day of the UTC month (m), or for the running totals (c) the day
+ * through which they sum: on each day a site has rows, each country the site had rows in by then has the sums of
+ * its rows from the first through that day, so any range is two rows per site and country
+ * (db/migrations/0022_rollup_running_totals.sql). `rows` counts the daily rows folded in, so a group without rows
+ * can be told from one whose rows are all zeros; `updated_at` is when a write last changed the group's figures.
  * Never written by the application: statement-level triggers on revenue_daily keep it exact on every
- * INSERT, UPDATE, DELETE and TRUNCATE, in the writing transaction (db/migrations/0004_revenue_rollup.sql).
+ * INSERT, UPDATE, DELETE and TRUNCATE, in the writing transaction (db/migrations/0004_revenue_rollup.sql); the
+ * running totals of a site are computed again from the first day a statement wrote.
  */
 export const revenueRollup = pgTable(
   'revenue_rollup',

@@ -53,52 +53,81 @@ CREATE OR REPLACE FUNCTION "revenue_rollup_upsert_sql"(source text) RETURNS text
   $sql$, source)
 $fn$;
 --> statement-breakpoint
--- A site's running totals from `from_day` on (how many rows it wrote), computed again from its daily rows: the totals before from_day (its
--- last running rows before it) plus the daily rows since, on each day the site has rows (its day rows in the
--- rollup, which the additive statement has just made exact). A write to today's days recomputes one day; a
--- correction of a past day every later day of that site (docs/scaling.md gives the cost).
+-- A statement wrote some days and countries of a site; its running totals follow, reading its rows again only for
+-- what the statement can have changed (it returns how many running rows it wrote):
+-- 1. a day written on which the site has no rows left has no running rows;
+-- 2. the countries written, from the first day written on: their totals before it (the site's last running rows
+--    before it) plus their daily rows since, on each day the site has rows (its day rows in the rollup, which the
+--    additive statement has just made exact);
+-- 3. on each day written that is new to the site, every other country the site had rows in by then: its totals of
+--    the site's day before, as it has no rows of its own that day.
+-- A correction of one past row rewrites that country's later totals (a year of days: 365 rows), a new day of an
+-- account one row per site and country, a restated month every later total of its sites (docs/scaling.md).
 -- Writers of one site take turns (an advisory lock until commit), and the next one reads what the first committed:
 -- revenue_daily is written in READ COMMITTED, where each statement of this function sees the latest commits.
-CREATE FUNCTION "revenue_running_rebuild"(uid uuid, sid uuid, from_day date) RETURNS bigint LANGUAGE plpgsql AS $$
+CREATE FUNCTION "revenue_running_rebuild"(uid uuid, sid uuid, days date[], countries char(2)[]) RETURNS bigint
+LANGUAGE plpgsql AS $$
 DECLARE
+  from_day date := (SELECT min(d) FROM unnest(days) AS d);
+  new_day date;
   written bigint;
+  carried bigint;
 BEGIN
   PERFORM pg_advisory_xact_lock(hashtextextended('revenue_running ' || sid::text, 0));
-  DELETE FROM revenue_rollup WHERE user_id = uid AND grain = 'c' AND site_id = sid AND period >= from_day;
+  DELETE FROM revenue_rollup AS c WHERE c.user_id = uid AND c.grain = 'c' AND c.site_id = sid AND c.period = ANY (days)
+    AND NOT EXISTS (SELECT FROM revenue_rollup AS d WHERE d.user_id = uid AND d.grain = 'd' AND d.site_id = sid
+      AND d.country IS NULL AND d.period = c.period);
+  DELETE FROM revenue_rollup WHERE user_id = uid AND grain = 'c' AND site_id = sid AND period >= from_day
+    AND country = ANY (countries);
   INSERT INTO revenue_rollup (user_id, site_id, country, grain, period, impressions, clicks, ad_requests,
       revenue_micros, rows)
   WITH base AS (
     SELECT country, impressions, clicks, ad_requests, revenue_micros, rows FROM revenue_rollup
-    WHERE user_id = uid AND grain = 'c' AND site_id = sid AND period = (SELECT max(period) FROM revenue_rollup
-      WHERE user_id = uid AND grain = 'c' AND site_id = sid AND period < from_day)
-  ), days AS (
+    WHERE user_id = uid AND grain = 'c' AND site_id = sid AND country = ANY (countries)
+      AND period = (SELECT max(period) FROM revenue_rollup
+        WHERE user_id = uid AND grain = 'c' AND site_id = sid AND period < from_day)
+  ), site_days AS (
     SELECT period AS day FROM revenue_rollup
     WHERE user_id = uid AND grain = 'd' AND site_id = sid AND country IS NULL AND period >= from_day
   ), daily AS (
     SELECT day, country, impressions, clicks, ad_requests, revenue_micros FROM revenue_daily
-    WHERE user_id = uid AND site_id = sid AND day >= from_day
+    WHERE user_id = uid AND site_id = sid AND day >= from_day AND country = ANY (countries)
   ), running AS (
-    SELECT c.country, days.day,
+    SELECT c.country, site_days.day,
            coalesce(b.impressions, 0) + sum(coalesce(d.impressions, 0)) OVER w AS impressions,
            coalesce(b.clicks, 0) + sum(coalesce(d.clicks, 0)) OVER w AS clicks,
            coalesce(b.ad_requests, 0) + sum(coalesce(d.ad_requests, 0)) OVER w AS ad_requests,
            coalesce(b.revenue_micros, 0) + sum(coalesce(d.revenue_micros, 0)) OVER w AS revenue_micros,
            coalesce(b.rows, 0) + count(d.country) OVER w AS rows
-    FROM days
+    FROM site_days
     CROSS JOIN (SELECT country FROM base UNION SELECT country FROM daily) AS c
     LEFT JOIN base AS b ON b.country = c.country
-    LEFT JOIN daily AS d ON d.day = days.day AND d.country = c.country
-    WINDOW w AS (PARTITION BY c.country ORDER BY days.day)
+    LEFT JOIN daily AS d ON d.day = site_days.day AND d.country = c.country
+    WINDOW w AS (PARTITION BY c.country ORDER BY site_days.day)
   )
   -- A country's days before its first row are no rows: nothing to add there.
   SELECT uid, sid, country, 'c', day, impressions, clicks, ad_requests, revenue_micros, rows FROM running
   WHERE rows > 0 ORDER BY day, country;
   GET DIAGNOSTICS written = ROW_COUNT;
+  -- In order, so that each new day carries what the one before it was given.
+  FOR new_day IN SELECT period FROM revenue_rollup WHERE user_id = uid AND grain = 'd' AND site_id = sid
+      AND country IS NULL AND period = ANY (days) ORDER BY period LOOP
+    INSERT INTO revenue_rollup (user_id, site_id, country, grain, period, impressions, clicks, ad_requests,
+        revenue_micros, rows)
+    SELECT uid, sid, country, 'c', new_day, impressions, clicks, ad_requests, revenue_micros, rows FROM revenue_rollup
+    WHERE user_id = uid AND grain = 'c' AND site_id = sid AND NOT (country = ANY (countries))
+      AND period = (SELECT max(period) FROM revenue_rollup
+        WHERE user_id = uid AND grain = 'c' AND site_id = sid AND period < new_day)
+    ORDER BY country
+    ON CONFLICT (user_id, grain, site_id, period, country) DO NOTHING;
+    GET DIAGNOSTICS carried = ROW_COUNT;
+    written := written + carried;
+  END LOOP;
   RETURN written;
 END $$;
 --> statement-breakpoint
--- 0004's function, then the running totals of every site the statement wrote, from its first day written, in the
--- sites' order (so that writers of several sites take their turns in one order and cannot deadlock).
+-- 0004's function, then the running totals of every site the statement wrote, with the days and countries it wrote,
+-- in the sites' order (so that writers of several sites take their turns in one order and cannot deadlock).
 CREATE OR REPLACE FUNCTION "revenue_rollup_on_write"() RETURNS trigger LANGUAGE plpgsql SET work_mem = '64MB' AS $$
 DECLARE
   source text := CASE TG_OP
@@ -112,8 +141,9 @@ BEGIN
   IF emptied IS NOT NULL THEN
     DELETE FROM revenue_rollup WHERE ctid = ANY (emptied);
   END IF;
-  EXECUTE format('SELECT sum(revenue_running_rebuild(user_id, site_id, first_day)) FROM (
-      SELECT user_id, site_id, min(day) AS first_day FROM (%s) AS s GROUP BY user_id, site_id ORDER BY site_id, user_id
+  EXECUTE format('SELECT sum(revenue_running_rebuild(user_id, site_id, days, countries)) FROM (
+      SELECT user_id, site_id, array_agg(DISTINCT day) AS days, array_agg(DISTINCT country) AS countries
+      FROM (%s) AS s GROUP BY user_id, site_id ORDER BY site_id, user_id
     ) AS written', source);
   RETURN NULL;
 END $$;
@@ -124,4 +154,7 @@ SET LOCAL statement_timeout = 0;
 -- No write may slip between the backfill and the new function: hold writers off until this migration commits.
 LOCK TABLE "revenue_daily" IN SHARE ROW EXCLUSIVE MODE;
 --> statement-breakpoint
-SELECT sum("revenue_running_rebuild"("user_id", "id", '-infinity')) FROM (SELECT "user_id", "id" FROM "sites" ORDER BY "id") AS s;
+SELECT sum("revenue_running_rebuild"("user_id", "site_id", "days", "countries")) FROM (
+  SELECT "user_id", "site_id", array_agg(DISTINCT "day") AS "days", array_agg(DISTINCT "country") AS "countries"
+  FROM "revenue_daily" GROUP BY "user_id", "site_id" ORDER BY "site_id", "user_id"
+) AS "written";

@@ -34,7 +34,7 @@
  * whichever pieces and grains it came from; `rows` tells a group that has daily rows from one whose rows
  * were all subtracted away.
  */
-import { and, eq, inArray, isNotNull, isNull, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull, isNull, lte, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import { revenueRollup } from '@/db/schema';
 import { addDays, daysBetweenInclusive } from '@/lib/query';
 
@@ -127,12 +127,13 @@ interface Part {
   sign: 1 | -1;
 }
 
-function select(part: Part, country: SQLWrapper, where: SQL | undefined) {
+/** The rollup's figures, signed, `from` the rows that the piece reads. */
+function select(part: Part, country: SQLWrapper, from: SQL) {
   const r = revenueRollup;
   const signed = (column: SQLWrapper) => (part.sign === 1 ? sql`${column}` : sql`-${column}`);
   return sql`select ${country} as country, ${signed(r.impressions)} as impressions,
     ${signed(r.adRequests)} as ad_requests, ${signed(r.revenueMicros)} as revenue_micros,
-    ${signed(r.rows)} as rows from ${r} where ${where}`;
+    ${signed(r.rows)} as rows from ${from}`;
 }
 
 /** Which countries a piece reads: the sum over all (null), each one (every), or just one. */
@@ -152,7 +153,7 @@ function rollupPiece(userId: string, part: Part, grain: 'd' | 'm', periods: DayR
         ? isNotNull(r.country)
         : eq(r.country, countries.only),
   );
-  return select(part, countries ? r.country : sql`null::char(2)`, where);
+  return select(part, countries ? r.country : sql`null::char(2)`, sql`${r} where ${where}`);
 }
 
 /**
@@ -165,15 +166,16 @@ function runningTotalsPiece(
   day: string,
   countries: Countries,
 ) {
-  const signed = (column: string) => sql.raw(part.sign === 1 ? `r.${column}` : `-r.${column}`);
-  const only = countries !== null && countries !== 'every' ? sql`and r.country = ${countries.only}` : sql``;
-  return sql`select r.country, ${signed('impressions')} as impressions, ${signed('ad_requests')} as ad_requests,
-    ${signed('revenue_micros')} as revenue_micros, ${signed('rows')} as rows
-    from unnest(${`{${part.siteIds.join(',')}}`}::uuid[]) as site (id)
-    cross join lateral (select max(period) as day from ${revenueRollup} where user_id = ${userId} and grain = 'c'
-      and site_id = site.id and period <= ${day}::date) as latest
-    join ${revenueRollup} as r on r.user_id = ${userId} and r.grain = 'c' and r.site_id = site.id
-      and r.period = latest.day ${only}`;
+  const r = revenueRollup;
+  const ofSite = and(eq(r.userId, userId), eq(r.grain, 'c'), sql`${r.siteId} = site.id`);
+  const only = countries !== null && countries !== 'every' ? eq(r.country, countries.only) : undefined;
+  return select(
+    part,
+    r.country,
+    sql`unnest(${`{${part.siteIds.join(',')}}`}::uuid[]) as site (id)
+    cross join lateral (select max(${r.period}) as day from ${r} where ${and(ofSite, lte(r.period, day))}) as latest
+    join ${r} on ${and(ofSite, sql`${r.period} = latest.day`, only)}`,
+  );
 }
 
 /** Some sites by country: their running totals at the range's last day less those at the day before its first. */

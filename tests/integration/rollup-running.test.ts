@@ -42,6 +42,18 @@ describe('running totals by site and country', () => {
     ]);
     expect(await runningOn(site.id, '2025-02-15')).toEqual([]);
 
+    // Two new days of US alone: DE carries its totals onto both.
+    await createRevenue(t.db, site.id, [
+      { day: '2025-03-03', country: 'US', revenueMicros: 1000 },
+      { day: '2025-03-04', country: 'US', revenueMicros: 10000 },
+    ]);
+    await expectRollupMatchesDaily(t.db, [owner.id]);
+    expect(await runningOn(site.id, '2025-03-04')).toEqual([
+      { country: 'DE', revenue_micros: '10', rows: '1' },
+      { country: 'US', revenue_micros: '11101', rows: '4' },
+    ]);
+    await t.db.execute(sql`delete from revenue_daily where site_id = ${site.id} and day > '2025-03-02'`);
+
     // A correction of the first day changes every later total; a new first day adds a country to all of them.
     await t.db.execute(
       sql`update revenue_daily set revenue_micros = 5 where site_id = ${site.id} and day = '2025-01-30'`,
