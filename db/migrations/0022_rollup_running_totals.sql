@@ -73,6 +73,10 @@ DECLARE
   written bigint;
   carried bigint;
 BEGIN
+  -- As in the additive statement: while an account is deleted, its rows' triggers must not write rows of it.
+  IF NOT EXISTS (SELECT FROM users WHERE id = uid) THEN
+    RETURN 0;
+  END IF;
   PERFORM pg_advisory_xact_lock(hashtextextended('revenue_running ' || sid::text, 0));
   DELETE FROM revenue_rollup AS c WHERE c.user_id = uid AND c.grain = 'c' AND c.site_id = sid AND c.period = ANY (days)
     AND NOT EXISTS (SELECT FROM revenue_rollup AS d WHERE d.user_id = uid AND d.grain = 'd' AND d.site_id = sid

@@ -5,6 +5,7 @@
  */
 import { and, asc, count, eq, isNull, ne, sql } from 'drizzle-orm';
 import { getDb, type Tx } from '@/db/client';
+import { uuidArraySql } from '@/db/raw-query';
 import { invitations, memberships, people, sites, users } from '@/db/schema';
 import { actorOf, recordEvent } from '@/lib/activity';
 import { badRequest, conflict, forbidden, notFound } from '@/lib/shared/errors';
@@ -112,7 +113,7 @@ async function checkedSites(tx: Tx, accountId: string, input: Pick<InviteMemberI
     ? await tx
         .select({ id: sites.id })
         .from(sites)
-        .where(and(eq(sites.userId, accountId), sql`${sites.id} = any(${`{${ids.join(',')}}`}::uuid[])`))
+        .where(and(eq(sites.userId, accountId), sql`${sites.id} = any(${uuidArraySql(ids)})`))
     : [];
   if (own.length !== ids.length) throw badRequest('siteIds', 'Choose sites of this account.');
   return ids;

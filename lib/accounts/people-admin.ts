@@ -4,6 +4,7 @@
  */
 import { and, asc, count, desc, eq, sql } from 'drizzle-orm';
 import { getDb } from '@/db/client';
+import { uuidArraySql } from '@/db/raw-query';
 import { memberships, people, users } from '@/db/schema';
 import { type MemberRole, type Principal, requireOperator } from '@/lib/access';
 import {
@@ -71,7 +72,7 @@ export async function listPeople(principal: Principal, input: PagedRowsInput): P
         .select({ personId: memberships.personId, id: users.id, name: users.name, role: memberships.role })
         .from(memberships)
         .innerJoin(users, eq(users.id, memberships.accountId))
-        .where(sql`${memberships.personId} = any(${`{${ids.join(',')}}`}::uuid[])`)
+        .where(sql`${memberships.personId} = any(${uuidArraySql(ids)})`)
         .orderBy(asc(users.name))
     : [];
   return {

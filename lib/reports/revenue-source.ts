@@ -35,6 +35,7 @@
  * were all subtracted away.
  */
 import { and, eq, inArray, isNotNull, isNull, lte, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
+import { uuidArraySql } from '@/db/raw-query';
 import { revenueRollup } from '@/db/schema';
 import { addDays, daysBetweenInclusive } from '@/lib/query';
 
@@ -139,6 +140,16 @@ function select(part: Part, country: SQLWrapper, from: SQL) {
 /** Which countries a piece reads: the sum over all (null), each one (every), or just one. */
 type Countries = { only: string } | 'every' | null;
 
+const countriesIn = (countries: Countries) =>
+  countries === null
+    ? isNull(revenueRollup.country)
+    : countries === 'every'
+      ? isNotNull(revenueRollup.country)
+      : eq(revenueRollup.country, countries.only);
+
+/** The same rows with the opposite sign. */
+const negated = <P extends Part>(part: P): P => ({ ...part, sign: part.sign === 1 ? -1 : 1 });
+
 /** Rollup rows of one grain: the whole account's (site_id null) or the sites', summed over all countries or not. */
 function rollupPiece(userId: string, part: Part, grain: 'd' | 'm', periods: DayRange, countries: Countries): SQL {
   const r = revenueRollup;
@@ -147,11 +158,7 @@ function rollupPiece(userId: string, part: Part, grain: 'd' | 'm', periods: DayR
     eq(r.grain, grain),
     part.siteIds === 'account' ? isNull(r.siteId) : inArray(r.siteId, [...part.siteIds]),
     between(r.period, periods),
-    countries === null
-      ? isNull(r.country)
-      : countries === 'every'
-        ? isNotNull(r.country)
-        : eq(r.country, countries.only),
+    countriesIn(countries),
   );
   return select(part, countries ? r.country : sql`null::char(2)`, sql`${r} where ${where}`);
 }
@@ -168,11 +175,12 @@ function runningTotalsPiece(
 ) {
   const r = revenueRollup;
   const ofSite = and(eq(r.userId, userId), eq(r.grain, 'c'), sql`${r.siteId} = site.id`);
-  const only = countries !== null && countries !== 'every' ? eq(r.country, countries.only) : undefined;
+  // Running totals are by country only: `every` needs no condition.
+  const only = countries !== null && countries !== 'every' ? countriesIn(countries) : undefined;
   return select(
     part,
     r.country,
-    sql`unnest(${`{${part.siteIds.join(',')}}`}::uuid[]) as site (id)
+    sql`unnest(${uuidArraySql(part.siteIds)}) as site (id)
     cross join lateral (select max(${r.period}) as day from ${r} where ${and(ofSite, lte(r.period, day))}) as latest
     join ${r} on ${and(ofSite, sql`${r.period} = latest.day`, only)}`,
   );
@@ -180,10 +188,9 @@ function runningTotalsPiece(
 
 /** Some sites by country: their running totals at the range's last day less those at the day before its first. */
 function siteCountryPieces(scope: RevenueScope, part: Part & { siteIds: readonly string[] }, countries: Countries) {
-  const before: Part & { siteIds: readonly string[] } = { ...part, sign: part.sign === 1 ? -1 : 1 };
   return [
     runningTotalsPiece(scope.userId, part, scope.toDate, countries),
-    runningTotalsPiece(scope.userId, before, addDays(scope.fromDate, -1), countries),
+    runningTotalsPiece(scope.userId, negated(part), addDays(scope.fromDate, -1), countries),
   ];
 }
 
@@ -227,7 +234,7 @@ export function revenueSource(scope: RevenueScope, options: { byCountry: boolean
   const pieces = partsOf(scope).flatMap((part) => {
     if (countries && part.siteIds !== 'account')
       return siteCountryPieces(scope, { ...part, siteIds: part.siteIds }, countries);
-    const less: Part = { ...part, sign: part.sign === 1 ? -1 : 1 };
+    const less = negated(part);
     const dayPieces: SQL[] = [];
     const wholeMonths: number[] = [];
     // A partial month is read by day, or as its whole month less the days outside it when those are fewer.
