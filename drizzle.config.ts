@@ -4,6 +4,6 @@ import { defineConfig } from 'drizzle-kit';
 // The application applies those migrations itself at start-up (db/client.ts), on PGlite and PostgreSQL alike.
 export default defineConfig({
   dialect: 'postgresql',
-  schema: ['./db/schema.ts', './db/schema-payments.ts'],
+  schema: ['./db/schema.ts', './db/schema-payments.ts', './db/schema-alerts.ts'],
   out: './db/migrations',
 });

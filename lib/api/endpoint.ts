@@ -10,6 +10,7 @@ export const TAGS = {
   Reports: 'Revenue by range, country and site: totals, by country, the rows and their export',
   'API keys': "Create, list and revoke the account's keys",
   Activity: 'The activity log: every security-relevant event, append-only',
+  Alerts: 'What the portal tells the account first: unusual revenue, data that stopped, money, reviews, expiring keys',
   Payments:
     'What the account is owed: its balance and monthly statements (estimated, finalized, paid), as JSON, CSV or PDF',
   Publishers: 'Operators: publisher accounts, their invitations, deactivation and reactivation',

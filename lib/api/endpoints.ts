@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { Health } from './schemas';
 import { endpoint, type ApiEndpoint } from './endpoint';
 import { ACTIVITY_ENDPOINTS } from './endpoints/activity';
+import { ALERT_ENDPOINTS } from './endpoints/alerts';
 import { DATA_ENDPOINTS } from './endpoints/data';
 import { KEY_ENDPOINTS } from './endpoints/keys';
 import { PAYMENT_ENDPOINTS } from './endpoints/payments';
@@ -56,6 +57,7 @@ export const ENDPOINTS: ApiEndpoint[] = [
   ...REPORT_ENDPOINTS,
   ...KEY_ENDPOINTS,
   ...ACTIVITY_ENDPOINTS,
+  ...ALERT_ENDPOINTS,
   ...PAYMENT_ENDPOINTS,
   ...PUBLISHER_ENDPOINTS,
   ...DATA_ENDPOINTS,

@@ -2,10 +2,9 @@ import { revalidatePath } from 'next/cache';
 import type { z } from 'zod';
 import type { Principal } from '@/lib/access';
 import type { SessionPerson } from '@/lib/identity';
-import { runAfterResponse } from '@/lib/http/background';
+import { kickOutboxes } from '@/lib/http/background';
 import { STATUS_OF } from '@/lib/http/problem';
 import { isDatabaseUnavailable, isStatementTimeout } from '@/lib/http/unavailable';
-import { kickSender } from '@/lib/mail';
 import { log } from '@/lib/platform/log';
 import { AppError, ValidationError, type FieldError } from '@/lib/shared/errors';
 import { fieldErrorsOf } from '@/lib/shared/zod-issues';
@@ -18,7 +17,7 @@ import { admitted, currentPerson, principalFor } from './session';
  * (lib/dashboard/action-result.ts), every AppError (and a database outage) as its error; after a success the
  * mail sender is kicked once (a service may have queued mail) and the pages named are revalidated.
  * Actions are declared in lib/dashboard/actions/<feature>.ts ('use server'); no action writes its own
- * try/catch, AppError mapping or kickSender.
+ * try/catch, AppError mapping or kicking the outboxes.
  */
 
 /** The sentence for input an action cannot read: only a tampered or stale page sends it. */
@@ -166,8 +165,8 @@ function inputErrorsOf(error: z.ZodError): FieldError[] {
 }
 
 function succeeded(spec: CommonSpec<z.ZodType>) {
-  // A service may have queued mail (an invitation, a reset link): send it once this answer is out.
-  runAfterResponse(kickSender);
+  // A service may have queued mail (an invitation) or jobs (alerts): done once this answer is out.
+  kickOutboxes();
   for (const path of spec.revalidate ?? []) revalidatePath(path);
 }
 

@@ -20,8 +20,7 @@ import { log } from '@/lib/platform/log';
 import { type CorsPolicy, isPreflight, preflightResponse, setCorsHeaders } from './cors';
 import { varyOn } from './vary';
 import { accountValidators, clientCopyIsCurrent, notModified, setValidators, type Validators } from './validators';
-import { runAfterResponse } from './background';
-import { kickSender } from '@/lib/mail';
+import { kickOutboxes } from './background';
 
 /**
  * The one wrapper every API route goes through:
@@ -198,8 +197,8 @@ function serve<P, I>(endpoint: Endpoint<P, I>, request: Request, context: RouteC
           type,
           readBody: (schema) => readJsonBody(request, schema),
         });
-        // A write may have queued mail (an invitation): send it once this answer is out, not 30 s later.
-        if (request.method !== 'GET' && request.method !== 'HEAD') runAfterResponse(kickSender);
+        // A write may have queued mail (an invitation) or jobs (alerts after an import): done once this answer is out.
+        if (request.method !== 'GET' && request.method !== 'HEAD') kickOutboxes();
         if (result instanceof FileBody) return fileResponse(result, type, headers);
         // Only a success carries them: an error keeps no-store.
         if (validators) setValidators(headers, validators);

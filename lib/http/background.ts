@@ -1,4 +1,6 @@
 import { after } from 'next/server';
+import { kickJobs } from '@/lib/jobs';
+import { kickSender } from '@/lib/mail';
 import { log } from '@/lib/platform/log';
 
 const detached = new Set<Promise<void>>();
@@ -18,3 +20,9 @@ export function runAfterResponse(task: () => Promise<void>) {
 export async function settleBackgroundTasks(): Promise<void> {
   while (detached.size > 0) await Promise.allSettled([...detached]);
 }
+
+/**
+ * Starts the outboxes' workers once a write's answer is out: mail it queued (an invitation) and jobs (alerts after
+ * an import), not 30 s later. Both look for what is due, so a kick after a write that queued nothing costs a query.
+ */
+export const kickOutboxes = () => runAfterResponse(async () => void (await Promise.all([kickSender(), kickJobs()])));

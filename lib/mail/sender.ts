@@ -2,15 +2,15 @@ import { and, asc, eq, inArray, isNull, lt, sql } from 'drizzle-orm';
 import { getDb } from '@/db/client';
 import { mailOutbox } from '@/db/schema';
 import { log } from '@/lib/platform/log';
+import { backoffMs, type Backoff } from '@/lib/shared/backoff';
 import { configuredTransport, describeFailure, type Transport } from './transport';
 
 /** Messages claimed per transaction; each is sent within the lease, timeouts included (lib/mail/transport.ts). */
 const BATCH = 5;
 /** A claimed message is due again after this if its sender died mid-send: then another sender takes it. */
 const LEASE_MS = 10 * 60_000;
-/** The first retry waits about this long; each further one about twice as long as the one before, up to the cap. */
-const FIRST_RETRY_MS = 30_000;
-const MAX_RETRY_MS = 6 * 3_600_000;
+/** The first retry waits about 30 s; each further one about twice as long as the one before, up to 6 hours. */
+const MAIL_BACKOFF: Backoff = { firstMs: 30_000, maxMs: 6 * 3_600_000 };
 /**
  * A 5xx reply ("mailbox unavailable", "message rejected") is a refusal for good, but some servers answer 5xx
  * for what passes (a full mailbox, a policy glitch): such a message gets 5 attempts in all (about 7 minutes),
@@ -20,11 +20,7 @@ const MAX_RETRY_MS = 6 * 3_600_000;
 export const PERMANENT_FAILURE_ATTEMPTS = 5;
 
 /** How long to wait after the n-th failed attempt: exponential, with jitter so senders do not retry in step. */
-export function retryDelayMs(attempts: number, random: () => number = Math.random): number {
-  const ceiling = Math.min(MAX_RETRY_MS, FIRST_RETRY_MS * 2 ** Math.max(0, attempts - 1));
-  // Between half and all of the ceiling: never shorter than the previous attempt's longest wait.
-  return Math.round(ceiling * (0.5 + random() * 0.5));
-}
+export const retryDelayMs = (attempts: number, random?: () => number) => backoffMs(attempts, MAIL_BACKOFF, random);
 
 interface SendReport {
   sent: number;

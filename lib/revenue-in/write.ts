@@ -6,6 +6,7 @@
  */
 import { type BulkSession, withSetting } from '@/db/bulk';
 import type { ImportRow, LineError } from '@/lib/revenue-in/parse';
+import { queueRevenueWrittenSql } from '@/lib/jobs';
 
 const STAGING = 'revenue_import';
 const STAGING_COLUMNS = [
@@ -258,6 +259,8 @@ export async function upsertStaged(
        returning 1)
      select count(*) as written from upserted`,
   );
+  // Alerts are evaluated for the days and sites that changed, after the commit (lib/jobs): the staged rows left.
+  if (Number(counts.written) > 0) await session.query(queueRevenueWrittenSql(STAGING));
   // The changed rows as counted above: one another import wrote or removed meanwhile may be counted on the other side.
   const updated = Math.min(stored.changed, Number(counts.written));
   return { inserted: Number(counts.written) - updated, updated };

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { runDueJobs } from '@/lib/jobs';
 import { formatFromName, IMPORT_COLUMNS, importRevenue, type ImportFormat, type LineError } from '@/lib/revenue-in';
 import { COMMAND_LINE } from '@/lib/access';
 import { type Command, CommandError, UsageError, parseCommandArgs } from '../cli-kit';
@@ -47,8 +48,8 @@ Options:
     const source = file === '-' ? process.stdin : fs.createReadStream(file);
     const { format, input } = await withFormat(source, (values.format as ImportFormat) ?? formatFromName(file));
     const progress = new Progress();
-    const result = await withDatabase(() =>
-      importRevenue(COMMAND_LINE, input, {
+    const result = await withDatabase(async () => {
+      const imported = await importRevenue(COMMAND_LINE, input, {
         format,
         owner: values.owner,
         createSites: values['create-sites'],
@@ -60,8 +61,11 @@ Options:
               `${rows.toLocaleString('en-US')} rows read${phase === 'reading' ? ` (${rate} rows/s)…` : '; applying them…'}`,
             phase === 'applying',
           ),
-      }),
-    );
+      });
+      // The alerts of the days it changed (queued by the import), before the database closes.
+      if (imported.ok) await runDueJobs();
+      return imported;
+    });
     progress.clear();
     const count = (n: number) => n.toLocaleString('en-US');
     if (!result.ok) {

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { apiKeys, users } from '@/db/schema';
+import { alerts } from '@/db/schema-alerts';
 import { ENDPOINTS } from '@/lib/api/endpoints';
 import { generateApiKey } from '@/lib/keys/key-format';
 import { revokeApiKey } from '@/lib/keys/api-keys';
@@ -41,6 +42,7 @@ interface World {
   siteB: string;
   otherSite: string;
   keys: Record<Caller, string | null>;
+  alerts: { siteA: string; siteB: string; account: string };
 }
 let w: World;
 
@@ -67,7 +69,9 @@ beforeAll(async () => {
   const shutOut = await createPublisher(t.db);
   const shutOutKey = await issueKey(shutOut.id);
   await t.db.update(users).set({ status: 'deactivated' }).where(eq(users.id, shutOut.id));
+  const alertOf = (siteId: string | null) => alertAbout(siteId, owner.id);
   w = {
+    alerts: { siteA: await alertOf(siteA.id), siteB: await alertOf(siteB.id), account: await alertOf(null) },
     ownerId: owner.id,
     ownerEmail: owner.email,
     siteA: siteA.id,
@@ -86,6 +90,15 @@ beforeAll(async () => {
     },
   };
 });
+
+/** A new open alert of the owner's account, about a site or the whole account. */
+async function alertAbout(siteId: string | null, accountId = w.ownerId) {
+  const [row] = await t.db
+    .insert(alerts)
+    .values({ accountId, siteId, kind: 'data.missing', dedupeKey: randomUUID(), message: 'No data.' })
+    .returning({ id: alerts.id });
+  return row.id;
+}
 
 type Cells = Record<Caller, number>;
 /** The five callers without a usable key get 401 from every keyed operation. */
@@ -186,6 +199,26 @@ const OPERATIONS: Operation[] = [
       else if (caller === 'other') expect(accounts.has(w.ownerId)).toBe(false);
       else expect(accounts.has(w.ownerId)).toBe(true);
     },
+  },
+  {
+    operationId: 'listAlerts',
+    request: async () => ({ method: 'GET', path: '/api/v1/alerts?pageSize=1000' }),
+    // The account's alerts; a site-scoped key only those about its sites (not the account's own, nor site B's).
+    expected: keyed({ siteScoped: 200, account: 200, other: 200, admin: 403 }),
+    check(res, caller) {
+      const ids = (res.json.data as { id: string }[]).map((a) => a.id).sort();
+      const { siteA, siteB, account } = w.alerts;
+      if (caller === 'siteScoped') expect(ids).toEqual([siteA]);
+      else if (caller === 'account') expect(ids).toEqual([siteA, siteB, account].sort());
+      else expect(ids).toEqual([]);
+    },
+  },
+  {
+    operationId: 'acknowledgeAlert',
+    // An open alert about site B, new for each cell: the site-scoped key (site A) may not read it.
+    request: async () => ({ method: 'POST', path: `/api/v1/alerts/${await alertAbout(w.siteB)}/acknowledge` }),
+    expected: keyed({ siteScoped: 404, account: 200, other: 404, admin: 403 }),
+    check: (res) => expect(res.json).toMatchObject({ state: 'acknowledged', siteId: w.siteB }),
   },
   ...['getBalance', 'listStatements'].map((operationId): Operation => ({
     operationId,

@@ -1,0 +1,10 @@
+/** Alerts: what the portal tells an account first (unusual revenue, data that stopped, money, reviews, keys). */
+export { ALERT_KINDS } from './record';
+export type { AlertKind } from './record';
+export { acknowledgeAlert, listAlerts, readableKinds, revenueAlertsOf } from './list';
+export { alertOnEvents } from './from-events';
+export { evaluateRevenue } from './revenue';
+export type { RevenueWritten } from './revenue';
+export { scanAccounts } from './scan';
+export { ALERT_COLUMNS, ALERT_STATES, AlertResponse, alertsQuery, PagedAlerts } from './schemas';
+export { KEY_EXPIRING_DAYS, MISSING_AFTER_DAYS, REVENUE_BAND } from './rules';

@@ -1,0 +1,127 @@
+import { and, asc, count, desc, eq, inArray, notInArray, sql, type SQLWrapper } from 'drizzle-orm';
+import { getDb } from '@/db/client';
+import { alerts } from '@/db/schema-alerts';
+import { can, type Principal, requirePublisherAccount, requireWritable } from '@/lib/access';
+import { filterToSql, pageMeta, pageOffset, searchToSql, type Paged, type PagedRowsInput } from '@/lib/query';
+import { conflict, notFound } from '@/lib/shared/errors';
+import { ALERT_KINDS, type AlertKind } from './record';
+import type { AlertField, AlertResponse } from './schemas';
+
+const a = alerts;
+
+const filterColumns: Record<AlertField, SQLWrapper> = {
+  id: a.id,
+  kind: a.kind,
+  state: a.state,
+  day: a.day,
+  siteId: a.siteId,
+  subjectId: a.subjectId,
+  createdAt: sql`((${a.createdAt} at time zone 'UTC')::date)`,
+  acknowledgedAt: sql`((${a.acknowledgedAt} at time zone 'UTC')::date)`,
+};
+const sortColumns: Record<AlertField, SQLWrapper> = {
+  ...filterColumns,
+  createdAt: a.createdAt,
+  acknowledgedAt: a.acknowledgedAt,
+};
+
+/** Alerts about money are for those who read statements; a key's expiry for those who manage keys. */
+const KIND_ABILITY = {
+  'statement.finalized': 'readStatements',
+  'payment.recorded': 'readStatements',
+  'key.expiring': 'manageKeys',
+} as const satisfies Partial<Record<AlertKind, Parameters<typeof can>[1]>>;
+
+/** The kinds the principal may read (every kind for an API key, which acts as the account). */
+export const readableKinds = (principal: Principal): AlertKind[] =>
+  ALERT_KINDS.filter(
+    (kind) => !(kind in KIND_ABILITY) || can(principal, KIND_ABILITY[kind as keyof typeof KIND_ABILITY]),
+  );
+
+/**
+ * Which alerts a principal reads: its account's, of the kinds its role reads; a site-scoped key or a Viewer
+ * limited to some sites only those about their sites (an account's alert tells about every site).
+ */
+function scopeOf(principal: Principal) {
+  requirePublisherAccount(principal, 'Alerts are a publisher account’s: view a publisher to see theirs.');
+  const hidden = ALERT_KINDS.filter((kind) => !readableKinds(principal).includes(kind));
+  return and(
+    eq(a.accountId, principal.userId),
+    hidden.length ? notInArray(a.kind, hidden) : undefined,
+    principal.siteScope ? inArray(a.siteId, principal.siteScope) : undefined,
+  );
+}
+
+/** A page of the account's alerts, newest first unless sorted otherwise; Filter, FilterList and Search as in the reports. */
+export async function listAlerts(principal: Principal, input: PagedRowsInput): Promise<Paged<AlertResponse>> {
+  const db = await getDb();
+  const where = and(
+    scopeOf(principal),
+    filterToSql(input.filter, filterColumns),
+    input.search ? searchToSql(input.search, [a.kind, a.message]) : undefined,
+  );
+  const sortBy = (input.sortBy ?? 'createdAt') as AlertField;
+  const direction = input.sortBy ? (input.sortDirection === 'desc' ? desc : asc) : desc;
+  const [rows, [{ total }]] = await Promise.all([
+    db
+      .select()
+      .from(a)
+      .where(where)
+      .orderBy(direction(sortColumns[sortBy]), direction(a.id))
+      .limit(input.pageSize)
+      .offset(pageOffset(input)),
+    db.select({ total: count() }).from(a).where(where),
+  ]);
+  const paging = { ...input, sortBy, sortDirection: input.sortBy ? input.sortDirection : ('desc' as const) };
+  return { data: rows.map(toResponse), meta: pageMeta(paging, total) };
+}
+
+function toResponse(row: typeof alerts.$inferSelect): AlertResponse {
+  return {
+    id: row.id,
+    kind: row.kind as AlertKind,
+    state: row.state,
+    day: row.day,
+    siteId: row.siteId,
+    subjectId: row.subjectId,
+    createdAt: row.createdAt.toISOString(),
+    acknowledgedAt: row.acknowledgedAt?.toISOString() ?? null,
+    message: row.message,
+    details: row.details,
+  };
+}
+
+/** The revenue alerts of a range, for the overview chart's markers: day, kind and words, the account's or its sites'. */
+export async function revenueAlertsOf(principal: Principal, range: { fromDate: string; toDate: string }) {
+  const db = await getDb();
+  return db
+    .select({ id: a.id, day: a.day, kind: a.kind, siteId: a.siteId, message: a.message })
+    .from(a)
+    .where(
+      and(
+        scopeOf(principal),
+        inArray(a.kind, ['revenue.drop', 'revenue.spike']),
+        sql`${a.day} between ${range.fromDate}::date and ${range.toDate}::date`,
+      ),
+    )
+    .orderBy(asc(a.day));
+}
+
+/**
+ * Acknowledges an open alert the principal may read (anyone of the account who reads it: it says "seen"). An
+ * action happens once: an alert acknowledged already is a 409 saying when; one the principal cannot read is a 404.
+ */
+export async function acknowledgeAlert(principal: Principal, id: string): Promise<AlertResponse> {
+  requireWritable(principal);
+  const db = await getDb();
+  const mine = and(scopeOf(principal), eq(a.id, id));
+  const [updated] = await db
+    .update(a)
+    .set({ state: 'acknowledged', acknowledgedAt: new Date(), acknowledgedBy: principal.personId ?? null })
+    .where(and(mine, eq(a.state, 'open')))
+    .returning();
+  if (updated) return toResponse(updated);
+  const [found] = await db.select({ acknowledgedAt: a.acknowledgedAt }).from(a).where(mine);
+  if (!found) throw notFound('No alert of this account has that id.');
+  throw conflict(`This alert is acknowledged already, since ${found.acknowledgedAt!.toISOString()}.`);
+}

@@ -1,0 +1,31 @@
+import type { Tx } from '@/db/client';
+import { jobs } from '@/db/schema-alerts';
+
+/**
+ * The work the runner knows (./handlers.ts):
+ * - `alerts.evaluate`: an import changed an account's figures: look for revenue alerts on the days it wrote;
+ * - `alerts.scan`: the hourly look at every account (data that stopped, keys about to expire, yesterday's revenue).
+ */
+const JOB_KINDS = ['alerts.evaluate', 'alerts.scan'] as const;
+export type JobKind = (typeof JOB_KINDS)[number];
+
+/**
+ * Queues a job in the caller's transaction: done (./runner.ts) only if the action commits. With a `dedupeKey`,
+ * a job of that key that was ever queued is not queued again.
+ */
+export async function queueJob(tx: Pick<Tx, 'insert'>, kind: JobKind, payload: object, dedupeKey?: string) {
+  await tx
+    .insert(jobs)
+    .values({ kind, payload: payload as Record<string, unknown>, dedupeKey })
+    .onConflictDoNothing({ target: jobs.dedupeKey });
+}
+
+/**
+ * The import's jobs, as SQL over its staging table (which then holds only the rows that changed): one
+ * `alerts.evaluate` per account with the days and sites written.
+ */
+export const queueRevenueWrittenSql = (staging: string) =>
+  `insert into jobs (kind, payload)
+   select '${'alerts.evaluate' satisfies JobKind}', jsonb_build_object('accountId', x.user_id,
+            'days', jsonb_agg(distinct s.day order by s.day), 'siteIds', jsonb_agg(distinct s.site_id))
+   from ${staging} s join sites x on x.id = s.site_id group by x.user_id`;

@@ -1,0 +1,130 @@
+import { and, asc, inArray, isNull, lt, sql } from 'drizzle-orm';
+import { getDb } from '@/db/client';
+import { jobs } from '@/db/schema-alerts';
+import { log } from '@/lib/platform/log';
+import { backoffMs, type Backoff } from '@/lib/shared/backoff';
+import { JOB_HANDLERS } from './handlers';
+import { type JobKind, queueJob } from './queue';
+
+/** Jobs claimed per transaction. */
+const BATCH = 5;
+/** A claimed job is due again after this if its runner died mid-job: then another runner takes it. */
+const LEASE_MS = 10 * 60_000;
+/** A failing job is tried again after ~30 s, then twice as long each time up to an hour; 8 attempts (~2 hours). */
+const JOB_BACKOFF: Backoff = { firstMs: 30_000, maxMs: 3_600_000 };
+const JOB_ATTEMPTS = 8;
+
+interface RunReport {
+  done: number;
+  retrying: number;
+  failed: number;
+}
+
+/** Claims due jobs, oldest first, as the mail sender claims mail: no two runners take the same job. */
+async function claimDue(now: Date) {
+  const db = await getDb();
+  return db.transaction(async (tx) => {
+    const due = await tx
+      .select({ id: jobs.id })
+      .from(jobs)
+      .where(and(isNull(jobs.doneAt), isNull(jobs.failedAt), lt(jobs.nextAttemptAt, new Date(now.getTime() + 1))))
+      .orderBy(asc(jobs.createdAt), asc(jobs.id))
+      .limit(BATCH)
+      .for('update', { skipLocked: true });
+    if (due.length === 0) return [];
+    const claimed = await tx
+      .update(jobs)
+      .set({ nextAttemptAt: new Date(now.getTime() + LEASE_MS), attempts: sql`${jobs.attempts} + 1` })
+      .where(
+        inArray(
+          jobs.id,
+          due.map((row) => row.id),
+        ),
+      )
+      .returning();
+    return claimed.sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime());
+  });
+}
+
+/** Does every job that is due now; one that throws waits for its next attempt, and is given up after the last. */
+export async function runDueJobs(options: { now?: () => Date } = {}): Promise<RunReport> {
+  const now = options.now ?? (() => new Date());
+  const report: RunReport = { done: 0, retrying: 0, failed: 0 };
+  const db = await getDb();
+  for (let batch = await claimDue(now()); batch.length > 0; batch = await claimDue(now())) {
+    for (const job of batch) {
+      const still = and(sql`${jobs.id} = ${job.id}`, isNull(jobs.doneAt));
+      try {
+        await JOB_HANDLERS[job.kind as JobKind](job.payload, { now: now() });
+      } catch (err) {
+        const givingUp = job.attempts >= JOB_ATTEMPTS;
+        const error = err instanceof Error ? err.message : String(err);
+        const at = now();
+        await db
+          .update(jobs)
+          .set(
+            givingUp
+              ? { lastError: error, failedAt: at }
+              : { lastError: error, nextAttemptAt: new Date(at.getTime() + backoffMs(job.attempts, JOB_BACKOFF)) },
+          )
+          .where(still);
+        log.warn(
+          { jobId: job.id, kind: job.kind, attempts: job.attempts, err },
+          givingUp ? 'job gave up' : 'job failed',
+        );
+        report[givingUp ? 'failed' : 'retrying'] += 1;
+        continue;
+      }
+      await db.update(jobs).set({ doneAt: now() }).where(still);
+      report.done += 1;
+    }
+  }
+  return report;
+}
+
+/** Queues this hour's scan of every account (once, whichever process asks first). */
+async function queueHourlyScan(at: Date = new Date()): Promise<void> {
+  const hour = at.toISOString().slice(0, 13);
+  await queueJob(await getDb(), 'alerts.scan', { at: at.toISOString() }, `alerts.scan:${hour}`);
+}
+
+// One runner per process, whichever bundle of Next.js loads this module.
+const slot = globalThis as unknown as {
+  __jobRunner?: { running?: Promise<void>; again: boolean; timer?: NodeJS.Timeout };
+};
+const runner = (slot.__jobRunner ??= { again: false });
+
+/**
+ * Does what is due, soon: the doors call it after the transaction that queued a job has committed (with
+ * runAfterResponse, so the answer does not wait). A kick during a run makes that run look once more.
+ */
+export function kickJobs(): Promise<void> {
+  runner.again = true;
+  runner.running ??= (async () => {
+    try {
+      while (runner.again) {
+        runner.again = false;
+        await runDueJobs();
+      }
+    } catch (err) {
+      log.error({ err }, 'job runner failed');
+    } finally {
+      runner.running = undefined;
+    }
+  })();
+  return runner.running;
+}
+
+const RUNNER_INTERVAL_MS = 30_000;
+
+/** Starts the server's runner loop (instrumentation.ts): the hourly scan, and jobs queued by other processes. */
+export function startJobRunner(): void {
+  if (runner.timer) return;
+  const tick = () =>
+    void queueHourlyScan()
+      .then(kickJobs)
+      .catch((err) => log.error({ err }, 'job runner failed'));
+  runner.timer = setInterval(tick, RUNNER_INTERVAL_MS);
+  runner.timer.unref();
+  tick();
+}
