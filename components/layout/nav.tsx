@@ -2,6 +2,7 @@
 
 import {
   BarChart3,
+  Bell,
   Building2,
   BookOpen,
   ClipboardCheck,
@@ -26,6 +27,7 @@ const ITEMS: { href: string; label: string; icon: typeof Globe2; keepsFilters: b
   { href: '/', label: 'Overview', icon: LayoutDashboard, keepsFilters: true },
   { href: '/countries', label: 'Countries', icon: Globe2, keepsFilters: true },
   { href: '/sites', label: 'Sites', icon: BarChart3, keepsFilters: true },
+  { href: '/alerts', label: 'Alerts', icon: Bell, keepsFilters: false },
   { href: '/payments', label: 'Payments', icon: Wallet, keepsFilters: false, needs: 'readStatements' },
   { href: '/keys', label: 'API keys', icon: KeyRound, keepsFilters: false, needs: 'manageKeys' },
   { href: '/docs', label: 'API docs', icon: BookOpen, keepsFilters: false },

@@ -7,7 +7,7 @@ import { Card } from '@/components/ui/card';
 import { cn } from '@/components/ui/cn';
 import { METRICS, metricById } from '@/lib/dashboard/metrics';
 import { paramOf, withChanges } from '@/lib/dashboard/url';
-import { type PackedDays, unpackDays } from '@/lib/dashboard/daily-series';
+import { type ChartAlert, type PackedDays, unpackDays } from '@/lib/dashboard/daily-series';
 
 /**
  * The overview's daily chart with its metric switch. The metric is `?metric=` in the URL (shareable), changed
@@ -19,6 +19,7 @@ export function TrendCard(props: {
   comparedLabel: string | null;
   today: string;
   hasData: boolean;
+  alerts: ChartAlert[];
 }) {
   const searchParams = useSearchParams();
   const metric = metricById(paramOf(searchParams, 'metric'));
@@ -58,6 +59,7 @@ export function TrendCard(props: {
           previousDaily={previousDaily}
           comparedLabel={props.comparedLabel}
           today={props.today}
+          alerts={props.alerts}
         />
       ) : (
         <p className="py-16 text-center text-sm text-zinc-600 dark:text-zinc-400">

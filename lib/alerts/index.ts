@@ -6,5 +6,4 @@ export { alertOnEvents } from './from-events';
 export { evaluateRevenue } from './revenue';
 export type { RevenueWritten } from './revenue';
 export { scanAccounts } from './scan';
-export { ALERT_COLUMNS, ALERT_STATES, AlertResponse, alertsQuery, PagedAlerts } from './schemas';
-export { KEY_EXPIRING_DAYS, MISSING_AFTER_DAYS, REVENUE_BAND } from './rules';
+export { ALERT_COLUMNS, AlertResponse, alertsQuery, PagedAlerts } from './schemas';

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, inArray, notInArray, sql, type SQLWrapper } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, isNull, notInArray, sql, type SQLWrapper } from 'drizzle-orm';
 import { getDb } from '@/db/client';
 import { alerts } from '@/db/schema-alerts';
 import { can, type Principal, requirePublisherAccount, requireWritable } from '@/lib/access';
@@ -91,20 +91,27 @@ function toResponse(row: typeof alerts.$inferSelect): AlertResponse {
   };
 }
 
-/** The revenue alerts of a range, for the overview chart's markers: day, kind and words, the account's or its sites'. */
-export async function revenueAlertsOf(principal: Principal, range: { fromDate: string; toDate: string }) {
+/**
+ * The revenue alerts of a range, for the overview chart's markers: the account's own when the view is the whole
+ * account (no sites chosen), else those of the chosen sites.
+ */
+export async function revenueAlertsOf(
+  principal: Principal,
+  range: { fromDate: string; toDate: string; siteIds: string[] | null },
+) {
   const db = await getDb();
   return db
-    .select({ id: a.id, day: a.day, kind: a.kind, siteId: a.siteId, message: a.message })
+    .select({ day: a.day, kind: a.kind, message: a.message })
     .from(a)
     .where(
       and(
         scopeOf(principal),
         inArray(a.kind, ['revenue.drop', 'revenue.spike']),
+        range.siteIds ? inArray(a.siteId, range.siteIds) : principal.siteScope ? undefined : isNull(a.siteId),
         sql`${a.day} between ${range.fromDate}::date and ${range.toDate}::date`,
       ),
     )
-    .orderBy(asc(a.day));
+    .orderBy(asc(a.day), asc(a.createdAt));
 }
 
 /**

@@ -6,7 +6,7 @@ import { pagedRowsQueryOf } from '@/lib/query';
 import { pagedSchema } from '@/lib/query/paging';
 import { ALERT_KINDS } from './record';
 
-export const ALERT_STATES = ['open', 'acknowledged'] as const;
+const ALERT_STATES = ['open', 'acknowledged'] as const;
 
 /** The fields that filter and sort: every field of the alert but its words and details. */
 const AlertFields = z.object({

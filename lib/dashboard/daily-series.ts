@@ -33,3 +33,10 @@ export function unpackDays({ firstDay, sums }: PackedDays): DailyPoint[] {
     }),
   }));
 }
+
+/** An alert the daily chart marks: a revenue day that left its usual range (lib/alerts), in words. */
+export interface ChartAlert {
+  day: string;
+  drop: boolean;
+  message: string;
+}

@@ -11,6 +11,8 @@ import {
   type SiteRevenue,
 } from '@/lib/reports';
 import type { Principal } from '@/lib/access';
+import { revenueAlertsOf } from '@/lib/alerts';
+import type { ChartAlert } from './daily-series';
 import { fetchCompared, type CompareMode } from './comparison';
 
 /**
@@ -40,6 +42,8 @@ export interface OverviewTrends {
   countryCount: number;
   /** Every readable site of the range, highest revenue first (the page shows the top ones). */
   siteFigures: SiteRevenue[];
+  /** The range's revenue alerts, for the chart's markers. */
+  alerts: ChartAlert[];
 }
 
 export const TOP_COUNTRIES = 10;
@@ -70,12 +74,13 @@ export async function loadTrends(
   range: ReportRange,
   compared: ReportRange | null,
 ): Promise<OverviewTrends> {
-  const [daily, previousDaily, countries, sites] = await Promise.all([
+  const [daily, previousDaily, countries, sites, alerts] = await Promise.all([
     getDailyRevenue(principal, range),
     compared ? getDailyRevenue(principal, compared) : [],
     getRevenueByCountry(principal, { ...topCountriesView, ...range }),
     // The top sites are a table without sparklines.
     getRevenueBySite(principal, range, { series: false }),
+    revenueAlertsOf(principal, range),
   ]);
   return {
     daily,
@@ -83,5 +88,6 @@ export async function loadTrends(
     topCountries: countries.data,
     countryCount: countries.meta.totalRows,
     siteFigures: sites,
+    alerts: alerts.map(({ day, kind, message }) => ({ day: day!, drop: kind === 'revenue.drop', message })),
   };
 }

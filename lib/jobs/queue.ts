@@ -6,8 +6,7 @@ import { jobs } from '@/db/schema-alerts';
  * - `alerts.evaluate`: an import changed an account's figures: look for revenue alerts on the days it wrote;
  * - `alerts.scan`: the hourly look at every account (data that stopped, keys about to expire, yesterday's revenue).
  */
-const JOB_KINDS = ['alerts.evaluate', 'alerts.scan'] as const;
-export type JobKind = (typeof JOB_KINDS)[number];
+export type JobKind = 'alerts.evaluate' | 'alerts.scan';
 
 /**
  * Queues a job in the caller's transaction: done (./runner.ts) only if the action commits. With a `dedupeKey`,

@@ -91,6 +91,7 @@ async function Trends(props: {
         comparedLabel={compared && formatRange(compared.fromDate, compared.toDate)}
         today={today}
         hasData={hasData}
+        alerts={trends.alerts}
       />
       <div className="grid gap-6 xl:grid-cols-[2fr_3fr]">
         <Card className="p-4 md:p-6">

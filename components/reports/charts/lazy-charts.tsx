@@ -65,8 +65,10 @@ export function LazyTrendChart(props: TrendChartProps) {
   const summary = metric.additive
     ? `${metric.format(values.reduce((sum, v) => sum + v, 0))} over ${values.length} days`
     : `from ${metric.format(Math.min(...values))} to ${metric.format(Math.max(...values))} a day over ${values.length} days`;
+  const unusual = new Set(props.alerts.map((a) => a.day)).size;
+  const marked = unusual > 0 ? `; ${unusual} ${unusual === 1 ? 'day' : 'days'} marked as unusual` : '';
   return (
-    <figure className="h-72 w-full" aria-label={`${metric.label} per day, chart: ${summary}`}>
+    <figure className="h-72 w-full" aria-label={`${metric.label} per day, chart: ${summary}${marked}`}>
       <WhenNearViewport>
         <TrendChart {...props} />
       </WhenNearViewport>

@@ -15,12 +15,15 @@ import {
 import { METRICS, metricById, type MetricId } from '@/lib/dashboard/metrics';
 import { formatDay } from '@/lib/shared/format';
 import type { DailyPoint } from '@/lib/reports';
+import type { ChartAlert } from '@/lib/dashboard/daily-series';
 
 interface Row extends DailyPoint {
   /** The compared period's day at the same position, and its value of the metric. */
   previousDay?: string;
   previous?: number;
   incomplete: boolean;
+  /** The day's revenue alerts, in words. */
+  alerts: string[];
 }
 
 export interface TrendChartProps {
@@ -33,6 +36,8 @@ export interface TrendChartProps {
   comparedLabel: string | null;
   /** Today (UTC): its point is still coming in and is marked so. */
   today: string;
+  /** Days whose revenue left its usual range (lib/alerts): marked, and told in the day's tooltip. */
+  alerts: ChartAlert[];
 }
 
 const longDay = (day: string) => formatDay(day, { weekday: 'short', month: 'short', day: 'numeric', year: 'numeric' });
@@ -64,6 +69,11 @@ function DayTooltip(props: { active?: boolean; payload?: { payload: Row }[]; met
           </div>
         ))}
       </dl>
+      {row.alerts.map((message) => (
+        <p key={message} className="mt-2 max-w-72 border-t border-zinc-200 pt-2 dark:border-zinc-700">
+          {message}
+        </p>
+      ))}
     </div>
   );
 }
@@ -73,14 +83,17 @@ function DayTooltip(props: { active?: boolean; payload?: { payload: Row }[]; met
  * day drawn; today, still coming in, is marked. It fills its box; components/reports/charts/lazy-charts.tsx gives it
  * one (and its accessible summary) and loads it late.
  */
-export function TrendChart({ metric, daily, previousDaily, comparedLabel, today }: TrendChartProps) {
+export function TrendChart({ metric, daily, previousDaily, comparedLabel, today, alerts }: TrendChartProps) {
   const chosen = metricById(metric);
   const rows: Row[] = daily.map((d, i) => ({
     ...d,
     previousDay: previousDaily[i]?.day,
     previous: previousDaily[i]?.[chosen.id],
     incomplete: d.day === today,
+    alerts: alerts.filter((a) => a.day === d.day).map((a) => a.message),
   }));
+  // One marker a day: a drop's when the day has one (a drop and a spike of one day are different sites).
+  const marked = [...new Map(alerts.map((a) => [a.day, a.drop] as const)).entries()];
   const showsToday = rows.at(-1)?.incomplete ?? false;
   return (
     <ResponsiveContainer width="100%" height="100%">
@@ -118,6 +131,15 @@ export function TrendChart({ metric, daily, previousDaily, comparedLabel, today 
             label={{ value: 'Today (incomplete)', position: 'insideTopRight', fontSize: 11, fill: 'currentColor' }}
           />
         )}
+        {marked.map(([day, drop]) => (
+          <ReferenceLine
+            key={day}
+            x={day}
+            stroke={drop ? '#ef4444' : '#10b981'}
+            strokeDasharray="3 3"
+            label={{ value: drop ? '▼' : '▲', position: 'top', fontSize: 11, fill: drop ? '#dc2626' : '#059669' }}
+          />
+        ))}
         {comparedLabel && (
           <Line
             type="monotone"

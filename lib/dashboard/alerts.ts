@@ -1,0 +1,55 @@
+/**
+ * The Alerts page's view: open or all, which kind, which page, read from the URL and turned into the input the
+ * API's GET /api/v1/alerts takes, through the same grammar.
+ */
+import type { Principal } from '@/lib/access';
+import { ALERT_KINDS, type AlertKind, alertsQuery, listAlerts, readableKinds } from '@/lib/alerts';
+import type { SearchParams } from './url';
+import { readView } from './url';
+
+const PAGE_SIZE = 25;
+
+/** Each kind in words, for the list and the kind picker; a new kind must be named here to compile. */
+export const ALERT_KIND_LABELS: Record<AlertKind, string> = {
+  'revenue.drop': 'Revenue drop',
+  'revenue.spike': 'Revenue spike',
+  'data.missing': 'Missing data',
+  'statement.finalized': 'Statement final',
+  'payment.recorded': 'Payment recorded',
+  'site.status_changed': 'Site review',
+  'key.expiring': 'API key expiring',
+};
+
+export interface AlertsView {
+  /** Open alerts only (the default), or every alert. */
+  show: 'open' | 'all';
+  kind: AlertKind | null;
+  page: number;
+}
+
+const one = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
+
+/** The view from the URL; what cannot be read (an unknown kind, a bad page) is left out, not an error page. */
+function readAlertsView(searchParams: SearchParams): AlertsView {
+  const kind = one(searchParams.kind);
+  const page = Number(one(searchParams.page));
+  return {
+    show: one(searchParams.show) === 'all' ? 'all' : 'open',
+    kind: ALERT_KINDS.includes(kind as AlertKind) ? (kind as AlertKind) : null,
+    page: Number.isInteger(page) && page >= 1 ? page : 1,
+  };
+}
+
+/** The page's data: its alerts and the kinds the principal's role reads (for the picker). */
+export async function loadAlerts(principal: Principal, params: SearchParams) {
+  const view = readAlertsView(params);
+  const terms = [view.show === 'open' && 'state==open', view.kind && `kind==${view.kind}`].filter(Boolean);
+  const input = readView(alertsQuery, {
+    page: String(view.page),
+    pageSize: String(PAGE_SIZE),
+    ...(terms.length > 0 ? { Filter: terms.join(';') } : {}),
+  });
+  // Every value above is one the grammar takes; a failure here is a bug, not the visitor's input.
+  if (input instanceof Error) throw input;
+  return { view, page: await listAlerts(principal, input), kinds: readableKinds(principal), pageSize: PAGE_SIZE };
+}
