@@ -103,7 +103,7 @@ interface PublicEndpoint<P, I = undefined> extends EndpointOptions<I> {
 type Endpoint<P, I = undefined> = KeyedEndpoint<P, I> | PublicEndpoint<P, I>;
 
 type RouteContext = { params: Promise<Record<string, string | string[]>> };
-type NextHandler = (request: Request, context: RouteContext) => Promise<Response>;
+export type NextHandler = (request: Request, context: RouteContext) => Promise<Response>;
 
 /**
  * Admits a request to its endpoint, spending one request, and returns the endpoint's handler bound to the
@@ -138,7 +138,7 @@ type ValidatorsFor = (type: string) => Promise<Validators>;
  * anything it throws becomes a problem response, and so does no answer within the deadline when the
  * database is PostgreSQL (one that stopped answering).
  */
-async function respond(
+export async function respond(
   request: Request,
   work: (headers: Headers) => Promise<Response>,
   { deadlineMs = REQUEST_DEADLINE_MS, cors }: { deadlineMs?: number; cors: CorsPolicy },

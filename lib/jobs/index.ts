@@ -1,3 +1,3 @@
 /** Jobs: work for the machines, queued in the causing transaction and done after it with retries. */
 export { queueRevenueWrittenSql } from './queue';
-export { kickJobs, runDueJobs, startJobRunner } from './runner';
+export { kickJobs, runDueJobs, runScheduledJobs, startJobRunner } from './runner';

@@ -88,6 +88,12 @@ async function queueHourlyScan(at: Date = new Date()): Promise<void> {
   await queueJob(await getDb(), 'alerts.scan', { at: at.toISOString() }, `alerts.scan:${hour}`);
 }
 
+/** What a scheduler runs (Vercel Cron, where no process outlives its requests): this hour's scan, then what is due. */
+export async function runScheduledJobs(): Promise<RunReport> {
+  await queueHourlyScan();
+  return runDueJobs();
+}
+
 // One runner per process, whichever bundle of Next.js loads this module.
 const slot = globalThis as unknown as {
   __jobRunner?: { running?: Promise<void>; again: boolean; timer?: NodeJS.Timeout };

@@ -149,6 +149,8 @@ const schema = z
       .refine((v) => new URL(v).origin === v.replace(/\/$/, ''), 'must be an origin such as https://portal.example.com')
       .optional(),
     VERCEL_PROJECT_PRODUCTION_URL: z.string().optional(),
+    /** The scheduler's secret (Vercel Cron sends it as a Bearer token): turns on /api/cron/hourly (lib/http/cron.ts). */
+    CRON_SECRET: z.string().min(16, 'must be at least 16 characters: a random secret').optional(),
     /** A finalized balance below this many US dollars is carried over to the next month (lib/payments). */
     PAYOUT_THRESHOLD_USD: wholeDollars(100),
     /** A payable statement is paid this many days after its month's end. */
