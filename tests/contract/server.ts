@@ -8,6 +8,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { getDb } from '@/db/client';
+import { alerts } from '@/db/schema-alerts';
 import { createPublisher, deactivatePublisher, findAccountByEmail } from '@/lib/accounts';
 import { listSites } from '@/lib/sites';
 import { COMMAND_LINE, type Principal } from '@/lib/access';
@@ -48,6 +50,56 @@ export interface ContractWorld {
   rivalSiteId: string;
   /** Publisher accounts for the publisher operations to change: one invited, one deactivated, one to deactivate. */
   accounts: { invited: string; toReactivate: string; toDeactivate: string };
+  /** Open alerts, written straight into the `alerts` table: demo@example.com's unless said otherwise. */
+  alerts: ContractAlerts;
+}
+
+interface ContractAlerts {
+  /** About the first site: the one the site-scoped key reads. */
+  keySite: string;
+  /** About the second site: outside the site-scoped key's scope. */
+  otherSite: string;
+  /** About the account as a whole (no site): outside any site-scoped key's scope too. */
+  account: string;
+  /** About the second site, for the session to acknowledge one each (the clients acknowledge others they list). */
+  toAcknowledge: string[];
+  /** rival@example.com's, about its site: outside demo's account. */
+  rival: string;
+}
+
+/** The alerts the contract sessions read and acknowledge, each a revenue drop or spike or data that stopped. */
+async function makeAlerts(demoId: string, siteIds: string[], rivalId: string, rivalSiteId: string) {
+  const db = await getDb();
+  const day = (daysAgo: number) => new Date(Date.now() - daysAgo * 86_400_000).toISOString().slice(0, 10);
+  const revenue = (accountId: string, siteId: string | null, kind: 'revenue.drop' | 'revenue.spike') => ({
+    accountId,
+    kind,
+    dedupeKey: `contract:${kind}:${siteId ?? 'account'}:${day(2)}`,
+    siteId,
+    day: day(2),
+    message: `${siteId ? 'A contract site' : 'The account'} earned $40.00 on ${day(2)}, 60.0% ${kind === 'revenue.drop' ? 'below' : 'above'} the usual $100.00.`,
+    details: { expected: 100, actual: kind === 'revenue.drop' ? 40 : 160, bandLow: 70, bandHigh: 130, drivers: [] },
+  });
+  const missing = (i: number) => ({
+    accountId: demoId,
+    kind: 'data.missing',
+    dedupeKey: `contract:data.missing:${siteIds[1]}:${day(10 + i)}`,
+    siteId: siteIds[1],
+    day: day(10 + i),
+    message: `A contract site has had no data since ${day(10 + i)}.`,
+    details: { lastDay: day(11 + i) },
+  });
+  const insert = async (row: typeof alerts.$inferInsert) =>
+    (await db.insert(alerts).values(row).returning({ id: alerts.id }))[0].id;
+  const toAcknowledge: string[] = [];
+  for (let i = 0; i < 4; i++) toAcknowledge.push(await insert(missing(i)));
+  return {
+    keySite: await insert(revenue(demoId, siteIds[0], 'revenue.drop')),
+    otherSite: await insert(revenue(demoId, siteIds[1], 'revenue.spike')),
+    account: await insert(revenue(demoId, null, 'revenue.drop')),
+    rival: await insert(revenue(rivalId, rivalSiteId, 'revenue.drop')),
+    toAcknowledge,
+  };
 }
 
 const principalOf = async (email: string): Promise<Principal> => {
@@ -86,6 +138,7 @@ async function makeWorld(): Promise<ContractWorld> {
     await deactivatePublisher(COMMAND_LINE, accounts.toReactivate);
     return {
       accounts,
+      alerts: await makeAlerts(demo.userId, siteIds, rival.userId, rivalSiteId),
       keys: {
         publisher: await keyOf(demo, 'contract publisher'),
         siteScoped: await keyOf(demo, 'contract site-scoped', siteIds.slice(0, 1)),

@@ -161,6 +161,30 @@ export function sessionRequests(world: ContractWorld): Exchange[] {
   get('listAuditEvents', 'site-scoped key', activity, scoped, 403);
   keyedErrors('listAuditEvents', activity);
 
+  const alertsAt = (params: Headers) => `/api/v1/alerts${query(params)}`;
+  const alertList = alertsAt({
+    page: '1',
+    pageSize: '5',
+    sortBy: 'day',
+    sortDirection: 'desc',
+    Search: 'usual',
+    Filter: `state==open;day>=${range.fromDate}`,
+    'FilterList[kind]': 'revenue.drop,revenue.spike',
+  });
+  eachType('listAlerts', alertList, PAGED_TYPES, publisher);
+  const mixedAlerts = alertsAt({
+    SORTBY: 'Kind',
+    sortdirection: 'ASC',
+    filter: 'State==OPEN',
+    'filterList[KIND]': 'Revenue.Drop,DATA.MISSING',
+  });
+  get('listAlerts', 'mixed-case names and enum values', mixedAlerts, publisher, 200);
+  get('listAlerts', 'FilterList.field', alertsAt({ 'FilterList.kind': 'data.missing' }), publisher, 200);
+  get('listAlerts', 'site-scoped key: its sites only', alertList, scoped, 200);
+  get('listAlerts', "an operator's key", alertList, key(keys.admin), 403);
+  get('listAlerts', 'bad Filter', alertsAt({ Filter: 'nosuch==1' }), publisher, 400, true);
+  keyedErrors('listAlerts', alertList);
+
   const statementsAt = (params: Headers) => `/api/v1/payments/statements${query(params)}`;
   const statements = statementsAt({
     page: '1',

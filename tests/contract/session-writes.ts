@@ -1,6 +1,7 @@
 /**
  * The session's requests that change something: keys created, listed and revoked, keys made by an operator for
- * a publisher, and revenue loaded, each with its documented errors (403, 404, 409, 413, 415 among them).
+ * a publisher, alerts acknowledged, and revenue loaded, each with its documented errors (403, 404, 409, 413,
+ * 415 among them).
  */
 import type { ContractWorld } from './server';
 
@@ -201,6 +202,46 @@ export function writeRequests(world: ContractWorld, add: (e: Exchange) => void) 
     what: 'Accept: application/xml',
     headers: json(keys.admin, 'application/xml'),
     body: '{}',
+    expect: 406,
+    invalid: true,
+  });
+
+  const acknowledge = (id: string) => ({
+    operationId: 'acknowledgeAlert',
+    method: 'POST' as const,
+    path: `/api/v1/alerts/${id}/acknowledge`,
+  });
+  const { alerts } = world;
+  [undefined, ...JSON_TYPES].forEach((type, i) =>
+    add({
+      ...acknowledge(alerts.toAcknowledge[i]),
+      what: type ? `Accept: ${type}` : 'no Accept',
+      headers: { 'X-Api-Key': keys.publisher, ...(type ? { Accept: type } : {}) },
+      expect: 200,
+    }),
+  );
+  const publisherKey = { 'X-Api-Key': keys.publisher };
+  const scopedKey = { 'X-Api-Key': keys.siteScoped };
+  add({ ...acknowledge(alerts.keySite), what: "site-scoped key, its site's alert", headers: scopedKey, expect: 200 });
+  add({ ...acknowledge(alerts.toAcknowledge[0]), what: 'acknowledged already', headers: publisherKey, expect: 409 });
+  add({ ...acknowledge(UNKNOWN_ID), what: 'unknown id', headers: publisherKey, expect: 404 });
+  add({ ...acknowledge(alerts.rival), what: "another account's alert", headers: publisherKey, expect: 404 });
+  add({ ...acknowledge(alerts.otherSite), what: "site-scoped key, another site's", headers: scopedKey, expect: 404 });
+  add({ ...acknowledge(alerts.account), what: "site-scoped key, the account's", headers: scopedKey, expect: 404 });
+  add({ ...acknowledge(alerts.account), what: "an operator's key", headers: { 'X-Api-Key': keys.admin }, expect: 403 });
+  add({ ...acknowledge(alerts.account), what: 'no key', expect: 401, invalid: true });
+  add({
+    ...acknowledge(alerts.account),
+    path: `${acknowledge(alerts.account).path}?nosuch=1`,
+    what: 'unknown parameter',
+    headers: publisherKey,
+    expect: 400,
+    invalid: true,
+  });
+  add({
+    ...acknowledge(alerts.account),
+    what: 'Accept: application/xml',
+    headers: { ...publisherKey, Accept: 'application/xml' },
     expect: 406,
     invalid: true,
   });

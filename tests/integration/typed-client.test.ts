@@ -11,6 +11,7 @@ import openapiTS, { astToString } from 'openapi-typescript';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ENDPOINTS } from '@/lib/api/endpoints';
 import { openApiDocument } from '@/lib/api/endpoints';
+import { alerts } from '@/db/schema-alerts';
 import { fetchInProcess } from '../support/api';
 import { useTestDatabase } from '../support/db';
 import { createPublisher, createRevenue, createSite } from '../support/factories';
@@ -42,6 +43,14 @@ describe('a client generated from the OpenAPI document', () => {
     await createRevenue(t.db, site.id, [
       { day, country: 'DE', impressions: 100, adRequests: 120, revenueMicros: 250_000, clicks: 2 },
     ]);
+    await t.db.insert(alerts).values({
+      accountId: user.id,
+      kind: 'revenue.drop',
+      dedupeKey: `revenue.drop:${site.id}:${day}`,
+      siteId: site.id,
+      day,
+      message: 'Typed Game earned $0.25, 75.0% below the usual $1.00.',
+    });
     // Imported by a computed path: the project's type check must not follow it into the client, whose
     // generated types exist only once this test has made them (the first test type-checks it instead).
     const clientPath = '../typed-client/client';
@@ -69,6 +78,8 @@ describe('a client generated from the OpenAPI document', () => {
       'for-user 200',
       'ingested 1',
       'activity true',
+      'alerts 1 revenue.drop',
+      'acknowledged acknowledged 409',
       'publisher invited invited deactivated invited',
       'publishers 1',
       'site pending',

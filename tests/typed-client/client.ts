@@ -110,6 +110,18 @@ export async function callEveryOperation(
   const revokedKeyId: string | null | undefined = activity.data?.data[0]?.subjectId;
   seen.push(`activity ${revokedKeyId === keyId}`);
 
+  // The account's open revenue alerts; the first acknowledged, then again: a 409.
+  const alerts = await publisher.GET('/api/v1/alerts', {
+    params: { query: { Filter: 'state==open', FilterList: { kind: 'revenue.drop,revenue.spike' } } },
+  });
+  const alert = json(alerts.data)?.data[0];
+  seen.push(`alerts ${json(alerts.data)?.meta.totalRows} ${alert?.kind}`);
+  const alertPath = { params: { path: { id: alert?.id ?? 'none' } } };
+  const acknowledged = await publisher.POST('/api/v1/alerts/{id}/acknowledge', alertPath);
+  const alertState: 'open' | 'acknowledged' | undefined = acknowledged.data?.state;
+  const twice = await publisher.POST('/api/v1/alerts/{id}/acknowledge', alertPath);
+  seen.push(`acknowledged ${alertState} ${twice.response.status}`);
+
   // A publisher account of its own: created invited, invited again, deactivated, reactivated, then listed.
   const invited = await admin.POST('/api/v1/admin/publishers', {
     body: { email: `typed-client-${Date.now()}@example.com`, name: 'Typed client' },

@@ -1,8 +1,8 @@
 /**
  * Calls every operation through the client @hey-api/openapi-ts generated (../generated/hey-api, unedited), as
  * an API user would: FilterList with two values, CSV as text, NDJSON as a stream, the legacy feed with
- * ?apiKey=, keys created, listed and revoked, a key made by an admin, revenue loaded. Returns a line per
- * call, in order: the operation's name, or what failed.
+ * ?apiKey=, keys created, listed and revoked, alerts listed and acknowledged, a key made by an admin, revenue
+ * loaded. Returns a line per call, in order: the operation's name, or what failed.
  */
 import { client } from '../generated/hey-api/client.gen';
 import * as api from '../generated/hey-api/sdk.gen';
@@ -78,6 +78,25 @@ export async function callEveryOperation(who: Credentials): Promise<string[]> {
       activity.data?.data.some((e) => e.subjectId === created.data?.key.id),
       'listAuditEvents',
       activity.error,
+    ),
+  );
+
+  // The account's open alerts of two kinds; the newest acknowledged, then again: a 409 saying since when.
+  const kinds = ['revenue.drop', 'data.missing'];
+  const open = await api.listAlerts({
+    query: { Filter: 'state==open', FilterList: { kind: kinds.join(',') }, sortBy: 'createdAt', sortDirection: 'desc' },
+  });
+  const openAlerts = open.data?.data ?? [];
+  const onlyOpen = openAlerts.length && openAlerts.every((a) => a.state === 'open' && kinds.includes(a.kind));
+  called.push(check(onlyOpen, 'listAlerts', open.error));
+  const alertId = { path: { id: openAlerts[0]?.id ?? 'none' } };
+  const acknowledged = await api.acknowledgeAlert(alertId);
+  const twice = await api.acknowledgeAlert(alertId);
+  called.push(
+    check(
+      acknowledged.data?.state === 'acknowledged' && acknowledged.data.acknowledgedAt && twice.response?.status === 409,
+      'acknowledgeAlert',
+      acknowledged.error ?? twice.error,
     ),
   );
 

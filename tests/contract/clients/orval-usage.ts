@@ -1,8 +1,8 @@
 /**
  * Calls every operation through the client orval generated (../generated/orval/api.ts, unedited; its fetch is
  * ./orval-fetch.ts), as an API user would: FilterList with two values, CSV as text, NDJSON as a stream, the
- * legacy feed with ?apiKey=, keys created, listed and revoked, a key made by an admin, revenue loaded.
- * Returns a line per call, in order: the operation's name, or what failed.
+ * legacy feed with ?apiKey=, keys created, listed and revoked, alerts listed and acknowledged, a key made by an
+ * admin, revenue loaded. Returns a line per call, in order: the operation's name, or what failed.
  */
 import * as api from '../generated/orval/api';
 import { check, type Credentials, revenueCsv } from './credentials';
@@ -80,6 +80,27 @@ export async function callEveryOperation(who: Credentials): Promise<string[]> {
       events?.data.some((e) => e.subjectId === newKey?.key.id),
       'listAuditEvents',
       activity.data,
+    ),
+  );
+
+  // The account's open alerts of two kinds; the newest acknowledged, then again: a 409 saying since when.
+  const kinds = ['revenue.drop', 'data.missing'];
+  const open = await api.listAlerts(
+    { Filter: 'state==open', FilterList: { kind: kinds.join(',') }, sortBy: 'createdAt', sortDirection: 'desc' },
+    publisher,
+  );
+  const openAlerts = open.status === 200 ? json(open.data)?.data : undefined;
+  const onlyOpen = openAlerts?.length && openAlerts.every((a) => a.state === 'open' && kinds.includes(a.kind));
+  called.push(check(onlyOpen, 'listAlerts', open.data));
+  const alertId = openAlerts?.[0]?.id ?? 'none';
+  const acknowledged = await api.acknowledgeAlert(alertId, publisher);
+  const alert = acknowledged.status === 200 ? json(acknowledged.data) : undefined;
+  const twice = await api.acknowledgeAlert(alertId, publisher);
+  called.push(
+    check(
+      alert?.state === 'acknowledged' && alert.acknowledgedAt && twice.status === 409,
+      'acknowledgeAlert',
+      alert ? twice.data : acknowledged.data,
     ),
   );
 
