@@ -48,7 +48,7 @@ test('an import that drops a site raises a revenue.drop the publisher sees, ackn
   const site = sites.find((s) => s.name === 'Sky Hopper')!;
   const rows = await api(
     'GET',
-    `/api/v1/reports/countries?fromDate=${yesterday}&toDate=${yesterday}&FilterList[gameId]=${site.siteId}&pageSize=1000`,
+    `/api/v1/reports/countries?Filter=createdAt==${yesterday}&FilterList[gameId]=${site.siteId}&pageSize=1000`,
     demoKey,
   );
   expect(rows.status).toBe(200);

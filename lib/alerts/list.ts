@@ -1,7 +1,7 @@
 import { and, asc, count, desc, eq, inArray, isNull, notInArray, sql, type SQLWrapper } from 'drizzle-orm';
 import { getDb } from '@/db/client';
 import { alerts } from '@/db/schema-alerts';
-import { can, type Principal, requirePublisherAccount, requireWritable } from '@/lib/access';
+import { can, isPublisherAccount, type Principal, requirePublisherAccount, requireWritable } from '@/lib/access';
 import { filterToSql, pageMeta, pageOffset, searchToSql, type Paged, type PagedRowsInput } from '@/lib/query';
 import { conflict, notFound } from '@/lib/shared/errors';
 import { ALERT_KINDS, type AlertKind } from './record';
@@ -93,12 +93,14 @@ function toResponse(row: typeof alerts.$inferSelect): AlertResponse {
 
 /**
  * The revenue alerts of a range, for the overview chart's markers: the account's own when the view is the whole
- * account (no sites chosen), else those of the chosen sites.
+ * account (no sites chosen), else those of the chosen sites; none for the operator's account.
  */
 export async function revenueAlertsOf(
   principal: Principal,
   range: { fromDate: string; toDate: string; siteIds: string[] | null },
 ) {
+  // The operator's own overview has no alerts of its own (the account's would be refused).
+  if (!isPublisherAccount(principal)) return [];
   const db = await getDb();
   return db
     .select({ day: a.day, kind: a.kind, message: a.message })

@@ -6,12 +6,13 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { alerts } from '@/db/schema-alerts';
-import { acknowledgeAlert, alertsQuery, listAlerts } from '@/lib/alerts';
+import { acknowledgeAlert, alertsQuery, listAlerts, revenueAlertsOf } from '@/lib/alerts';
+import { DEMO_IDS } from '@/db/seed-data';
 import { readView } from '@/lib/dashboard/url';
 import { callApi, get } from '../support/api';
 import { useTestDatabase } from '../support/db';
 import { createPublisher, createSite } from '../support/factories';
-import { issueKey, memberPrincipal } from '../support/keys';
+import { issueKey, memberPrincipal, sessionPrincipal } from '../support/keys';
 import { expectProblem } from './api-helpers';
 
 const t = useTestDatabase();
@@ -123,5 +124,25 @@ describe('POST /api/v1/alerts/{id}/acknowledge', () => {
   it('is refused to an operator viewing the publisher', async () => {
     const viewing = { ...memberPrincipal(owner.id, randomUUID(), 'owner'), viewedBy: randomUUID() };
     await expect(acknowledgeAlert(viewing, ids['drop A'])).rejects.toThrow(/read-only view/);
+  });
+});
+
+describe('the overview chart’s markers', () => {
+  const november = { fromDate: '2026-11-01', toDate: '2026-11-30' };
+
+  it('are the account’s own revenue alerts for the whole account, the chosen sites’ for some', async () => {
+    const principal = sessionPrincipal(owner.id);
+    const whole = await revenueAlertsOf(principal, { ...november, siteIds: null });
+    expect(whole.map((a) => a.message)).toEqual(['account drop']);
+    const some = await revenueAlertsOf(principal, { ...november, siteIds: [siteA, siteB] });
+    expect(some.map((a) => [a.day, a.kind, a.message])).toEqual([['2026-11-24', 'revenue.drop', 'drop A']]);
+    expect(await revenueAlertsOf(principal, { fromDate: '2026-10-01', toDate: '2026-10-31', siteIds: null })).toEqual(
+      [],
+    );
+  });
+
+  it('are none on the operator’s own overview', async () => {
+    const operator = sessionPrincipal(DEMO_IDS.users.admin, 'admin');
+    expect(await revenueAlertsOf(operator, { ...november, siteIds: null })).toEqual([]);
   });
 });
