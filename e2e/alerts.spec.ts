@@ -82,7 +82,7 @@ test('an import that drops a site raises a revenue.drop the publisher sees, ackn
     .filter({ hasText: /^.*Sky Hopper earned/ });
   await expect(alert).toHaveCount(1);
   await expect(alert).toContainText('Revenue drop');
-  await expect(alert).toContainText(/60\.0% below the usual/);
+  await expect(alert).toContainText(/, \d\d\.\d% below the usual \$/);
   await expect(alert).toContainText(/most of the difference: /);
   await expectNoViolations(page, 'the Alerts page');
 

@@ -7,7 +7,8 @@ import { ALERT_KINDS, type AlertKind, alertsQuery, listAlerts, readableKinds } f
 import type { SearchParams } from './url';
 import { readView } from './url';
 
-const PAGE_SIZE = 25;
+/** Rows per page unless the visitor picks another of the list's sizes (the Pagination's own). */
+const PAGE_SIZES = [20, 50, 100];
 
 /** Each kind in words, for the list and the kind picker; a new kind must be named here to compile. */
 export const ALERT_KIND_LABELS: Record<AlertKind, string> = {
@@ -25,6 +26,7 @@ export interface AlertsView {
   show: 'open' | 'all';
   kind: AlertKind | null;
   page: number;
+  pageSize: number;
 }
 
 const one = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
@@ -33,10 +35,12 @@ const one = (value: string | string[] | undefined) => (Array.isArray(value) ? va
 function readAlertsView(searchParams: SearchParams): AlertsView {
   const kind = one(searchParams.kind);
   const page = Number(one(searchParams.page));
+  const pageSize = Number(one(searchParams.pageSize));
   return {
     show: one(searchParams.show) === 'all' ? 'all' : 'open',
     kind: ALERT_KINDS.includes(kind as AlertKind) ? (kind as AlertKind) : null,
     page: Number.isInteger(page) && page >= 1 ? page : 1,
+    pageSize: PAGE_SIZES.includes(pageSize) ? pageSize : PAGE_SIZES[0],
   };
 }
 
@@ -46,10 +50,10 @@ export async function loadAlerts(principal: Principal, params: SearchParams) {
   const terms = [view.show === 'open' && 'state==open', view.kind && `kind==${view.kind}`].filter(Boolean);
   const input = readView(alertsQuery, {
     page: String(view.page),
-    pageSize: String(PAGE_SIZE),
+    pageSize: String(view.pageSize),
     ...(terms.length > 0 ? { Filter: terms.join(';') } : {}),
   });
   // Every value above is one the grammar takes; a failure here is a bug, not the visitor's input.
   if (input instanceof Error) throw input;
-  return { view, page: await listAlerts(principal, input), kinds: readableKinds(principal), pageSize: PAGE_SIZE };
+  return { view, page: await listAlerts(principal, input), kinds: readableKinds(principal) };
 }

@@ -21,7 +21,7 @@ export default async function AlertsPage({ searchParams }: { searchParams: Promi
   const viewer = await viewerOf(await requirePerson(), params);
   if (viewer.kind !== 'ready') return <ViewerFallback viewer={viewer} title="Alerts" path="/alerts" params={params} />;
   const { principal, viewingAs } = viewer;
-  const { view, page, kinds, pageSize } = await loadAlerts(principal, params);
+  const { view, page, kinds } = await loadAlerts(principal, params);
   return (
     <>
       <PageHeader
@@ -45,7 +45,7 @@ export default async function AlertsPage({ searchParams }: { searchParams: Promi
       <Pagination
         searchParams={params}
         page={page.meta.page}
-        pageSize={pageSize}
+        pageSize={view.pageSize}
         totalRows={page.meta.totalRows}
         totalPages={page.meta.totalPages}
       />
