@@ -1,4 +1,5 @@
-import { and, asc, inArray, isNull, lt, sql } from 'drizzle-orm';
+import { and, isNull, sql } from 'drizzle-orm';
+import { claimDue } from '@/db/claim';
 import { getDb } from '@/db/client';
 import { jobs } from '@/db/schema-alerts';
 import { log } from '@/lib/platform/log';
@@ -20,38 +21,20 @@ interface RunReport {
   failed: number;
 }
 
-/** Claims due jobs, oldest first, as the mail sender claims mail: no two runners take the same job. */
-async function claimDue(now: Date) {
-  const db = await getDb();
-  return db.transaction(async (tx) => {
-    const due = await tx
-      .select({ id: jobs.id })
-      .from(jobs)
-      .where(and(isNull(jobs.doneAt), isNull(jobs.failedAt), lt(jobs.nextAttemptAt, new Date(now.getTime() + 1))))
-      .orderBy(asc(jobs.createdAt), asc(jobs.id))
-      .limit(BATCH)
-      .for('update', { skipLocked: true });
-    if (due.length === 0) return [];
-    const claimed = await tx
-      .update(jobs)
-      .set({ nextAttemptAt: new Date(now.getTime() + LEASE_MS), attempts: sql`${jobs.attempts} + 1` })
-      .where(
-        inArray(
-          jobs.id,
-          due.map((row) => row.id),
-        ),
-      )
-      .returning();
-    return claimed.sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime());
-  });
-}
+const claimDueJobs = async (now: Date) =>
+  claimDue(
+    await getDb(),
+    { table: jobs, columns: jobs, open: and(isNull(jobs.doneAt), isNull(jobs.failedAt))! },
+    now,
+    { batch: BATCH, leaseMs: LEASE_MS },
+  );
 
 /** Does every job that is due now; one that throws waits for its next attempt, and is given up after the last. */
 export async function runDueJobs(options: { now?: () => Date } = {}): Promise<RunReport> {
   const now = options.now ?? (() => new Date());
   const report: RunReport = { done: 0, retrying: 0, failed: 0 };
   const db = await getDb();
-  for (let batch = await claimDue(now()); batch.length > 0; batch = await claimDue(now())) {
+  for (let batch = await claimDueJobs(now()); batch.length > 0; batch = await claimDueJobs(now())) {
     for (const job of batch) {
       const still = and(sql`${jobs.id} = ${job.id}`, isNull(jobs.doneAt));
       try {

@@ -1,4 +1,5 @@
-import { and, asc, eq, inArray, isNull, lt, sql } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
+import { claimDue } from '@/db/claim';
 import { getDb } from '@/db/client';
 import { mailOutbox } from '@/db/schema';
 import { log } from '@/lib/platform/log';
@@ -35,43 +36,14 @@ interface SendOptions {
   now?: () => Date;
 }
 
-/**
- * Claims due messages, oldest first, so that no two senders (two server processes, a server and the CLI) take
- * the same one: `FOR UPDATE SKIP LOCKED` in a short transaction that moves next_attempt_at a lease ahead and
- * counts the attempt. The sending happens outside any transaction.
- */
-async function claimDue(now: Date) {
-  const db = await getDb();
-  return db.transaction(async (tx) => {
-    const due = await tx
-      .select({ id: mailOutbox.id })
-      .from(mailOutbox)
-      // Due up to the end of `now`'s millisecond: the column keeps microseconds, and a message queued in that very
-      // millisecond (its default is the database's now()) would otherwise wait for the next run.
-      .where(
-        and(
-          isNull(mailOutbox.sentAt),
-          isNull(mailOutbox.failedAt),
-          lt(mailOutbox.nextAttemptAt, new Date(now.getTime() + 1)),
-        ),
-      )
-      .orderBy(asc(mailOutbox.createdAt), asc(mailOutbox.id))
-      .limit(BATCH)
-      .for('update', { skipLocked: true });
-    if (due.length === 0) return [];
-    const claimed = await tx
-      .update(mailOutbox)
-      .set({ nextAttemptAt: new Date(now.getTime() + LEASE_MS), attempts: sql`${mailOutbox.attempts} + 1` })
-      .where(
-        inArray(
-          mailOutbox.id,
-          due.map((row) => row.id),
-        ),
-      )
-      .returning();
-    return claimed.sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime());
-  });
-}
+/** Due messages, claimed so that no two senders (two server processes, a server and the CLI) take the same one. */
+const claimDueMail = async (now: Date) =>
+  claimDue(
+    await getDb(),
+    { table: mailOutbox, columns: mailOutbox, open: and(isNull(mailOutbox.sentAt), isNull(mailOutbox.failedAt))! },
+    now,
+    { batch: BATCH, leaseMs: LEASE_MS },
+  );
 
 /** A secret message's body (a reset link) is kept no longer than needed: cleared once sent or given up. */
 const clearedIfSecret = {
@@ -89,7 +61,7 @@ export async function sendDueMail(options: SendOptions = {}): Promise<SendReport
   const report: SendReport = { sent: 0, retrying: 0, gaveUp: 0 };
   if (!transport) return report;
   const db = await getDb();
-  for (let batch = await claimDue(now()); batch.length > 0; batch = await claimDue(now())) {
+  for (let batch = await claimDueMail(now()); batch.length > 0; batch = await claimDueMail(now())) {
     for (const message of batch) {
       const still = and(eq(mailOutbox.id, message.id), isNull(mailOutbox.sentAt));
       try {
