@@ -2,7 +2,6 @@ import type { Tx } from '@/db/client';
 import { and, eq, gt } from 'drizzle-orm';
 import { apiKeys, auditEvents, people } from '@/db/schema';
 import { actorKindOf, type Principal } from '@/lib/access';
-import { alertOnEvents } from '@/lib/alerts';
 
 /**
  * The kinds of event the activity log holds, each written once here. A kind names what happened, in the past
@@ -99,8 +98,6 @@ export async function recordEvents(tx: Tx, actor: Actor, events: ActivityInput[]
       details: event.details ?? {},
     })),
   );
-  // What the account is told first (statements, payments, a site's review) is written with the event.
-  await alertOnEvents(tx, events);
 }
 
 /** Who the actor was, in words that outlive it: a person's e-mail, a key's prefix (never more of the key). */

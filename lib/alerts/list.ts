@@ -4,7 +4,7 @@ import { alerts } from '@/db/schema-alerts';
 import { can, isPublisherAccount, type Principal, requirePublisherAccount, requireWritable } from '@/lib/access';
 import { filterToSql, pageMeta, pageOffset, searchToSql, type Paged, type PagedRowsInput } from '@/lib/query';
 import { conflict, notFound } from '@/lib/shared/errors';
-import { ALERT_KINDS, type AlertKind } from './record';
+import { ALERT_KINDS, type AlertKind } from '@/lib/shared/events';
 import type { AlertField, AlertResponse } from './schemas';
 
 const a = alerts;

@@ -1,21 +1,11 @@
 import type { Tx } from '@/db/client';
 import { alerts } from '@/db/schema-alerts';
+import type { AlertKind } from '@/lib/shared/events';
 
 /**
- * The kinds of alert, each a fact the account is told about first. Revenue and data alerts are found by the
- * evaluation (./revenue.ts, ./scan.ts); the others follow events of the activity log (./from-events.ts).
+ * An alert to store. The kinds (lib/shared/events.ts) are found by the evaluation (./revenue.ts, ./scan.ts) or
+ * raised by events of the activity log (./from-events.ts).
  */
-export const ALERT_KINDS = [
-  'revenue.drop',
-  'revenue.spike',
-  'data.missing',
-  'statement.finalized',
-  'payment.recorded',
-  'site.status_changed',
-  'key.expiring',
-] as const;
-export type AlertKind = (typeof ALERT_KINDS)[number];
-
 export interface NewAlert {
   accountId: string;
   kind: AlertKind;

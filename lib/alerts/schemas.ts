@@ -4,7 +4,7 @@ import { day, timestamp, uuid } from '@/lib/shared/response-fields';
 import { fieldsOf } from '@/lib/query/fields';
 import { pagedRowsQueryOf } from '@/lib/query';
 import { pagedSchema } from '@/lib/query/paging';
-import { ALERT_KINDS } from './record';
+import { ALERT_KINDS } from '@/lib/shared/events';
 
 const ALERT_STATES = ['open', 'acknowledged'] as const;
 

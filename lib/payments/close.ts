@@ -9,6 +9,7 @@ import { eq } from 'drizzle-orm';
 import { getDb, type Tx } from '@/db/client';
 import { users } from '@/db/schema';
 import { statementLines, statements } from '@/db/schema-payments';
+import { alertOnEvents } from '@/lib/alerts';
 import { actorOf, recordEvents, type ActivityInput } from '@/lib/activity';
 import { requireOperator, type Principal } from '@/lib/access';
 import { todayUtc } from '@/lib/query';
@@ -89,6 +90,7 @@ export async function closeThrough(tx: Tx, principal: Principal, through: string
     details: { month: summary.month, accounts: summary.accounts, statements: summary.statements },
   });
   await recordEvents(tx, actorOf(principal), events);
+  await alertOnEvents(tx, events);
   return summary;
 }
 

@@ -9,6 +9,7 @@ import { and, eq, inArray, or } from 'drizzle-orm';
 import { getDb, type Tx } from '@/db/client';
 import { users } from '@/db/schema';
 import { payments, statements } from '@/db/schema-payments';
+import { alertOnEvents } from '@/lib/alerts';
 import { actorOf, recordEvents } from '@/lib/activity';
 import { requireOperator, type Principal } from '@/lib/access';
 import { isDay, isUuid, todayUtc } from '@/lib/query';
@@ -46,21 +47,19 @@ export async function recordPayments(
     return await db.transaction(async (tx) => {
       const matched = await matchStatements(tx, entries, { fromFile, today });
       await tx.insert(payments).values(matched.map((m) => m.payment));
-      await recordEvents(
-        tx,
-        actorOf(principal),
-        matched.map(({ payment, label }) => ({
-          kind: 'payment.recorded' as const,
-          accountId: payment.accountId,
-          subjectId: payment.statementId,
-          details: {
-            month: label,
-            amount: dollars(payment.amountMicros),
-            paidOn: payment.paidOn,
-            reference: payment.reference,
-          },
-        })),
-      );
+      const events = matched.map(({ payment, label }) => ({
+        kind: 'payment.recorded' as const,
+        accountId: payment.accountId,
+        subjectId: payment.statementId,
+        details: {
+          month: label,
+          amount: dollars(payment.amountMicros),
+          paidOn: payment.paidOn,
+          reference: payment.reference,
+        },
+      }));
+      await recordEvents(tx, actorOf(principal), events);
+      await alertOnEvents(tx, events);
       return {
         payments: matched.length,
         amount: dollars(matched.reduce((sum, m) => sum + m.payment.amountMicros, 0)),

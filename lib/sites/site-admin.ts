@@ -31,6 +31,7 @@ import {
 } from './site-rules';
 import { requirePublisher } from '@/lib/accounts';
 import { toSiteResponse } from './sites';
+import { alertOnEvents } from '@/lib/alerts';
 
 export function toManagedSite(s: Site): ManagedSiteResponse {
   return {
@@ -203,7 +204,11 @@ async function changeSite(principal: Principal, siteId: string, input: UpdateSit
     if (Object.keys(changes).length > 0) {
       await recordEvent(tx, actor, { ...event, kind: 'site.updated', details: { changes } });
     }
-    if (move) await recordEvent(tx, actor, { ...event, kind: 'site.status_changed', details: move });
+    if (move) {
+      const moved = { ...event, kind: 'site.status_changed' as const, details: move };
+      await recordEvent(tx, actor, moved);
+      await alertOnEvents(tx, [moved]);
+    }
     return toManagedSite(updated);
   });
 }
