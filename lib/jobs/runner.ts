@@ -22,12 +22,10 @@ interface RunReport {
 }
 
 const claimDueJobs = async (now: Date) =>
-  claimDue(
-    await getDb(),
-    { table: jobs, columns: jobs, open: and(isNull(jobs.doneAt), isNull(jobs.failedAt))! },
-    now,
-    { batch: BATCH, leaseMs: LEASE_MS },
-  );
+  claimDue(await getDb(), { table: jobs, columns: jobs, open: and(isNull(jobs.doneAt), isNull(jobs.failedAt))! }, now, {
+    batch: BATCH,
+    leaseMs: LEASE_MS,
+  });
 
 /** Does every job that is due now; one that throws waits for its next attempt, and is given up after the last. */
 export async function runDueJobs(options: { now?: () => Date } = {}): Promise<RunReport> {
