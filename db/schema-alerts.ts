@@ -68,5 +68,61 @@ export const alerts = pgTable(
   ],
 );
 
+/**
+ * A publisher's webhook endpoint (lib/webhooks): where the account's events are POSTed, signed as the Standard
+ * Webhooks specification says with `secret` (`whsec_…`, shown once at creation; kept to sign, never answered
+ * again). `disabledAt`: it failed every attempt of a delivery for about a day, or its address became private.
+ */
+export const webhookEndpoints = pgTable(
+  'webhook_endpoints',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    accountId: uuid('account_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    url: text('url').notNull(),
+    description: text('description'),
+    events: text('events').array().notNull(),
+    secret: text('secret').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    createdBy: uuid('created_by').references(() => people.id, { onDelete: 'set null' }),
+    disabledAt: timestamp('disabled_at', { withTimezone: true, mode: 'date' }),
+    disabledReason: text('disabled_reason'),
+  },
+  (t) => [index('webhook_endpoints_account_idx').on(t.accountId, t.createdAt)],
+);
+
+/**
+ * One event for one endpoint: the webhooks' outbox, written in the transaction that causes the event and
+ * delivered after it with retries (lib/webhooks/sender.ts). Its id is the message's `webhook-id` (as
+ * `msg_<id>`), the same on every attempt. What the endpoint last answered is kept, at most 1 KB of it.
+ */
+export const webhookDeliveries = pgTable(
+  'webhook_deliveries',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    endpointId: uuid('endpoint_id')
+      .notNull()
+      .references(() => webhookEndpoints.id, { onDelete: 'cascade' }),
+    eventType: text('event_type').notNull(),
+    payload: jsonb('payload').$type<Record<string, unknown>>().notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    lastAttemptAt: timestamp('last_attempt_at', { withTimezone: true, mode: 'date' }),
+    lastStatus: integer('last_status'),
+    lastError: text('last_error'),
+    lastResponse: text('last_response'),
+    deliveredAt: timestamp('delivered_at', { withTimezone: true, mode: 'date' }),
+    failedAt: timestamp('failed_at', { withTimezone: true, mode: 'date' }),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('webhook_deliveries_due_idx')
+      .on(t.nextAttemptAt)
+      .where(sql`${t.deliveredAt} is null and ${t.failedAt} is null`),
+    index('webhook_deliveries_endpoint_idx').on(t.endpointId, t.createdAt),
+  ],
+);
+
 export type AlertRow = typeof alerts.$inferSelect;
 export type JobRow = typeof jobs.$inferSelect;

@@ -20,6 +20,8 @@ const GRANTS = {
   manageOwners: ['owner'],
   /** The account's activity log (who signed in from where, what changed). */
   readActivity: ['owner', 'admin'],
+  /** Add, test and remove the account's webhook endpoints, and read their deliveries. */
+  manageWebhooks: ['owner', 'admin'],
   /** Earnings statements and payments: the money, for Owners and Finance (Admins run the product side). */
   readStatements: ['owner', 'finance'],
 } as const satisfies Record<string, readonly MemberRole[]>;

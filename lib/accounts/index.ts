@@ -7,6 +7,7 @@ export {
   inviteMember,
   leaveAccount,
   listMembers,
+  ownersOf,
   removeMember,
   resendMemberInvitation,
   revokeInvitation,

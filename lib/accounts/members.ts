@@ -284,3 +284,12 @@ async function dropMembership(principal: Principal, personId: string, kind: 'mem
     });
   });
 }
+
+/** The account's Owners, the people told about what concerns the whole account (a password reset, a webhook). */
+export const ownersOf = (tx: Tx, accountId: string) =>
+  tx
+    .select({ id: people.id, email: people.email, name: people.name })
+    .from(memberships)
+    .innerJoin(people, eq(people.id, memberships.personId))
+    .where(and(eq(memberships.accountId, accountId), eq(memberships.role, 'owner')))
+    .orderBy(people.email);

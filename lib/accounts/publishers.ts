@@ -5,7 +5,7 @@
  */
 import { and, asc, count, desc, eq, isNull, sql } from 'drizzle-orm';
 import { getDb, type Tx } from '@/db/client';
-import { apiKeys, memberships, people, users, type User } from '@/db/schema';
+import { apiKeys, memberships, users, type User } from '@/db/schema';
 import { actorOf, recordEvent } from '@/lib/activity';
 import {
   filterToSql,
@@ -24,6 +24,7 @@ import { endSessionsWithoutAccount, issueToken, queueResetLink } from '@/lib/ide
 import { type Principal, requireOperator, requireWritable } from '@/lib/access';
 import { PublisherResponse, type CreatePublisherInput } from './schemas';
 import { requirePublisher } from './users';
+import { ownersOf } from './members';
 
 /** Managing accounts is the operator's, with a session or an account-level key. */
 function requireAdmin(principal: Principal, operation: string): void {
@@ -235,12 +236,7 @@ export async function sendPasswordResetAsOperator(principal: Principal, userId: 
     if (account.status === 'deactivated') {
       throw conflict(`${publisher.email} is deactivated: reactivate the account first.`);
     }
-    const owners = await tx
-      .select({ id: people.id, email: people.email, name: people.name })
-      .from(memberships)
-      .innerJoin(people, eq(people.id, memberships.personId))
-      .where(and(eq(memberships.accountId, publisher.id), eq(memberships.role, 'owner')))
-      .orderBy(people.email);
+    const owners = await ownersOf(tx, publisher.id);
     for (const owner of owners) {
       const token = await issueToken(tx, owner.id, 'password_reset');
       await queueResetLink(tx, owner, token, true);

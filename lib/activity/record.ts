@@ -39,6 +39,9 @@ export const ACTIVITY_KINDS = [
   'revenue.ingested',
   'statement.finalized',
   'payment.recorded',
+  'webhook.created',
+  'webhook.deleted',
+  'webhook.disabled',
 ] as const;
 export type ActivityKind = (typeof ACTIVITY_KINDS)[number];
 

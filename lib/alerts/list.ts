@@ -5,6 +5,7 @@ import { can, isPublisherAccount, type Principal, requirePublisherAccount, requi
 import { filterToSql, pageMeta, pageOffset, searchToSql, type Paged, type PagedRowsInput } from '@/lib/query';
 import { conflict, notFound } from '@/lib/shared/errors';
 import { ALERT_KINDS, type AlertKind } from '@/lib/shared/events';
+import { alertResponseOf } from './record';
 import type { AlertField, AlertResponse } from './schemas';
 
 const a = alerts;
@@ -73,22 +74,7 @@ export async function listAlerts(principal: Principal, input: PagedRowsInput): P
     db.select({ total: count() }).from(a).where(where),
   ]);
   const paging = { ...input, sortBy, sortDirection: input.sortBy ? input.sortDirection : ('desc' as const) };
-  return { data: rows.map(toResponse), meta: pageMeta(paging, total) };
-}
-
-function toResponse(row: typeof alerts.$inferSelect): AlertResponse {
-  return {
-    id: row.id,
-    kind: row.kind as AlertKind,
-    state: row.state,
-    day: row.day,
-    siteId: row.siteId,
-    subjectId: row.subjectId,
-    createdAt: row.createdAt.toISOString(),
-    acknowledgedAt: row.acknowledgedAt?.toISOString() ?? null,
-    message: row.message,
-    details: row.details,
-  };
+  return { data: rows.map(alertResponseOf), meta: pageMeta(paging, total) };
 }
 
 /**
@@ -129,7 +115,7 @@ export async function acknowledgeAlert(principal: Principal, id: string): Promis
     .set({ state: 'acknowledged', acknowledgedAt: new Date(), acknowledgedBy: principal.personId ?? null })
     .where(and(mine, eq(a.state, 'open')))
     .returning();
-  if (updated) return toResponse(updated);
+  if (updated) return alertResponseOf(updated);
   const [found] = await db.select({ acknowledgedAt: a.acknowledgedAt }).from(a).where(mine);
   if (!found) throw notFound('No alert of this account has that id.');
   throw conflict(`This alert is acknowledged already, since ${found.acknowledgedAt!.toISOString()}.`);

@@ -175,5 +175,6 @@ export async function evaluateRevenue(written: RevenueWritten, today: string): P
       found.push(alertOf(written.accountId, day, subject, { ...judged, kind: judged.kind }, drivers));
     }
   }
-  return storeAlerts(await getDb(), found);
+  const db = await getDb();
+  return db.transaction((tx) => storeAlerts(tx, found));
 }

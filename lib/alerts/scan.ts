@@ -83,7 +83,8 @@ async function accountsWithRowsSince(first: string) {
 export async function scanAccounts(now: Date = new Date()): Promise<number> {
   const today = todayUtc(now);
   const db = await getDb();
-  let stored = await storeAlerts(db, [...(await missingData(today)), ...(await expiringKeys(now))]);
+  const found = [...(await missingData(today)), ...(await expiringKeys(now))];
+  let stored = await db.transaction((tx) => storeAlerts(tx, found));
   const days = eachDay(addDays(today, -ALERT_LOOKBACK_DAYS), addDays(today, -1));
   for (const { account, sites } of await accountsWithRowsSince(days[0])) {
     stored += await evaluateRevenue({ accountId: account, days, siteIds: sites }, today);

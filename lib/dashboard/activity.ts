@@ -45,6 +45,9 @@ export const KIND_LABELS: Record<ActivityKind, string> = {
   'revenue.ingested': 'Revenue imported',
   'statement.finalized': 'Statement finalized',
   'payment.recorded': 'Payment recorded',
+  'webhook.created': 'Webhook added',
+  'webhook.deleted': 'Webhook removed',
+  'webhook.disabled': 'Webhook turned off after failing',
 };
 
 const isKind = (value: string | undefined): value is ActivityKind => ACTIVITY_KINDS.includes(value as ActivityKind);

@@ -1,6 +1,7 @@
 import { after } from 'next/server';
 import { kickJobs } from '@/lib/jobs';
 import { kickSender } from '@/lib/mail';
+import { kickWebhooks } from '@/lib/webhooks';
 import { log } from '@/lib/platform/log';
 
 const detached = new Set<Promise<void>>();
@@ -22,7 +23,13 @@ export async function settleBackgroundTasks(): Promise<void> {
 }
 
 /**
- * Starts the outboxes' workers once a write's answer is out: mail it queued (an invitation) and jobs (alerts after
- * an import), not 30 s later. Both look for what is due, so a kick after a write that queued nothing costs a query.
+ * Starts the outboxes' workers once a write's answer is out: mail it queued (an invitation), jobs (alerts after
+ * an import) and then the webhooks those queued, not seconds later. Each looks for what is due, so a kick after
+ * a write that queued nothing costs a query.
  */
-export const kickOutboxes = () => runAfterResponse(async () => void (await Promise.all([kickSender(), kickJobs()])));
+export const kickOutboxes = () =>
+  runAfterResponse(async () => {
+    await Promise.all([kickSender(), kickJobs().then(kickWebhooks)]);
+    // Jobs may have queued mail (a webhook turned off e-mails its Owners).
+    await kickSender();
+  });

@@ -4,9 +4,10 @@ import { jobs } from '@/db/schema-alerts';
 /**
  * The work the runner knows (./handlers.ts):
  * - `alerts.evaluate`: an import changed an account's figures: look for revenue alerts on the days it wrote;
- * - `alerts.scan`: the hourly look at every account (data that stopped, keys about to expire, yesterday's revenue).
+ * - `webhooks.data_updated`: the same import, told to the account's webhooks as `data.updated`;
+ * - `alerts.scan`: the hourly look at every account (data that stopped, keys about to expire, recent revenue).
  */
-export type JobKind = 'alerts.evaluate' | 'alerts.scan';
+export type JobKind = 'alerts.evaluate' | 'webhooks.data_updated' | 'alerts.scan';
 
 /**
  * Queues a job in the caller's transaction: done (./runner.ts) only if the action commits. With a `dedupeKey`,
@@ -19,12 +20,17 @@ export async function queueJob(tx: Pick<Tx, 'insert'>, kind: JobKind, payload: o
     .onConflictDoNothing({ target: jobs.dedupeKey });
 }
 
+/** The kinds an import queues, each with the days and sites written: apart, so that each is retried alone. */
+const AFTER_IMPORT: JobKind[] = ['alerts.evaluate', 'webhooks.data_updated'];
+
 /**
- * The import's jobs, as SQL over its staging table (which then holds only the rows that changed): one
- * `alerts.evaluate` per account with the days and sites written.
+ * The import's jobs, as SQL over its staging table (which then holds only the rows that changed): per account,
+ * each kind of AFTER_IMPORT with the days and sites written.
  */
 export const queueRevenueWrittenSql = (staging: string) =>
   `insert into jobs (kind, payload)
-   select '${'alerts.evaluate' satisfies JobKind}', jsonb_build_object('accountId', x.user_id,
-            'days', jsonb_agg(distinct s.day order by s.day), 'siteIds', jsonb_agg(distinct s.site_id))
-   from ${staging} s join sites x on x.id = s.site_id group by x.user_id`;
+   select k.kind, w.payload from (
+     select jsonb_build_object('accountId', x.user_id, 'days', jsonb_agg(distinct s.day order by s.day),
+              'siteIds', jsonb_agg(distinct s.site_id)) as payload
+     from ${staging} s join sites x on x.id = s.site_id group by x.user_id) w
+   cross join unnest('{${AFTER_IMPORT.join(',')}}'::text[]) as k(kind)`;

@@ -3,6 +3,7 @@ import { claimDue } from '@/db/claim';
 import { getDb } from '@/db/client';
 import { jobs } from '@/db/schema-alerts';
 import { log } from '@/lib/platform/log';
+import { backgroundWorker } from '@/lib/platform/worker';
 import { backoffMs, type Backoff } from '@/lib/shared/backoff';
 import { JOB_HANDLERS } from './handlers';
 import { type JobKind, queueJob } from './queue';
@@ -75,43 +76,22 @@ export async function runScheduledJobs(): Promise<RunReport> {
   return runDueJobs();
 }
 
-// One runner per process, whichever bundle of Next.js loads this module.
-const slot = globalThis as unknown as {
-  __jobRunner?: { running?: Promise<void>; again: boolean; timer?: NodeJS.Timeout };
-};
-const runner = (slot.__jobRunner ??= { again: false });
+/** How often a long-running server looks for due jobs (and queues the hourly scan, once an hour). */
+const RUNNER_INTERVAL_MS = 30_000;
+const runner = backgroundWorker(
+  'jobRunner',
+  async () => {
+    await queueHourlyScan();
+    await runDueJobs();
+  },
+  RUNNER_INTERVAL_MS,
+);
 
 /**
  * Does what is due, soon: the doors call it after the transaction that queued a job has committed (with
- * runAfterResponse, so the answer does not wait). A kick during a run makes that run look once more.
+ * runAfterResponse, so the answer does not wait).
  */
-export function kickJobs(): Promise<void> {
-  runner.again = true;
-  runner.running ??= (async () => {
-    try {
-      while (runner.again) {
-        runner.again = false;
-        await runDueJobs();
-      }
-    } catch (err) {
-      log.error({ err }, 'job runner failed');
-    } finally {
-      runner.running = undefined;
-    }
-  })();
-  return runner.running;
-}
-
-const RUNNER_INTERVAL_MS = 30_000;
+export const kickJobs = runner.kick;
 
 /** Starts the server's runner loop (instrumentation.ts): the hourly scan, and jobs queued by other processes. */
-export function startJobRunner(): void {
-  if (runner.timer) return;
-  const tick = () =>
-    void queueHourlyScan()
-      .then(kickJobs)
-      .catch((err) => log.error({ err }, 'job runner failed'));
-  runner.timer = setInterval(tick, RUNNER_INTERVAL_MS);
-  runner.timer.unref();
-  tick();
-}
+export const startJobRunner = runner.start;

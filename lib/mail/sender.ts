@@ -3,6 +3,7 @@ import { claimDue } from '@/db/claim';
 import { getDb } from '@/db/client';
 import { mailOutbox } from '@/db/schema';
 import { log } from '@/lib/platform/log';
+import { backgroundWorker } from '@/lib/platform/worker';
 import { backoffMs, type Backoff } from '@/lib/shared/backoff';
 import { configuredTransport, describeFailure, type Transport } from './transport';
 
@@ -100,44 +101,19 @@ export async function sendDueMail(options: SendOptions = {}): Promise<SendReport
   return report;
 }
 
-// One sender per process, whichever bundle of Next.js loads this module.
-const slot = globalThis as unknown as {
-  __mailSender?: { running?: Promise<void>; again: boolean; timer?: NodeJS.Timeout };
-};
-const sender = (slot.__mailSender ??= { again: false });
+/** How often a long-running server looks for mail that is due (retries, mail queued by another process). */
+const SENDER_INTERVAL_MS = 30_000;
+const sender = backgroundWorker('mailSender', () => sendDueMail(), SENDER_INTERVAL_MS);
 
 /**
  * Sends what is due, soon: the doors call it after the transaction that queued a message has committed (with
- * runAfterResponse, so the answer does not wait). A kick while a run is going makes that run look once more;
- * the promise settles when the run is over. On Vercel, where no process outlives its requests, this kick is
- * what sends mail (after() keeps the function alive until it settles); a message whose send failed is retried
+ * runAfterResponse, so the answer does not wait). On Vercel, where no process outlives its requests, this kick
+ * is what sends mail (after() keeps the function alive until it settles); a message whose send failed is retried
  * by the next kick or by `npm run mail -- send` (a cron job may run it).
  */
-export function kickSender(): Promise<void> {
-  if (!configuredTransport()) return Promise.resolve();
-  sender.again = true;
-  sender.running ??= (async () => {
-    try {
-      while (sender.again) {
-        sender.again = false;
-        await sendDueMail();
-      }
-    } catch (err) {
-      log.error({ err }, 'mail sender failed');
-    } finally {
-      sender.running = undefined;
-    }
-  })();
-  return sender.running;
-}
-
-/** How often a long-running server looks for mail that is due (retries, mail queued by another process). */
-const SENDER_INTERVAL_MS = 30_000;
+export const kickSender = (): Promise<void> => (configuredTransport() ? sender.kick() : Promise.resolve());
 
 /** Starts the server's sender loop (instrumentation.ts); it never keeps the process alive on its own. */
 export function startMailSender(): void {
-  if (sender.timer || !configuredTransport()) return;
-  sender.timer = setInterval(() => void kickSender(), SENDER_INTERVAL_MS);
-  sender.timer.unref();
-  void kickSender();
+  if (configuredTransport()) sender.start();
 }

@@ -149,6 +149,8 @@ const schema = z
       .refine((v) => new URL(v).origin === v.replace(/\/$/, ''), 'must be an origin such as https://portal.example.com')
       .optional(),
     VERCEL_PROJECT_PRODUCTION_URL: z.string().optional(),
+    /** Webhooks may go to http:// and to loopback and private addresses: tests and a laptop (lib/webhooks/address.ts). */
+    WEBHOOK_ALLOW_PRIVATE: flag(),
     /** The scheduler's secret (Vercel Cron sends it as a Bearer token): turns on /api/cron/hourly (lib/http/cron.ts). */
     CRON_SECRET: z.string().min(16, 'must be at least 16 characters: a random secret').optional(),
     /** A finalized balance below this many US dollars is carried over to the next month (lib/payments). */

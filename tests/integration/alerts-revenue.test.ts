@@ -65,6 +65,7 @@ const dayFile = (sites: { id: string }[], factors: number[]) =>
     ),
   ].join('\n') + '\n';
 
+/** Imports the file, then runs the jobs it queued: the alerts' evaluation and `data.updated` for webhooks. */
 const importDay = async (file: string) => {
   const result = await importRevenue(COMMAND_LINE, [file], { format: 'csv', today: TODAY });
   expect(result.ok).toBe(true);
@@ -83,7 +84,7 @@ describe('revenue alerts after an import', () => {
     const { owner, sites } = await accountWithHistory();
     const [puzzle] = sites;
     const file = dayFile(sites, [0.4, 1, 1]);
-    expect(await importDay(file)).toMatchObject({ done: 1, failed: 0 });
+    expect(await importDay(file)).toMatchObject({ done: 2, failed: 0 });
 
     const found = await alertsOf(owner.id);
     const siteDrops = found.filter((a) => a.kind === 'revenue.drop' && a.site_id === puzzle.id && a.day === TUESDAY);
@@ -111,13 +112,13 @@ describe('revenue alerts after an import', () => {
     // The same file again changes nothing: no job, no alert.
     expect(await importDay(file)).toMatchObject({ done: 0 });
     // A correction of another site's day is judged again; the drop is not stored twice.
-    expect(await importDay(dayFile(sites, [0.4, 1.01, 1]))).toMatchObject({ done: 1 });
+    expect(await importDay(dayFile(sites, [0.4, 1.01, 1]))).toMatchObject({ done: 2 });
     expect(await alertsOf(owner.id)).toEqual(found);
   });
 
   it('stores nothing for an ordinary day', async () => {
     const { owner, sites } = await accountWithHistory();
-    expect(await importDay(dayFile(sites, [1.05, 0.97, 1]))).toMatchObject({ done: 1 });
+    expect(await importDay(dayFile(sites, [1.05, 0.97, 1]))).toMatchObject({ done: 2 });
     expect(await alertsOf(owner.id)).toEqual([]);
   });
 
