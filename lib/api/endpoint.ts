@@ -11,6 +11,7 @@ export const TAGS = {
   'API keys': "Create, list and revoke the account's keys",
   Activity: 'The activity log: every security-relevant event, append-only',
   Alerts: 'What the portal tells the account first: unusual revenue, data that stopped, money, reviews, expiring keys',
+  Webhooks: "The account's events POSTed to its endpoints, signed per Standard Webhooks, with retries",
   Payments:
     'What the account is owed: its balance and monthly statements (estimated, finalized, paid), as JSON, CSV or PDF',
   Publishers: 'Operators: publisher accounts, their invitations, deactivation and reactivation',

@@ -8,6 +8,7 @@ import { Health } from './schemas';
 import { endpoint, type ApiEndpoint } from './endpoint';
 import { ACTIVITY_ENDPOINTS } from './endpoints/activity';
 import { ALERT_ENDPOINTS } from './endpoints/alerts';
+import { WEBHOOK_ENDPOINTS } from './endpoints/webhooks';
 import { DATA_ENDPOINTS } from './endpoints/data';
 import { KEY_ENDPOINTS } from './endpoints/keys';
 import { PAYMENT_ENDPOINTS } from './endpoints/payments';
@@ -58,6 +59,7 @@ export const ENDPOINTS: ApiEndpoint[] = [
   ...KEY_ENDPOINTS,
   ...ACTIVITY_ENDPOINTS,
   ...ALERT_ENDPOINTS,
+  ...WEBHOOK_ENDPOINTS,
   ...PAYMENT_ENDPOINTS,
   ...PUBLISHER_ENDPOINTS,
   ...DATA_ENDPOINTS,

@@ -1,4 +1,5 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import { isIP } from 'node:net';
 import { promisify } from 'node:util';
 import ipaddr from 'ipaddr.js';
 import { env } from '@/lib/platform/env';
@@ -14,7 +15,7 @@ const lookupAll = promisify(dnsLookup);
 const allowsPrivate = () => env().WEBHOOK_ALLOW_PRIVATE;
 
 /** Why an address may not be connected to, or null when it may (ipaddr.js's ranges: only `unicast` is public). */
-export function refusedAddress(address: string): string | null {
+function refusedAddress(address: string): string | null {
   if (allowsPrivate()) return null;
   if (!ipaddr.isValid(address)) return `${address} is not an IP address`;
   const range = ipaddr.process(address).range();
@@ -56,6 +57,15 @@ export async function checkWebhookUrl(raw: string): Promise<string> {
       throw badRequest('url', `resolves to a private address (${refusal}): webhooks go to public addresses only`);
   }
   return url.href;
+}
+
+/**
+ * Why a delivery may not connect to the URL's host when it is an IP literal (which Node connects to without
+ * asking the resolver below), or null.
+ */
+export function refusedLiteral(url: string): string | null {
+  const host = hostOf(new URL(url));
+  return isIP(host) ? refusedAddress(host) : null;
 }
 
 /**

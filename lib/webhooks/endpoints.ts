@@ -19,11 +19,12 @@ import type {
   CreateWebhookResponse,
   DeliveryField,
   DeliveryResponse,
+  WebhookField,
   WebhookResponse,
 } from './schemas';
 
 /** Endpoints per account: enough for a BI tool, a chat channel and a pipeline or two. */
-export const MAX_WEBHOOKS = 10;
+const MAX_WEBHOOKS = 10;
 
 const e = webhookEndpoints;
 const d = webhookDeliveries;
@@ -80,15 +81,42 @@ export async function createWebhook(principal: Principal, input: CreateWebhookIn
   });
 }
 
-export async function listWebhooks(principal: Principal): Promise<WebhookResponse[]> {
+/** A time as the grammar compares dates: its UTC day. */
+const utcDay = (column: SQLWrapper) => sql`((${column} at time zone 'UTC')::date)`;
+
+const webhookSort: Record<WebhookField, SQLWrapper> = {
+  id: e.id,
+  url: e.url,
+  description: e.description,
+  createdAt: e.createdAt,
+  disabledAt: e.disabledAt,
+  disabledReason: e.disabledReason,
+};
+const webhookFilter = { ...webhookSort, createdAt: utcDay(e.createdAt), disabledAt: utcDay(e.disabledAt) };
+
+/** The account's webhooks, newest first unless sorted otherwise; Filter, FilterList and Search as in the reports. */
+export async function listWebhooks(principal: Principal, input: PagedRowsInput): Promise<Paged<WebhookResponse>> {
   requireManager(principal, 'Reading the webhooks');
   const db = await getDb();
-  const rows = await db
-    .select()
-    .from(e)
-    .where(eq(e.accountId, principal.userId))
-    .orderBy(desc(e.createdAt), desc(e.id));
-  return rows.map(toResponse);
+  const where = and(
+    eq(e.accountId, principal.userId),
+    filterToSql(input.filter, webhookFilter),
+    input.search ? searchToSql(input.search, [e.url, e.description]) : undefined,
+  );
+  const sortBy = (input.sortBy ?? 'createdAt') as WebhookField;
+  const direction = input.sortBy ? (input.sortDirection === 'desc' ? desc : asc) : desc;
+  const [rows, [{ total }]] = await Promise.all([
+    db
+      .select()
+      .from(e)
+      .where(where)
+      .orderBy(direction(webhookSort[sortBy]), direction(e.id))
+      .limit(input.pageSize)
+      .offset(pageOffset(input)),
+    db.select({ total: count() }).from(e).where(where),
+  ]);
+  const paging = { ...input, sortBy, sortDirection: input.sortBy ? input.sortDirection : ('desc' as const) };
+  return { data: rows.map(toResponse), meta: pageMeta(paging, total) };
 }
 
 /** The account's endpoint of that id, or a 404 (another account's is unknown here). */
@@ -163,8 +191,6 @@ export async function sendTestWebhook(principal: Principal, id: string): Promise
 
 /** The status as the grammar filters it: the same words as the answer's. */
 const statusSql = sql`case when ${d.deliveredAt} is not null then 'delivered' when ${d.failedAt} is not null then 'failed' else 'pending' end`;
-/** A time as the grammar compares dates: its UTC day. */
-const utcDay = (column: SQLWrapper) => sql`((${column} at time zone 'UTC')::date)`;
 const sortColumns: Record<DeliveryField, SQLWrapper> = {
   id: sql`'msg_' || ${d.id}::text`,
   eventType: d.eventType,

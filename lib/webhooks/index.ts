@@ -1,14 +1,15 @@
 /** Webhooks: endpoints an account registers, and its events delivered to them signed per Standard Webhooks. */
-export { checkWebhookUrl } from './address';
-export { createWebhook, deleteWebhook, listDeliveries, listWebhooks, MAX_WEBHOOKS, sendTestWebhook } from './endpoints';
+export { createWebhook, deleteWebhook, listDeliveries, listWebhooks, sendTestWebhook } from './endpoints';
 export { queueWebhookEvents } from './queue';
-export type { WebhookEvent } from './queue';
 export {
   CreateWebhookResponse,
   createWebhookInput,
   DELIVERY_COLUMNS,
   deliveriesQuery,
+  DeliveryResponse,
   PagedDeliveries,
-  WebhookResponse,
+  PagedWebhooks,
+  WEBHOOK_COLUMNS,
+  webhooksQuery,
 } from './schemas';
 export { kickWebhooks, sendDueWebhooks, startWebhookSender, WEBHOOK_ATTEMPTS } from './sender';

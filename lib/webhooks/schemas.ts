@@ -31,18 +31,31 @@ export const createWebhookInput = z.strictObject({
 });
 export type CreateWebhookInput = z.infer<typeof createWebhookInput>;
 
-export const WebhookResponse = z
-  .object({
-    id: uuid,
-    url: z.string(),
-    description: z.string().nullable(),
-    events: z.array(eventType),
-    createdAt: timestamp,
-    disabledAt: timestamp.nullable().meta({ description: 'When deliveries stopped: it failed for about a day' }),
-    disabledReason: z.string().nullable(),
-  })
-  .meta({ id: 'WebhookResponse', description: 'A webhook endpoint, without its signing secret.' });
+/** The fields that filter and sort a webhook: all but its event types. */
+const WebhookFields = z.object({
+  id: uuid,
+  url: z.string(),
+  description: z.string().nullable(),
+  createdAt: timestamp,
+  disabledAt: timestamp.nullable().meta({ description: 'When deliveries stopped: it failed for about a day' }),
+  disabledReason: z.string().nullable(),
+});
+
+export const WebhookResponse = WebhookFields.extend({ events: z.array(eventType) }).meta({
+  id: 'WebhookResponse',
+  description: 'A webhook endpoint, without its signing secret.',
+});
 export type WebhookResponse = z.infer<typeof WebhookResponse>;
+
+export const PagedWebhooks = pagedSchema(WebhookResponse, 'PagedWebhookResponse');
+const webhookFields = fieldsOf(WebhookFields);
+export type WebhookField = keyof z.infer<typeof WebhookFields>;
+/** The CSV's columns: every field, the event types last (as JSON text). */
+export const WEBHOOK_COLUMNS = [...webhookFields.map((f) => f.name), 'events'];
+export const webhooksQuery = pagedRowsQueryOf(
+  webhookFields,
+  'Case-insensitive text: matches the URL or the description.',
+);
 
 export const CreateWebhookResponse = z
   .object({

@@ -3,7 +3,7 @@ import https from 'node:https';
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import { Webhook } from 'standardwebhooks';
 import { claimDue } from '@/db/claim';
-import { getDb, type Tx } from '@/db/client';
+import { type Db, getDb, type Tx } from '@/db/client';
 import { webhookDeliveries, webhookEndpoints } from '@/db/schema-alerts';
 import { ownersOf } from '@/lib/accounts';
 import { recordEvent } from '@/lib/activity';
@@ -11,7 +11,7 @@ import { queueMail, renderMail } from '@/lib/mail';
 import { log } from '@/lib/platform/log';
 import { publicUrl } from '@/lib/platform/public-url';
 import { backgroundWorker } from '@/lib/platform/worker';
-import { publicOnlyLookup } from './address';
+import { publicOnlyLookup, refusedLiteral } from './address';
 
 /**
  * When a failed delivery is tried again: the Standard Webhooks specification's schedule, 5 s, 5 min, 30 min,
@@ -35,6 +35,8 @@ interface Attempt {
 
 /** POSTs one signed body; never throws: a refused address, a timeout or a reset is the attempt's error. */
 function post(url: string, body: string, headers: Record<string, string>): Promise<Attempt> {
+  const literal = refusedLiteral(url);
+  if (literal) return Promise.resolve({ status: null, error: `refused: ${literal}`, answer: null });
   return new Promise((resolve) => {
     const client = url.startsWith('https:') ? https : http;
     let settled = false;
@@ -71,7 +73,7 @@ function post(url: string, body: string, headers: Record<string, string>): Promi
 }
 
 /** The Standard Webhooks headers of one attempt: the same `webhook-id` on every attempt, a new timestamp. */
-export function signedHeaders(secret: string, id: string, body: string, at: Date): Record<string, string> {
+function signedHeaders(secret: string, id: string, body: string, at: Date): Record<string, string> {
   return {
     'content-type': 'application/json',
     'user-agent': 'PublisherPortal-Webhooks/1.0',
@@ -114,10 +116,56 @@ async function turnOff(tx: Tx, endpointId: string, reason: string) {
   }
 }
 
-interface SendReport {
-  delivered: number;
-  retrying: number;
-  failed: number;
+type Outcome = 'delivered' | 'retrying' | 'failed';
+type SendReport = Record<Outcome, number>;
+type Delivery = typeof webhookDeliveries.$inferSelect;
+
+/** When a delivery that failed its n-th attempt is due again (the last delay for any later one). */
+const retryAt = (now: Date, attempts: number) =>
+  new Date(now.getTime() + RETRY_DELAYS_MS[Math.min(attempts, RETRY_DELAYS_MS.length) - 1]);
+
+/** One attempt of one delivery, and what it leaves: delivered, due again later, or given up (its endpoint off). */
+async function deliver(db: Db, delivery: Delivery, now: () => Date): Promise<Outcome> {
+  const [endpoint] = await db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, delivery.endpointId));
+  const still = and(eq(webhookDeliveries.id, delivery.id), isNull(webhookDeliveries.deliveredAt));
+  if (!endpoint || endpoint.disabledAt) {
+    await db.update(webhookDeliveries).set({ failedAt: now(), lastError: 'the webhook was turned off' }).where(still);
+    return 'failed';
+  }
+  const body = JSON.stringify(delivery.payload);
+  const at = now();
+  // Signed with the wall clock's time, which the receiver compares with its own (`now` may be a test's).
+  const attempt = await post(endpoint.url, body, signedHeaders(endpoint.secret, delivery.id, body, new Date()));
+  const last = {
+    lastAttemptAt: at,
+    lastStatus: attempt.status,
+    lastError: attempt.error,
+    lastResponse: attempt.answer,
+  };
+  if (!attempt.error) {
+    await db
+      .update(webhookDeliveries)
+      .set({ ...last, deliveredAt: now() })
+      .where(still);
+    return 'delivered';
+  }
+  if (delivery.attempts < WEBHOOK_ATTEMPTS) {
+    await db
+      .update(webhookDeliveries)
+      .set({ ...last, nextAttemptAt: retryAt(now(), delivery.attempts) })
+      .where(still);
+    return 'retrying';
+  }
+  const reason = `every attempt to deliver an event for about a day failed (last: ${attempt.error}).`;
+  await db.transaction(async (tx) => {
+    await tx
+      .update(webhookDeliveries)
+      .set({ ...last, failedAt: now() })
+      .where(still);
+    await turnOff(tx, endpoint.id, reason);
+  });
+  log.warn({ deliveryId: delivery.id, endpointId: endpoint.id, error: attempt.error }, 'webhook turned off');
+  return 'failed';
 }
 
 /**
@@ -128,71 +176,27 @@ export async function sendDueWebhooks(options: { now?: () => Date } = {}): Promi
   const now = options.now ?? (() => new Date());
   const report: SendReport = { delivered: 0, retrying: 0, failed: 0 };
   const db = await getDb();
-  const claim = () =>
-    claimDue(
-      db,
-      {
-        table: webhookDeliveries,
-        columns: webhookDeliveries,
-        open: sql`${webhookDeliveries.deliveredAt} is null and ${webhookDeliveries.failedAt} is null`,
-      },
-      now(),
-      { batch: BATCH, leaseMs: LEASE_MS },
-    );
+  const outbox = {
+    table: webhookDeliveries,
+    columns: webhookDeliveries,
+    open: sql`${webhookDeliveries.deliveredAt} is null and ${webhookDeliveries.failedAt} is null`,
+  };
+  const claim = () => claimDue(db, outbox, now(), { batch: BATCH, leaseMs: LEASE_MS });
   for (let batch = await claim(); batch.length > 0; batch = await claim()) {
-    await Promise.all(
-      batch.map(async (delivery) => {
-        const [endpoint] = await db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, delivery.endpointId));
-        const still = and(eq(webhookDeliveries.id, delivery.id), isNull(webhookDeliveries.deliveredAt));
-        if (!endpoint || endpoint.disabledAt) {
+    const outcomes = await Promise.all(
+      batch.map((delivery) =>
+        // One delivery that cannot even be tried (a broken row) must not stop the others: it waits its retry.
+        deliver(db, delivery, now).catch(async (err): Promise<Outcome> => {
+          log.error({ err, deliveryId: delivery.id }, 'webhook delivery failed');
           await db
             .update(webhookDeliveries)
-            .set({ failedAt: now(), lastError: 'the webhook was turned off' })
-            .where(still);
-          report.failed += 1;
-          return;
-        }
-        const body = JSON.stringify(delivery.payload);
-        const at = now();
-        const attempt = await post(endpoint.url, body, signedHeaders(endpoint.secret, delivery.id, body, at));
-        const last = {
-          lastAttemptAt: at,
-          lastStatus: attempt.status,
-          lastError: attempt.error,
-          lastResponse: attempt.answer,
-        };
-        if (!attempt.error) {
-          await db
-            .update(webhookDeliveries)
-            .set({ ...last, deliveredAt: now() })
-            .where(still);
-          report.delivered += 1;
-          return;
-        }
-        if (delivery.attempts < WEBHOOK_ATTEMPTS) {
-          const next = new Date(now().getTime() + RETRY_DELAYS_MS[delivery.attempts - 1]);
-          await db
-            .update(webhookDeliveries)
-            .set({ ...last, nextAttemptAt: next })
-            .where(still);
-          report.retrying += 1;
-          return;
-        }
-        await db.transaction(async (tx) => {
-          await tx
-            .update(webhookDeliveries)
-            .set({ ...last, failedAt: now() })
-            .where(still);
-          await turnOff(
-            tx,
-            endpoint.id,
-            `every attempt to deliver an event for about a day failed (last: ${attempt.error}).`,
-          );
-        });
-        log.warn({ deliveryId: delivery.id, endpointId: endpoint.id, error: attempt.error }, 'webhook turned off');
-        report.failed += 1;
-      }),
+            .set({ nextAttemptAt: retryAt(now(), delivery.attempts), lastError: 'internal error' })
+            .where(eq(webhookDeliveries.id, delivery.id));
+          return 'retrying';
+        }),
+      ),
     );
+    for (const outcome of outcomes) report[outcome] += 1;
   }
   return report;
 }

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { apiKeys, users } from '@/db/schema';
-import { alerts } from '@/db/schema-alerts';
+import { alerts, webhookEndpoints } from '@/db/schema-alerts';
 import { ENDPOINTS } from '@/lib/api/endpoints';
 import { generateApiKey } from '@/lib/keys/key-format';
 import { revokeApiKey } from '@/lib/keys/api-keys';
@@ -43,6 +43,7 @@ interface World {
   otherSite: string;
   keys: Record<Caller, string | null>;
   alerts: { siteA: string; siteB: string; account: string };
+  webhookId: string;
 }
 let w: World;
 
@@ -72,6 +73,7 @@ beforeAll(async () => {
   const alertOf = (siteId: string | null) => alertAbout(siteId, owner.id);
   w = {
     alerts: { siteA: await alertOf(siteA.id), siteB: await alertOf(siteB.id), account: await alertOf(null) },
+    webhookId: await webhookOf(owner.id),
     ownerId: owner.id,
     ownerEmail: owner.email,
     siteA: siteA.id,
@@ -97,6 +99,15 @@ async function alertAbout(siteId: string | null, accountId = w.ownerId) {
     .insert(alerts)
     .values({ accountId, siteId, kind: 'data.missing', dedupeKey: randomUUID(), message: 'No data.' })
     .returning({ id: alerts.id });
+  return row.id;
+}
+
+/** A webhook of the account, at a host that never resolves (.invalid): a test event sent to it fails at once. */
+async function webhookOf(accountId: string) {
+  const [row] = await t.db
+    .insert(webhookEndpoints)
+    .values({ accountId, url: 'https://hooks.invalid/', events: ['data.updated'], secret: `whsec_${'A'.repeat(32)}` })
+    .returning({ id: webhookEndpoints.id });
   return row.id;
 }
 
@@ -220,6 +231,38 @@ const OPERATIONS: Operation[] = [
     expected: keyed({ siteScoped: 404, account: 200, other: 404, admin: 403 }),
     check: (res) => expect(res.json).toMatchObject({ state: 'acknowledged', siteId: w.siteB }),
   },
+  {
+    operationId: 'createWebhook',
+    request: async () => ({
+      method: 'POST',
+      path: '/api/v1/webhooks',
+      // A public address by its literal: no resolver is needed (this machine has none for the internet).
+      body: { url: 'https://93.184.215.14/portal', events: ['revenue.drop'] },
+    }),
+    expected: keyed({ siteScoped: 403, account: 200, other: 200, admin: 403 }),
+    check: (res) => expect(res.json.secret).toMatch(/^whsec_/),
+  },
+  {
+    operationId: 'listWebhooks',
+    request: async () => ({ method: 'GET', path: '/api/v1/webhooks' }),
+    expected: keyed({ siteScoped: 403, account: 200, other: 200, admin: 403 }),
+    check(res, caller) {
+      const ids = (res.json.data as { id: string }[]).map((h) => h.id);
+      expect(ids.includes(w.webhookId)).toBe(caller === 'account');
+    },
+  },
+  ...(
+    [
+      ['deleteWebhook', 'DELETE', ''],
+      ['testWebhook', 'POST', '/test'],
+      ['listWebhookDeliveries', 'GET', '/deliveries'],
+    ] as const
+  ).map(([operationId, method, tail]): Operation => ({
+    operationId,
+    // A webhook of the owner's, new for each cell.
+    request: async () => ({ method, path: `/api/v1/webhooks/${await webhookOf(w.ownerId)}${tail}` }),
+    expected: keyed({ siteScoped: 403, account: 200, other: 404, admin: 403 }),
+  })),
   ...['getBalance', 'listStatements'].map((operationId): Operation => ({
     operationId,
     request: async () => ({
