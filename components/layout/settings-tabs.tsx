@@ -8,6 +8,7 @@ const TABS = [
   { href: '/settings/security', label: 'Security' },
   { href: '/settings/members', label: 'Members' },
   { href: '/settings/activity', label: 'Activity' },
+  { href: '/settings/webhooks', label: 'Webhooks' },
 ];
 
 /** The Settings pages' tabs: links that keep which account it is (`?as=`). */

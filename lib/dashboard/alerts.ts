@@ -7,19 +7,10 @@ import { ALERT_KINDS, type AlertKind, alertsQuery, listAlerts, readableKinds } f
 import type { SearchParams } from './url';
 import { readView } from './url';
 
+export { ALERT_KIND_LABELS } from './event-labels';
+
 /** Rows per page unless the visitor picks another of the list's sizes (the Pagination's own). */
 const PAGE_SIZES = [20, 50, 100];
-
-/** Each kind in words, for the list and the kind picker; a new kind must be named here to compile. */
-export const ALERT_KIND_LABELS: Record<AlertKind, string> = {
-  'revenue.drop': 'Revenue drop',
-  'revenue.spike': 'Revenue spike',
-  'data.missing': 'Missing data',
-  'statement.finalized': 'Statement final',
-  'payment.recorded': 'Payment recorded',
-  'site.status_changed': 'Site review',
-  'key.expiring': 'API key expiring',
-};
 
 export interface AlertsView {
   /** Open alerts only (the default), or every alert. */
