@@ -6,7 +6,10 @@ import { SettingsTabs } from '@/components/layout/settings-tabs';
 export default function SettingsLayout({ children }: { children: ReactNode }) {
   return (
     <>
-      <PageHeader title="Settings" description="Your sign-in, the account’s members, what happened on it, and where its events go." />
+      <PageHeader
+        title="Settings"
+        description="Your sign-in, the account’s members, what happened on it, and where its events go."
+      />
       <SettingsTabs />
       {children}
     </>
