@@ -1,8 +1,8 @@
-import { and, asc, count, desc, eq, sql, type SQLWrapper } from 'drizzle-orm';
+import { eq, type SQLWrapper } from 'drizzle-orm';
 import { getDb } from '@/db/client';
 import { auditEvents } from '@/db/schema';
 import { isOperatorAccount, type Principal, requireAbility, requireAccountLevel, requireOperator } from '@/lib/access';
-import { filterToSql, pageMeta, pageOffset, searchToSql, type Paged, type PagedRowsInput } from '@/lib/query';
+import { selectPage, utcDay, type Paged, type PagedRowsInput } from '@/lib/query';
 import type { AuditEventField, AuditEventResponse } from './schemas';
 
 const e = auditEvents;
@@ -10,7 +10,7 @@ const e = auditEvents;
 /** Each field's column; `at` filters by its UTC day, as every date of the grammar does, and sorts exactly. */
 const filterColumns: Record<AuditEventField, SQLWrapper> = {
   id: e.id,
-  at: sql`((${e.at} at time zone 'UTC')::date)`,
+  at: utcDay(e.at),
   kind: e.kind,
   actorKind: e.actorKind,
   actorId: e.actorId,
@@ -19,7 +19,6 @@ const filterColumns: Record<AuditEventField, SQLWrapper> = {
   subjectId: e.subjectId,
   clientAddress: e.clientAddress,
 };
-const sortColumns: Record<AuditEventField, SQLWrapper> = { ...filterColumns, at: e.at };
 
 /**
  * Whose events a caller reads: the operator's account every account's (and events of no account), if the
@@ -44,28 +43,15 @@ function scopeOf(principal: Principal) {
  */
 export async function listActivity(principal: Principal, input: PagedRowsInput): Promise<Paged<AuditEventResponse>> {
   const db = await getDb();
-  const where = and(
-    scopeOf(principal),
-    filterToSql(input.filter, filterColumns),
-    input.search ? searchToSql(input.search, [e.kind, e.actorLabel, e.clientAddress]) : undefined,
-  );
-  const sortBy = (input.sortBy ?? 'at') as AuditEventField;
-  // Without sortBy the log reads newest first; ids break ties in the same direction, so pages never overlap.
-  const direction = input.sortBy ? (input.sortDirection === 'desc' ? desc : asc) : desc;
-  const [rows, [{ total }]] = await Promise.all([
-    db
-      .select()
-      .from(e)
-      .where(where)
-      .orderBy(direction(sortColumns[sortBy]), direction(e.id))
-      .limit(input.pageSize)
-      .offset(pageOffset(input)),
-    db.select({ total: count() }).from(e).where(where),
-  ]);
-  const paging = { ...input, sortBy, sortDirection: input.sortBy ? input.sortDirection : ('desc' as const) };
-  return {
-    // The table's columns are the response's fields; only the time needs its ISO text.
-    data: rows.map((row) => ({ ...row, at: row.at.toISOString() })),
-    meta: pageMeta(paging, total),
+  const table = {
+    table: e,
+    scope: scopeOf(principal),
+    filterColumns,
+    sortColumns: { at: e.at },
+    searchColumns: [e.kind, e.actorLabel, e.clientAddress],
+    newestFirst: 'at' as const,
+    id: e.id,
   };
+  // The table's columns are the response's fields; only the time needs its ISO text.
+  return selectPage(db, table, input, (row) => ({ ...row, at: row.at.toISOString() }));
 }

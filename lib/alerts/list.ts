@@ -1,8 +1,8 @@
-import { and, asc, count, desc, eq, inArray, isNull, notInArray, sql, type SQLWrapper } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, notInArray, sql, type SQLWrapper } from 'drizzle-orm';
 import { getDb } from '@/db/client';
 import { alerts } from '@/db/schema-alerts';
 import { can, isPublisherAccount, type Principal, requirePublisherAccount, requireWritable } from '@/lib/access';
-import { filterToSql, pageMeta, pageOffset, searchToSql, type Paged, type PagedRowsInput } from '@/lib/query';
+import { selectPage, utcDay, type Paged, type PagedRowsInput } from '@/lib/query';
 import { conflict, notFound } from '@/lib/shared/errors';
 import { ALERT_KINDS, type AlertKind } from '@/lib/shared/events';
 import { alertResponseOf } from './record';
@@ -17,13 +17,8 @@ const filterColumns: Record<AlertField, SQLWrapper> = {
   day: a.day,
   siteId: a.siteId,
   subjectId: a.subjectId,
-  createdAt: sql`((${a.createdAt} at time zone 'UTC')::date)`,
-  acknowledgedAt: sql`((${a.acknowledgedAt} at time zone 'UTC')::date)`,
-};
-const sortColumns: Record<AlertField, SQLWrapper> = {
-  ...filterColumns,
-  createdAt: a.createdAt,
-  acknowledgedAt: a.acknowledgedAt,
+  createdAt: utcDay(a.createdAt),
+  acknowledgedAt: utcDay(a.acknowledgedAt),
 };
 
 /** Alerts about money are for those who read statements; a key's expiry for those who manage keys. */
@@ -55,26 +50,16 @@ function scopeOf(principal: Principal) {
 
 /** A page of the account's alerts, newest first unless sorted otherwise; Filter, FilterList and Search as in the reports. */
 export async function listAlerts(principal: Principal, input: PagedRowsInput): Promise<Paged<AlertResponse>> {
-  const db = await getDb();
-  const where = and(
-    scopeOf(principal),
-    filterToSql(input.filter, filterColumns),
-    input.search ? searchToSql(input.search, [a.kind, a.message]) : undefined,
-  );
-  const sortBy = (input.sortBy ?? 'createdAt') as AlertField;
-  const direction = input.sortBy ? (input.sortDirection === 'desc' ? desc : asc) : desc;
-  const [rows, [{ total }]] = await Promise.all([
-    db
-      .select()
-      .from(a)
-      .where(where)
-      .orderBy(direction(sortColumns[sortBy]), direction(a.id))
-      .limit(input.pageSize)
-      .offset(pageOffset(input)),
-    db.select({ total: count() }).from(a).where(where),
-  ]);
-  const paging = { ...input, sortBy, sortDirection: input.sortBy ? input.sortDirection : ('desc' as const) };
-  return { data: rows.map(alertResponseOf), meta: pageMeta(paging, total) };
+  const table = {
+    table: a,
+    scope: scopeOf(principal),
+    filterColumns,
+    sortColumns: { createdAt: a.createdAt, acknowledgedAt: a.acknowledgedAt },
+    searchColumns: [a.kind, a.message],
+    newestFirst: 'createdAt' as const,
+    id: a.id,
+  };
+  return selectPage(await getDb(), table, input, alertResponseOf);
 }
 
 /**

@@ -28,3 +28,4 @@ export {
   type RowsInput,
   type PagedRowsInput,
 } from './input';
+export { selectPage, utcDay } from './select-page';

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { and, asc, count, desc, eq, sql, type SQLWrapper } from 'drizzle-orm';
+import { and, count, eq, sql, type SQLWrapper } from 'drizzle-orm';
 import { getDb } from '@/db/client';
 import { webhookDeliveries, webhookEndpoints } from '@/db/schema-alerts';
 import {
@@ -10,7 +10,7 @@ import {
   requireWritable,
 } from '@/lib/access';
 import { actorOf, recordEvent } from '@/lib/activity';
-import { filterToSql, pageMeta, pageOffset, searchToSql, type Paged, type PagedRowsInput } from '@/lib/query';
+import { selectPage, utcDay, type Paged, type PagedRowsInput } from '@/lib/query';
 import { conflict, notFound } from '@/lib/shared/errors';
 import { checkWebhookUrl } from './address';
 import { payloadOf } from './queue';
@@ -81,42 +81,28 @@ export async function createWebhook(principal: Principal, input: CreateWebhookIn
   });
 }
 
-/** A time as the grammar compares dates: its UTC day. */
-const utcDay = (column: SQLWrapper) => sql`((${column} at time zone 'UTC')::date)`;
-
-const webhookSort: Record<WebhookField, SQLWrapper> = {
+const webhookColumns: Record<WebhookField, SQLWrapper> = {
   id: e.id,
   url: e.url,
   description: e.description,
-  createdAt: e.createdAt,
-  disabledAt: e.disabledAt,
+  createdAt: utcDay(e.createdAt),
+  disabledAt: utcDay(e.disabledAt),
   disabledReason: e.disabledReason,
 };
-const webhookFilter = { ...webhookSort, createdAt: utcDay(e.createdAt), disabledAt: utcDay(e.disabledAt) };
 
 /** The account's webhooks, newest first unless sorted otherwise; Filter, FilterList and Search as in the reports. */
 export async function listWebhooks(principal: Principal, input: PagedRowsInput): Promise<Paged<WebhookResponse>> {
   requireManager(principal, 'Reading the webhooks');
-  const db = await getDb();
-  const where = and(
-    eq(e.accountId, principal.userId),
-    filterToSql(input.filter, webhookFilter),
-    input.search ? searchToSql(input.search, [e.url, e.description]) : undefined,
-  );
-  const sortBy = (input.sortBy ?? 'createdAt') as WebhookField;
-  const direction = input.sortBy ? (input.sortDirection === 'desc' ? desc : asc) : desc;
-  const [rows, [{ total }]] = await Promise.all([
-    db
-      .select()
-      .from(e)
-      .where(where)
-      .orderBy(direction(webhookSort[sortBy]), direction(e.id))
-      .limit(input.pageSize)
-      .offset(pageOffset(input)),
-    db.select({ total: count() }).from(e).where(where),
-  ]);
-  const paging = { ...input, sortBy, sortDirection: input.sortBy ? input.sortDirection : ('desc' as const) };
-  return { data: rows.map(toResponse), meta: pageMeta(paging, total) };
+  const table = {
+    table: e,
+    scope: eq(e.accountId, principal.userId),
+    filterColumns: webhookColumns,
+    sortColumns: { createdAt: e.createdAt, disabledAt: e.disabledAt },
+    searchColumns: [e.url, e.description],
+    newestFirst: 'createdAt' as const,
+    id: e.id,
+  };
+  return selectPage(await getDb(), table, input, toResponse);
 }
 
 /** The account's endpoint of that id, or a 404 (another account's is unknown here). */
@@ -191,19 +177,12 @@ export async function sendTestWebhook(principal: Principal, id: string): Promise
 
 /** The status as the grammar filters it: the same words as the answer's. */
 const statusSql = sql`case when ${d.deliveredAt} is not null then 'delivered' when ${d.failedAt} is not null then 'failed' else 'pending' end`;
-const sortColumns: Record<DeliveryField, SQLWrapper> = {
+const deliveryColumns: Record<DeliveryField, SQLWrapper> = {
   id: sql`'msg_' || ${d.id}::text`,
   eventType: d.eventType,
   status: statusSql,
   attempts: d.attempts,
   lastStatus: d.lastStatus,
-  createdAt: d.createdAt,
-  lastAttemptAt: d.lastAttemptAt,
-  nextAttemptAt: d.nextAttemptAt,
-  deliveredAt: d.deliveredAt,
-};
-const filterColumns: Record<DeliveryField, SQLWrapper> = {
-  ...sortColumns,
   createdAt: utcDay(d.createdAt),
   lastAttemptAt: utcDay(d.lastAttemptAt),
   nextAttemptAt: utcDay(d.nextAttemptAt),
@@ -218,24 +197,19 @@ export async function listDeliveries(
 ): Promise<Paged<DeliveryResponse>> {
   requireManager(principal, 'Reading a webhook’s deliveries');
   const endpoint = await endpointOf(principal, id);
-  const db = await getDb();
-  const where = and(
-    eq(d.endpointId, endpoint.id),
-    filterToSql(input.filter, filterColumns),
-    input.search ? searchToSql(input.search, [d.eventType]) : undefined,
-  );
-  const sortBy = (input.sortBy ?? 'createdAt') as DeliveryField;
-  const direction = input.sortBy ? (input.sortDirection === 'desc' ? desc : asc) : desc;
-  const [rows, [{ total }]] = await Promise.all([
-    db
-      .select()
-      .from(d)
-      .where(where)
-      .orderBy(direction(sortColumns[sortBy]), direction(d.id))
-      .limit(input.pageSize)
-      .offset(pageOffset(input)),
-    db.select({ total: count() }).from(d).where(where),
-  ]);
-  const paging = { ...input, sortBy, sortDirection: input.sortBy ? input.sortDirection : ('desc' as const) };
-  return { data: rows.map(toDelivery), meta: pageMeta(paging, total) };
+  const table = {
+    table: d,
+    scope: eq(d.endpointId, endpoint.id),
+    filterColumns: deliveryColumns,
+    sortColumns: {
+      createdAt: d.createdAt,
+      lastAttemptAt: d.lastAttemptAt,
+      nextAttemptAt: d.nextAttemptAt,
+      deliveredAt: d.deliveredAt,
+    },
+    searchColumns: [d.eventType],
+    newestFirst: 'createdAt' as const,
+    id: d.id,
+  };
+  return selectPage(await getDb(), table, input, toDelivery);
 }
