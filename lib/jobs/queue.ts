@@ -5,9 +5,13 @@ import { jobs } from '@/db/schema-alerts';
  * The work the runner knows (./handlers.ts):
  * - `alerts.evaluate`: an import changed an account's figures: look for revenue alerts on the days it wrote;
  * - `webhooks.data_updated`: the same import, told to the account's webhooks as `data.updated`;
- * - `alerts.scan`: the hourly look at every account (data that stopped, keys about to expire, recent revenue).
+ * - `alerts.scan`: the hourly look at every account (data that stopped, keys about to expire, recent revenue);
+ * - `housekeeping`: hourly too, removes what is done and older than KEEP_DAYS (jobs, webhook deliveries).
  */
-export type JobKind = 'alerts.evaluate' | 'webhooks.data_updated' | 'alerts.scan';
+export type JobKind = 'alerts.evaluate' | 'webhooks.data_updated' | 'alerts.scan' | 'housekeeping';
+
+/** How long done jobs and finished webhook deliveries are kept (Settings and the API list the deliveries). */
+export const KEEP_DAYS = 30;
 
 /**
  * Queues a job in the caller's transaction: done (./runner.ts) only if the action commits. With a `dedupeKey`,

@@ -64,10 +64,12 @@ export async function runDueJobs(options: { now?: () => Date } = {}): Promise<Ru
   return report;
 }
 
-/** Queues this hour's scan of every account (once, whichever process asks first). */
+/** Queues this hour's scan of every account and its housekeeping (once each, whichever process asks first). */
 async function queueHourlyScan(at: Date = new Date()): Promise<void> {
   const hour = at.toISOString().slice(0, 13);
-  await queueJob(await getDb(), 'alerts.scan', { at: at.toISOString() }, `alerts.scan:${hour}`);
+  const db = await getDb();
+  await queueJob(db, 'alerts.scan', { at: at.toISOString() }, `alerts.scan:${hour}`);
+  await queueJob(db, 'housekeeping', { at: at.toISOString() }, `housekeeping:${hour}`);
 }
 
 /** What a scheduler runs (Vercel Cron, where no process outlives its requests): this hour's scan, then what is due. */

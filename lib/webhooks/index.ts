@@ -12,4 +12,4 @@ export {
   WEBHOOK_COLUMNS,
   webhooksQuery,
 } from './schemas';
-export { kickWebhooks, sendDueWebhooks, startWebhookSender, WEBHOOK_ATTEMPTS } from './sender';
+export { kickWebhooks, pruneDeliveries, sendDueWebhooks, startWebhookSender, WEBHOOK_ATTEMPTS } from './sender';

@@ -1,6 +1,6 @@
 import http from 'node:http';
 import https from 'node:https';
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { and, eq, isNull, lt, or, sql } from 'drizzle-orm';
 import { Webhook } from 'standardwebhooks';
 import { claimDue } from '@/db/claim';
 import { type Db, getDb, type Tx } from '@/db/client';
@@ -199,6 +199,17 @@ export async function sendDueWebhooks(options: { now?: () => Date } = {}): Promi
     for (const outcome of outcomes) report[outcome] += 1;
   }
   return report;
+}
+
+/** Removes deliveries delivered or given up more than `keepDays` ago (their webhooks' lists stop there). */
+export async function pruneDeliveries(now: Date, keepDays: number): Promise<number> {
+  const before = new Date(now.getTime() - keepDays * 86_400_000);
+  const db = await getDb();
+  const gone = await db
+    .delete(webhookDeliveries)
+    .where(or(lt(webhookDeliveries.deliveredAt, before), lt(webhookDeliveries.failedAt, before)))
+    .returning({ id: webhookDeliveries.id });
+  return gone.length;
 }
 
 /** How often a long-running server looks for deliveries that are due (retries, events of other processes). */

@@ -1,14 +1,17 @@
 /**
  * GET /api/cron/hourly, what Vercel Cron calls (vercel.json): off without CRON_SECRET, refused without the exact
- * Bearer secret (spending the address's budget), and with it the hourly scan runs once per hour, whoever asks.
+ * Bearer secret (spending the address's budget), and with it the hourly scan and housekeeping run once per hour,
+ * whoever asks.
  */
 import { sql } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { GET } from '@/app/api/cron/hourly/route';
+import { jobs, webhookDeliveries, webhookEndpoints } from '@/db/schema-alerts';
 import { readEnv, setEnv } from '@/lib/platform/env';
 import { createMemoryStore } from '@/lib/ratelimit/memory';
 import { setRateLimitStore } from '@/lib/ratelimit';
 import { useTestDatabase } from '../support/db';
+import { createPublisher } from '../support/factories';
 import { sqlRows } from './reports-helpers';
 
 const t = useTestDatabase();
@@ -57,5 +60,35 @@ describe('the scheduler’s route', () => {
       sql`select count(*)::text as n from jobs where kind = 'alerts.scan' and done_at is not null`,
     );
     expect(scans[0].n).toBe('1');
+  });
+
+  it('removes, hourly, jobs and webhook deliveries finished more than 30 days ago, and keeps the rest', async () => {
+    const owner = await createPublisher(t.db);
+    const [hook] = await t.db
+      .insert(webhookEndpoints)
+      .values({ accountId: owner.id, url: 'https://hooks.invalid/', events: ['data.updated'], secret: 'whsec_x' })
+      .returning();
+    const daysAgo = (n: number) => new Date(Date.now() - n * 86_400_000);
+    await t.db.insert(webhookDeliveries).values([
+      { endpointId: hook.id, eventType: 'old', payload: {}, deliveredAt: daysAgo(31) },
+      { endpointId: hook.id, eventType: 'old', payload: {}, failedAt: daysAgo(40) },
+      { endpointId: hook.id, eventType: 'recent', payload: {}, deliveredAt: daysAgo(29) },
+    ]);
+    await t.db.insert(jobs).values([
+      { kind: 'alerts.scan', dedupeKey: 'old done', doneAt: daysAgo(31) },
+      { kind: 'alerts.scan', dedupeKey: 'recent done', doneAt: daysAgo(1) },
+    ]);
+    await t.db.execute(sql`delete from jobs where kind = 'housekeeping'`);
+    expect((await cron(`Bearer ${SECRET}`)).status).toBe(200);
+    const left = await sqlRows<{ event_type: string }>(
+      t.db,
+      sql`select event_type from webhook_deliveries where endpoint_id = ${hook.id}`,
+    );
+    expect(left.map((d) => d.event_type)).toEqual(['recent']);
+    const keys = await sqlRows<{ dedupe_key: string }>(
+      t.db,
+      sql`select dedupe_key from jobs where dedupe_key in ('old done', 'recent done')`,
+    );
+    expect(keys.map((j) => j.dedupe_key)).toEqual(['recent done']);
   });
 });
