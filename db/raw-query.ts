@@ -9,3 +9,6 @@ export async function queryRows<T>(db: Pick<Db, 'execute'>, statement: SQL): Pro
 
 /** Uuids as one array parameter (`= any(…)`, `unnest(…)`): one statement text whatever their number. */
 export const uuidArraySql = (ids: readonly string[]): SQL => sql`${`{${ids.join(',')}}`}::uuid[]`;
+
+/** UTC days (YYYY-MM-DD) as one array parameter, likewise. */
+export const dateArraySql = (days: readonly string[]): SQL => sql`${`{${days.join(',')}}`}::date[]`;

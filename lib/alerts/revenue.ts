@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { getDb } from '@/db/client';
-import { queryRows } from '@/db/raw-query';
+import { dateArraySql, queryRows } from '@/db/raw-query';
 import { addDays } from '@/lib/query';
 import { countryName } from '@/lib/shared/countries';
 import { formatCents, formatDay, formatPct } from '@/lib/shared/format';
@@ -12,7 +12,7 @@ import { type NewAlert, storeAlerts } from './record';
 export interface RevenueWritten {
   accountId: string;
   days: string[];
-  /** The sites to judge one by one; the account as a whole is always judged. */
+  /** The sites to judge one by one; the account as a whole is judged too when it has several sites. */
   siteIds: string[];
 }
 
@@ -37,22 +37,26 @@ async function accountSeries(accountId: string, days: string[]) {
         from sites s cross join lateral (
           select period, revenue_micros from revenue_rollup r
           where r.user_id = ${accountId} and r.grain = 'd' and r.site_id = s.id and r.country is null
-            and r.period = any(${`{${days.join(',')}}`}::date[])) r
+            and r.period = any(${dateArraySql(days)})) r
         where s.user_id = ${accountId}
         union all
         select null, null, period::text, revenue_micros from revenue_rollup
         where user_id = ${accountId} and grain = 'd' and site_id is null and country is null
-          and period = any(${`{${days.join(',')}}`}::date[])`,
+          and period = any(${dateArraySql(days)})`,
   );
-  const names = new Map<string, string>();
+  const names = new Map(rows.flatMap((row) => (row.key ? [[row.key, row.name ?? row.key] as const] : [])));
+  return { series: seriesOf(rows, (row) => row.key ?? ACCOUNT), names };
+}
+
+/** Rows of (key, day, revenue) as a series by key and day. */
+function seriesOf<R extends { day: string; revenue: string }>(rows: R[], keyOf: (row: R) => string): Series {
   const series: Series = new Map();
   for (const row of rows) {
-    const key = row.key ?? ACCOUNT;
-    if (row.key) names.set(row.key, row.name ?? row.key);
+    const key = keyOf(row);
     if (!series.has(key)) series.set(key, new Map());
     series.get(key)!.set(row.day, Number(row.revenue));
   }
-  return { series, names };
+  return series;
 }
 
 /** One site's revenue by country on the days, from its daily rows. */
@@ -61,17 +65,13 @@ async function countrySeries(accountId: string, siteId: string, days: string[]):
   const rows = await queryRows<{ country: string; day: string; revenue: string }>(
     db,
     sql`select country, day::text as day, sum(revenue_micros) as revenue from revenue_daily
-        where user_id = ${accountId} and site_id = ${siteId} and day = any(${`{${days.join(',')}}`}::date[])
+        where user_id = ${accountId} and site_id = ${siteId} and day = any(${dateArraySql(days)})
         group by country, day`,
   );
-  const series: Series = new Map();
-  for (const row of rows) {
-    if (!series.has(row.country)) series.set(row.country, new Map());
-    series.get(row.country)!.set(row.day, Number(row.revenue));
-  }
-  return series;
+  return seriesOf(rows, (row) => row.country);
 }
 
+/** A part that drove the change, in micro-dollars until the alert's details turn it into dollars. */
 interface Driver {
   kind: 'site' | 'country';
   id: string;
@@ -88,25 +88,15 @@ interface Driver {
 function driversOf(parts: Series, day: string, drop: boolean, label: (key: string) => [Driver['kind'], string]) {
   const refs = referenceDays(day);
   return [...parts.entries()]
-    .map(([key, byDay]) => {
+    .map(([key, byDay]): Driver => {
       const expected = Math.round(median(refs.map((d) => byDay.get(d) ?? 0)));
       const actual = byDay.get(day) ?? 0;
-      return { key, expected, actual, difference: actual - expected };
+      const [kind, name] = label(key);
+      return { kind, id: key, name, expected, actual, difference: actual - expected };
     })
     .filter((part) => (drop ? part.difference < 0 : part.difference > 0))
     .sort((a, b) => (drop ? a.difference - b.difference : b.difference - a.difference))
-    .slice(0, 3)
-    .map(({ key, expected, actual, difference }): Driver => {
-      const [kind, name] = label(key);
-      return {
-        kind,
-        id: key,
-        name,
-        expected: usdFromMicros(expected),
-        actual: usdFromMicros(actual),
-        difference: usdFromMicros(difference),
-      };
-    });
+    .slice(0, 3);
 }
 
 function alertOf(
@@ -120,7 +110,7 @@ function alertOf(
   const change = expected === 0 ? null : (actual - expected) / expected;
   const weekday = formatDay(day, { weekday: 'long' });
   const direction = judged.kind === 'revenue.drop' ? 'below' : 'above';
-  const most = drivers.map((d) => `${d.name} (${formatCents(Math.round(d.difference * 1e6))})`).join(', ');
+  const most = drivers.map((d) => `${d.name} (${formatCents(d.difference)})`).join(', ');
   return {
     accountId,
     kind: judged.kind,
@@ -137,7 +127,12 @@ function alertOf(
       change,
       bandLow: usdFromMicros(judged.lowMicros),
       bandHigh: usdFromMicros(judged.highMicros),
-      drivers,
+      drivers: drivers.map((d) => ({
+        ...d,
+        expected: usdFromMicros(d.expected),
+        actual: usdFromMicros(d.actual),
+        difference: usdFromMicros(d.difference),
+      })),
     },
   };
 }

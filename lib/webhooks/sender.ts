@@ -62,6 +62,8 @@ function post(url: string, body: string, headers: Record<string, string>): Promi
       };
       response.on('end', finish);
       response.on('close', finish);
+      // A reset in the middle of the answer: its status is what counts, with what had come.
+      response.on('error', finish);
     });
     const timer = setTimeout(() => {
       request.destroy();
