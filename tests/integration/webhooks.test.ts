@@ -47,10 +47,16 @@ afterAll(async () => {
   receiver.closeAllConnections();
   await new Promise((resolve) => receiver.close(resolve));
 });
-beforeEach(() => {
+beforeEach(async () => {
   setEnv(readEnv({ ...process.env, WEBHOOK_ALLOW_PRIVATE: '1' }));
   answers = [{ status: 200 }];
   received.length = 0;
+  // The sender is this file's alone: deliveries other files left pending (a worker's database serves several files
+  // on PostgreSQL) must not answer its counts, nor its own earlier tests' retries.
+  await settleBackgroundTasks();
+  await t.db.execute(
+    sql`update webhook_deliveries set failed_at = now() where delivered_at is null and failed_at is null`,
+  );
 });
 afterEach(() => setEnv(undefined));
 
@@ -62,6 +68,8 @@ async function accountWithWebhook(events = ['revenue.drop', 'data.missing']) {
     body: { url: receiverUrl, events, description: 'BI pipeline' },
   });
   expect(created.status).toBe(200);
+  // The answer's kick of the outboxes runs detached here: done before the test sends on its own clock.
+  await settleBackgroundTasks();
   return { owner, key, webhook: created.json.webhook, secret: created.json.secret as string };
 }
 
