@@ -2,7 +2,7 @@ import { and, asc, eq, inArray, isNull, notInArray, sql, type SQLWrapper } from 
 import { getDb } from '@/db/client';
 import { alerts } from '@/db/schema-alerts';
 import { can, isPublisherAccount, type Principal, requirePublisherAccount, requireWritable } from '@/lib/access';
-import { selectPage, utcDay, type Paged, type PagedRowsInput } from '@/lib/query';
+import { isUuid, selectPage, utcDay, type Paged, type PagedRowsInput } from '@/lib/query';
 import { conflict, notFound } from '@/lib/shared/errors';
 import { ALERT_KINDS, type AlertKind } from '@/lib/shared/events';
 import { alertResponseOf } from './record';
@@ -93,6 +93,8 @@ export async function revenueAlertsOf(
  */
 export async function acknowledgeAlert(principal: Principal, id: string): Promise<AlertResponse> {
   requireWritable(principal);
+  // Not a uuid: no alert has it (the database would refuse the comparison).
+  if (!isUuid(id)) throw notFound('No alert of this account has that id.');
   const db = await getDb();
   const mine = and(scopeOf(principal), eq(a.id, id));
   const [updated] = await db

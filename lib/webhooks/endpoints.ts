@@ -10,7 +10,7 @@ import {
   requireWritable,
 } from '@/lib/access';
 import { actorOf, recordEvent } from '@/lib/activity';
-import { selectPage, utcDay, type Paged, type PagedRowsInput } from '@/lib/query';
+import { isUuid, selectPage, utcDay, type Paged, type PagedRowsInput } from '@/lib/query';
 import { conflict, notFound } from '@/lib/shared/errors';
 import { checkWebhookUrl } from './address';
 import { payloadOf } from './queue';
@@ -107,6 +107,8 @@ export async function listWebhooks(principal: Principal, input: PagedRowsInput):
 
 /** The account's endpoint of that id, or a 404 (another account's is unknown here). */
 async function endpointOf(principal: Principal, id: string) {
+  // Not a uuid: no webhook has it (the database would refuse the comparison).
+  if (!isUuid(id)) throw notFound('No webhook of this account has that id.');
   const db = await getDb();
   const [row] = await db
     .select()

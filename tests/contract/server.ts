@@ -5,11 +5,12 @@
  * the server serves (or the one `--document <file>` names) is written to tests/contract/generated/openapi.json:
  * Prism and the generators read it.
  */
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { getDb } from '@/db/client';
-import { alerts } from '@/db/schema-alerts';
+import { alerts, webhookDeliveries, webhookEndpoints } from '@/db/schema-alerts';
 import { createPublisher, deactivatePublisher, findAccountByEmail } from '@/lib/accounts';
 import { listSites } from '@/lib/sites';
 import { COMMAND_LINE, type Principal } from '@/lib/access';
@@ -52,6 +53,22 @@ export interface ContractWorld {
   accounts: { invited: string; toReactivate: string; toDeactivate: string };
   /** Open alerts, written straight into the `alerts` table: demo@example.com's unless said otherwise. */
   alerts: ContractAlerts;
+  /**
+   * Webhooks, written straight into the `webhook_endpoints` table: demo@example.com's unless said otherwise,
+   * each to https://hooks.invalid/… (a name that never resolves: a delivery the server tries fails at once).
+   */
+  webhooks: ContractWebhooks;
+}
+
+interface ContractWebhooks {
+  /** Turned on, with two delivered deliveries: the one the session lists the deliveries of and tests. */
+  active: string;
+  /** Turned off (it failed for about a day), with the delivery that failed: testing it is a 409. */
+  off: string;
+  /** For the Prism session to remove one each (the clients remove the ones they add). */
+  toDelete: string[];
+  /** rival@example.com's: outside demo's account. Its account holds the most webhooks it may (a 409 on the next). */
+  rival: string;
 }
 
 interface ContractAlerts {
@@ -102,6 +119,64 @@ async function makeAlerts(demoId: string, siteIds: string[], rivalId: string, ri
   };
 }
 
+/** The most webhooks an account may have (lib/webhooks/endpoints.ts): the rival's account holds that many. */
+const MAX_WEBHOOKS = 10;
+
+/**
+ * The webhooks the contract sessions list, test and remove, and the deliveries of two of them. Demo's are 6: the
+ * Prism session removes 4 before it adds 4 (the clients add and remove one each), under the 10 an account may have.
+ */
+async function makeWebhooks(demoId: string, rivalId: string): Promise<ContractWebhooks> {
+  const db = await getDb();
+  const webhook = async (accountId: string, name: string, off?: string) => {
+    const [row] = await db
+      .insert(webhookEndpoints)
+      .values({
+        accountId,
+        url: `https://hooks.invalid/contract/${name}`,
+        description: `Contract webhook ${name}`,
+        events: ['revenue.drop', 'data.missing'],
+        secret: `whsec_${randomBytes(24).toString('base64')}`,
+        ...(off ? { disabledAt: new Date(Date.now() - 3_600_000), disabledReason: off } : {}),
+      })
+      .returning({ id: webhookEndpoints.id });
+    return row.id;
+  };
+  const active = await webhook(demoId, 'active');
+  const off = await webhook(
+    demoId,
+    'off',
+    'every attempt to deliver an event for about a day failed (last: answered 500).',
+  );
+  // Delivered or given up: the server's sender never tries them again.
+  const hoursAgo = (h: number) => new Date(Date.now() - h * 3_600_000);
+  const delivery = (endpointId: string, eventType: string, attempts: number, done: 'delivered' | 'failed') => ({
+    endpointId,
+    eventType,
+    payload: { type: eventType, timestamp: hoursAgo(30).toISOString(), data: { contract: true } },
+    attempts,
+    createdAt: hoursAgo(30),
+    nextAttemptAt: hoursAgo(2),
+    lastAttemptAt: hoursAgo(2),
+    lastStatus: done === 'delivered' ? 200 : 500,
+    lastError: done === 'delivered' ? null : 'answered 500',
+    lastResponse: done === 'delivered' ? 'ok' : 'Internal Server Error',
+    ...(done === 'delivered' ? { deliveredAt: hoursAgo(2) } : { failedAt: hoursAgo(2) }),
+  });
+  await db
+    .insert(webhookDeliveries)
+    .values([
+      delivery(active, 'revenue.drop', 1, 'delivered'),
+      delivery(active, 'data.missing', 2, 'delivered'),
+      delivery(off, 'revenue.drop', 8, 'failed'),
+    ]);
+  const toDelete: string[] = [];
+  for (let i = 0; i < 4; i++) toDelete.push(await webhook(demoId, `to-delete-${i}`));
+  const rival: string[] = [];
+  while (rival.length < MAX_WEBHOOKS) rival.push(await webhook(rivalId, `rival-${rival.length}`));
+  return { active, off, toDelete, rival: rival[0] };
+}
+
 const principalOf = async (email: string): Promise<Principal> => {
   const user = await findAccountByEmail(email);
   if (!user) throw new Error(`the demo data has no ${email}`);
@@ -139,6 +214,7 @@ async function makeWorld(): Promise<ContractWorld> {
     return {
       accounts,
       alerts: await makeAlerts(demo.userId, siteIds, rival.userId, rivalSiteId),
+      webhooks: await makeWebhooks(demo.userId, rival.userId),
       keys: {
         publisher: await keyOf(demo, 'contract publisher'),
         siteScoped: await keyOf(demo, 'contract site-scoped', siteIds.slice(0, 1)),

@@ -14,6 +14,7 @@ export type { Exchange };
 const PAGED_TYPES = [...JSON_TYPES, 'text/csv'];
 const EXPORT_TYPES = ['text/csv', 'application/x-ndjson'];
 const UNKNOWN_KEY = `rpk_${'x'.repeat(38)}`;
+const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
 const query = (params: Record<string, string>) => `?${new URLSearchParams(params).toString()}`;
 
 type Headers = Record<string, string>;
@@ -184,6 +185,64 @@ export function sessionRequests(world: ContractWorld): Exchange[] {
   get('listAlerts', "an operator's key", alertList, key(keys.admin), 403);
   get('listAlerts', 'bad Filter', alertsAt({ Filter: 'nosuch==1' }), publisher, 400, true);
   keyedErrors('listAlerts', alertList);
+
+  const webhooksAt = (params: Headers) => `/api/v1/webhooks${query(params)}`;
+  const { webhooks } = world;
+  const hookUrl = (name: string) => `https://hooks.invalid/contract/${name}`;
+  const webhookList = webhooksAt({
+    page: '1',
+    pageSize: '5',
+    sortBy: 'createdAt',
+    sortDirection: 'desc',
+    Search: 'contract',
+    Filter: `createdAt>=${range.fromDate};url=@hooks.invalid`,
+    'FilterList[url]': `${hookUrl('active')},${hookUrl('off')}`,
+  });
+  eachType('listWebhooks', webhookList, PAGED_TYPES, publisher);
+  const mixedWebhooks = webhooksAt({
+    SORTBY: 'DisabledAt',
+    sortdirection: 'DESC',
+    SEARCH: 'CONTRACT WEBHOOK',
+    filter: 'DisabledReason=@ABOUT A DAY',
+    'filterList[URL]': hookUrl('OFF').toUpperCase(),
+  });
+  get('listWebhooks', 'mixed-case names and values', mixedWebhooks, publisher, 200);
+  get('listWebhooks', 'FilterList.field', webhooksAt({ 'FilterList.id': webhooks.active }), publisher, 200);
+  get('listWebhooks', 'site-scoped key', webhookList, scoped, 403);
+  get('listWebhooks', "an operator's key", webhookList, key(keys.admin), 403);
+  get('listWebhooks', 'bad Filter', webhooksAt({ Filter: 'secret==x' }), publisher, 400, true);
+  keyedErrors('listWebhooks', webhookList);
+
+  const deliveriesAt = (id: string, params: Headers = {}) =>
+    `/api/v1/webhooks/${id}/deliveries${Object.keys(params).length ? query(params) : ''}`;
+  const deliveryParams = {
+    page: '1',
+    pageSize: '5',
+    sortBy: 'attempts',
+    sortDirection: 'desc',
+    Search: 'revenue',
+    Filter: `attempts>=1;createdAt>=${range.fromDate};lastStatus==200`,
+    'FilterList[status]': 'delivered,failed',
+  };
+  const deliveries = deliveriesAt(webhooks.active, deliveryParams);
+  eachType('listWebhookDeliveries', deliveries, PAGED_TYPES, publisher);
+  const mixedDeliveries = deliveriesAt(webhooks.active, {
+    SORTBY: 'EventType',
+    sortdirection: 'ASC',
+    filter: 'Status==DELIVERED',
+    'filterList[EVENTTYPE]': 'Revenue.Drop,DATA.MISSING',
+  });
+  get('listWebhookDeliveries', 'mixed-case names and values', mixedDeliveries, publisher, 200);
+  const failed = deliveriesAt(webhooks.off, { 'FilterList.status': 'failed' });
+  get('listWebhookDeliveries', 'FilterList.field, a webhook turned off', failed, publisher, 200);
+  get('listWebhookDeliveries', 'unknown webhook', deliveriesAt(UNKNOWN_ID), publisher, 404);
+  get('listWebhookDeliveries', "another account's webhook", deliveriesAt(webhooks.rival), publisher, 404);
+  get('listWebhookDeliveries', 'not a uuid', deliveriesAt('not-a-uuid'), publisher, 404, true);
+  get('listWebhookDeliveries', 'site-scoped key', deliveries, scoped, 403);
+  get('listWebhookDeliveries', "an operator's key", deliveries, key(keys.admin), 403);
+  const badFilter = deliveriesAt(webhooks.active, { Filter: 'payload==x' });
+  get('listWebhookDeliveries', 'bad Filter', badFilter, publisher, 400, true);
+  keyedErrors('listWebhookDeliveries', deliveries);
 
   const statementsAt = (params: Headers) => `/api/v1/payments/statements${query(params)}`;
   const statements = statementsAt({

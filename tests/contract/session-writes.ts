@@ -1,7 +1,7 @@
 /**
  * The session's requests that change something: keys created, listed and revoked, keys made by an operator for
- * a publisher, alerts acknowledged, and revenue loaded, each with its documented errors (403, 404, 409, 413,
- * 415 among them).
+ * a publisher, alerts acknowledged, webhooks removed, tested and added, and revenue loaded, each with its
+ * documented errors (403, 404, 409, 413, 415 among them).
  */
 import type { ContractWorld } from './server';
 
@@ -246,6 +246,8 @@ export function writeRequests(world: ContractWorld, add: (e: Exchange) => void) 
     invalid: true,
   });
 
+  webhookRequests(world, add);
+
   const ingest = { operationId: 'ingestRevenue', method: 'POST', path: '/api/v1/admin/revenue' } as const;
   const site = world.siteIds[0];
   const csv = `day,siteId,country,impressions,clicks,adRequests,revenue\n${day(1)},${site},US,10,1,20,0.5\n`;
@@ -300,4 +302,110 @@ export function writeRequests(world: ContractWorld, add: (e: Exchange) => void) 
     expect: 406,
     invalid: true,
   });
+}
+
+/**
+ * Webhooks removed, tested and added, in that order: demo's account holds 6 of the 10 it may (ContractWorld.webhooks)
+ * and 2 once 4 are removed, so the 4 added fit whatever else a session adds; the 409 is the rival's, full.
+ */
+function webhookRequests(world: ContractWorld, add: (e: Exchange) => void) {
+  const { keys, webhooks } = world;
+  const publisherKey = { 'X-Api-Key': keys.publisher };
+  const withAccept = (type?: string) => ({ ...publisherKey, ...(type ? { Accept: type } : {}) });
+  const named = (type?: string) => (type ? `Accept: ${type}` : 'no Accept');
+  /** What any request of these three may be answered besides: 403 (site-scoped, operator), 401, 400, 406. */
+  const commonErrors = (exchange: Omit<Exchange, 'what' | 'expect'>) => {
+    const as = (k: string) => ({ ...exchange.headers, 'X-Api-Key': k });
+    add({ ...exchange, what: 'site-scoped key', headers: as(keys.siteScoped), expect: 403 });
+    add({ ...exchange, what: "an operator's key", headers: as(keys.admin), expect: 403 });
+    const keyless = Object.fromEntries(Object.entries(exchange.headers ?? {}).filter(([name]) => name !== 'X-Api-Key'));
+    add({ ...exchange, what: 'no key', headers: keyless, expect: 401, invalid: true });
+    add({ ...exchange, what: 'revoked key', headers: as(keys.revoked), expect: 401 });
+    add({ ...exchange, what: 'unknown parameter', path: `${exchange.path}?nosuch=1`, expect: 400, invalid: true });
+    const xml = { ...exchange.headers, Accept: 'application/xml' };
+    add({ ...exchange, what: 'Accept: application/xml', headers: xml, expect: 406, invalid: true });
+  };
+
+  const remove = (id: string) => ({
+    operationId: 'deleteWebhook',
+    method: 'DELETE' as const,
+    path: `/api/v1/webhooks/${id}`,
+  });
+  [undefined, ...JSON_TYPES].forEach((type, i) =>
+    add({ ...remove(webhooks.toDelete[i]), what: named(type), headers: withAccept(type), expect: 200 }),
+  );
+  add({ ...remove(webhooks.toDelete[0]), what: 'removed already', headers: publisherKey, expect: 404 });
+  add({ ...remove(UNKNOWN_ID), what: 'unknown id', headers: publisherKey, expect: 404 });
+  add({ ...remove(webhooks.rival), what: "another account's webhook", headers: publisherKey, expect: 404 });
+  add({ ...remove('not-a-uuid'), what: 'not a uuid', headers: publisherKey, expect: 404, invalid: true });
+  commonErrors({ ...remove(webhooks.active), headers: publisherKey });
+  add({
+    operationId: 'listWebhookDeliveries',
+    what: 'a removed webhook',
+    method: 'GET',
+    path: `/api/v1/webhooks/${webhooks.toDelete[0]}/deliveries`,
+    headers: publisherKey,
+    expect: 404,
+  });
+
+  const test = (id: string) => ({
+    operationId: 'testWebhook',
+    method: 'POST' as const,
+    path: `/api/v1/webhooks/${id}/test`,
+  });
+  for (const type of [undefined, ...JSON_TYPES])
+    add({ ...test(webhooks.active), what: named(type), headers: withAccept(type), expect: 200 });
+  add({ ...test(webhooks.off), what: 'a webhook turned off', headers: publisherKey, expect: 409 });
+  add({ ...test(UNKNOWN_ID), what: 'unknown id', headers: publisherKey, expect: 404 });
+  add({ ...test(webhooks.rival), what: "another account's webhook", headers: publisherKey, expect: 404 });
+  add({ ...test(webhooks.toDelete[1]), what: 'a removed webhook', headers: publisherKey, expect: 404 });
+  add({ ...test('not-a-uuid'), what: 'not a uuid', headers: publisherKey, expect: 404, invalid: true });
+  commonErrors({ ...test(webhooks.active), headers: publisherKey });
+
+  const create = { operationId: 'createWebhook', method: 'POST', path: '/api/v1/webhooks' } as const;
+  const json = (k: string, accept?: string) => ({
+    'X-Api-Key': k,
+    'Content-Type': 'application/json',
+    ...(accept ? { Accept: accept } : {}),
+  });
+  // A public address as a literal: accepted without DNS (the server's sender tries it only on an event).
+  const body = (fields: Record<string, unknown> = {}) =>
+    JSON.stringify({ url: 'https://93.184.215.14/hook', events: ['revenue.drop', 'revenue.spike'], ...fields });
+  for (const type of [undefined, ...JSON_TYPES]) {
+    const description = type ? { description: `Contract, ${type}` } : {};
+    add({ ...create, what: named(type), headers: json(keys.publisher, type), body: body(description), expect: 200 });
+  }
+  const refused = (what: string, fields: Record<string, unknown>, invalid = false) =>
+    add({
+      ...create,
+      what,
+      headers: json(keys.publisher),
+      body: body(fields),
+      expect: 400,
+      ...(invalid ? { invalid } : {}),
+    });
+  refused('http URL', { url: 'http://93.184.215.14/hook' });
+  refused('a private address', { url: 'https://10.1.2.3/hook' });
+  refused('a host that does not resolve', { url: 'https://hooks.invalid/hook' });
+  refused('unknown event type', { events: ['revenue.dropped'] }, true);
+  refused('unknown field', { secret: 'whsec_mine' }, true);
+  refused('no event types', { events: [] }, true);
+  add({ ...create, what: 'account full of webhooks', headers: json(keys.full), body: body(), expect: 409 });
+  add({
+    ...create,
+    what: 'body over 16 KiB',
+    headers: json(keys.publisher),
+    body: body({ description: 'x'.repeat(20_000) }),
+    expect: 413,
+    invalid: true,
+  });
+  add({
+    ...create,
+    what: 'Content-Type: text/plain',
+    headers: { ...json(keys.publisher), 'Content-Type': 'text/plain' },
+    body: body(),
+    expect: 415,
+    invalid: true,
+  });
+  commonErrors({ ...create, headers: json(keys.publisher), body: body() });
 }

@@ -115,6 +115,11 @@ describe('POST /api/v1/alerts/{id}/acknowledge', () => {
     expectProblem(again, 409, path);
     expect(again.json.detail).toContain(done.json.acknowledgedAt);
     const stranger = (await issueKey((await createPublisher(t.db)).id)).raw;
+    expectProblem(
+      await callApi('POST', '/api/v1/alerts/not-a-uuid/acknowledge', { key: ownerKey }),
+      404,
+      '/api/v1/alerts/not-a-uuid/acknowledge',
+    );
     const theirs = `/api/v1/alerts/${ids['drop A']}/acknowledge`;
     expectProblem(await callApi('POST', theirs, { key: stranger }), 404, theirs);
     const open = await list(ownerKey, '?Filter=state==open');

@@ -243,6 +243,13 @@ describe('removing a webhook', () => {
     const stranger = (await issueKey((await createPublisher(t.db)).id)).raw;
     const path = `/api/v1/webhooks/${webhook.id}`;
     expectProblem(await callApi('DELETE', path, { key: stranger }), 404, path);
+    for (const [method, unknown] of [
+      ['DELETE', '/api/v1/webhooks/not-a-uuid'],
+      ['POST', '/api/v1/webhooks/not-a-uuid/test'],
+      ['GET', '/api/v1/webhooks/not-a-uuid/deliveries'],
+    ]) {
+      expectProblem(await callApi(method, unknown, { key }), 404, unknown);
+    }
     await dropAlert(owner.id);
     expect((await callApi('DELETE', path, { key })).status).toBe(200);
     expect(await deliveriesOf(owner.id)).toHaveLength(0);

@@ -122,6 +122,31 @@ export async function callEveryOperation(
   const twice = await publisher.POST('/api/v1/alerts/{id}/acknowledge', alertPath);
   seen.push(`acknowledged ${alertState} ${twice.response.status}`);
 
+  // A webhook (to a public address as a literal: no DNS asked), its secret once; listed, sent a test event, its
+  // deliveries read; removed, and then unknown: a 404.
+  const added = await publisher.POST('/api/v1/webhooks', {
+    body: { url: 'https://93.184.215.14/typed-client', events: ['revenue.drop', 'data.missing'] },
+  });
+  const webhookId: string | undefined = added.data?.webhook.id;
+  seen.push(`webhook ${added.data?.secret.startsWith('whsec_')} ${added.data?.webhook.events.length}`);
+  const webhooks = await publisher.GET('/api/v1/webhooks', { params: { query: { Filter: `id==${webhookId}` } } });
+  seen.push(`webhooks ${json(webhooks.data)?.meta.totalRows}`);
+  const webhookPath = { params: { path: { id: webhookId ?? 'none' } } };
+  const tested = await publisher.POST('/api/v1/webhooks/{id}/test', webhookPath);
+  const deliveryStatus: 'pending' | 'delivered' | 'failed' | undefined = tested.data?.status;
+  seen.push(`tested ${tested.data?.eventType} ${deliveryStatus}`);
+  const deliveries = await publisher.GET('/api/v1/webhooks/{id}/deliveries', {
+    params: { ...webhookPath.params, query: { FilterList: { eventType: 'webhook.test' } } },
+  });
+  seen.push(
+    `deliveries ${json(deliveries.data)
+      ?.data.map((d) => d.id === tested.data?.id)
+      .join(' ')}`,
+  );
+  const removed = await publisher.DELETE('/api/v1/webhooks/{id}', webhookPath);
+  const gone = await publisher.GET('/api/v1/webhooks/{id}/deliveries', webhookPath);
+  seen.push(`removed ${removed.response.status} ${gone.response.status}`);
+
   // A publisher account of its own: created invited, invited again, deactivated, reactivated, then listed.
   const invited = await admin.POST('/api/v1/admin/publishers', {
     body: { email: `typed-client-${Date.now()}@example.com`, name: 'Typed client' },

@@ -1,8 +1,9 @@
 /**
  * Calls every operation through the client @hey-api/openapi-ts generated (../generated/hey-api, unedited), as
  * an API user would: FilterList with two values, CSV as text, NDJSON as a stream, the legacy feed with
- * ?apiKey=, keys created, listed and revoked, alerts listed and acknowledged, a key made by an admin, revenue
- * loaded. Returns a line per call, in order: the operation's name, or what failed.
+ * ?apiKey=, keys created, listed and revoked, alerts listed and acknowledged, a webhook added, listed, tested
+ * and removed, a key made by an admin, revenue loaded. Returns a line per call, in order: the operation's name,
+ * or what failed.
  */
 import { client } from '../generated/hey-api/client.gen';
 import * as api from '../generated/hey-api/sdk.gen';
@@ -97,6 +98,49 @@ export async function callEveryOperation(who: Credentials): Promise<string[]> {
       acknowledged.data?.state === 'acknowledged' && acknowledged.data.acknowledgedAt && twice.response?.status === 409,
       'acknowledgeAlert',
       acknowledged.error ?? twice.error,
+    ),
+  );
+
+  // A webhook to a public address (a literal: no DNS asked), its secret once; listed, sent a test event, the
+  // delivery pending among its deliveries; removed, and then unknown.
+  const url = 'https://93.184.215.14/hey-api';
+  const hook = await api.createWebhook({
+    body: { url, events: ['revenue.drop', 'data.missing'], description: 'hey-api client' },
+  });
+  const webhook = hook.data?.webhook;
+  called.push(check(hook.data?.secret.startsWith('whsec_') && webhook?.url === url, 'createWebhook', hook.error));
+  const hooks = await api.listWebhooks({
+    query: { Search: 'hey-api', FilterList: { url: `${url},https://93.184.215.14/other` }, sortBy: 'createdAt' },
+  });
+  called.push(
+    check(
+      hooks.data?.data.some((w) => w.id === webhook?.id && w.disabledAt === null),
+      'listWebhooks',
+      hooks.error,
+    ),
+  );
+  const webhookId = { path: { id: webhook?.id ?? 'none' } };
+  const tested = await api.testWebhook(webhookId);
+  const test = tested.data;
+  called.push(check(test?.status === 'pending' && test.eventType === 'webhook.test', 'testWebhook', tested.error));
+  const deliveries = await api.listWebhookDeliveries({
+    ...webhookId,
+    query: { FilterList: { eventType: 'webhook.test,revenue.drop' }, sortBy: 'createdAt', sortDirection: 'desc' },
+  });
+  called.push(
+    check(
+      deliveries.data?.data.some((d) => d.id === test?.id),
+      'listWebhookDeliveries',
+      deliveries.error,
+    ),
+  );
+  const removed = await api.deleteWebhook(webhookId);
+  const gone = await api.listWebhookDeliveries(webhookId);
+  called.push(
+    check(
+      removed.response?.status === 200 && gone.response?.status === 404,
+      'deleteWebhook',
+      removed.error ?? gone.response?.status,
     ),
   );
 

@@ -1,8 +1,9 @@
 /**
  * Calls every operation through the client orval generated (../generated/orval/api.ts, unedited; its fetch is
  * ./orval-fetch.ts), as an API user would: FilterList with two values, CSV as text, NDJSON as a stream, the
- * legacy feed with ?apiKey=, keys created, listed and revoked, alerts listed and acknowledged, a key made by an
- * admin, revenue loaded. Returns a line per call, in order: the operation's name, or what failed.
+ * legacy feed with ?apiKey=, keys created, listed and revoked, alerts listed and acknowledged, a webhook added,
+ * listed, tested and removed, a key made by an admin, revenue loaded. Returns a line per call, in order: the
+ * operation's name, or what failed.
  */
 import * as api from '../generated/orval/api';
 import { check, type Credentials, revenueCsv } from './credentials';
@@ -102,6 +103,51 @@ export async function callEveryOperation(who: Credentials): Promise<string[]> {
       'acknowledgeAlert',
       alert ? twice.data : acknowledged.data,
     ),
+  );
+
+  // A webhook to a public address (a literal: no DNS asked), its secret once; listed, sent a test event, the
+  // delivery pending among its deliveries; removed, and then unknown.
+  const url = 'https://93.184.215.14/orval';
+  const hook = await api.createWebhook(
+    { url, events: ['revenue.drop', 'data.missing'], description: 'orval client' },
+    publisher,
+  );
+  const withSecret = hook.status === 200 ? json(hook.data) : undefined;
+  const secretOnce = withSecret?.secret.startsWith('whsec_') && withSecret.webhook.url === url;
+  called.push(check(secretOnce, 'createWebhook', hook.data));
+  const webhookId = withSecret?.webhook.id ?? 'none';
+  const hooks = await api.listWebhooks(
+    { Search: 'orval', FilterList: { url: `${url},https://93.184.215.14/other` }, sortBy: 'createdAt' },
+    publisher,
+  );
+  const webhooks = hooks.status === 200 ? json(hooks.data)?.data : undefined;
+  called.push(
+    check(
+      webhooks?.some((w) => w.id === webhookId && w.disabledAt === null),
+      'listWebhooks',
+      hooks.data,
+    ),
+  );
+  const tested = await api.testWebhook(webhookId, publisher);
+  const test = tested.status === 200 ? json(tested.data) : undefined;
+  called.push(check(test?.status === 'pending' && test.eventType === 'webhook.test', 'testWebhook', tested.data));
+  const deliveries = await api.listWebhookDeliveries(
+    webhookId,
+    { FilterList: { eventType: 'webhook.test,revenue.drop' }, sortBy: 'createdAt', sortDirection: 'desc' },
+    publisher,
+  );
+  const sent = deliveries.status === 200 ? json(deliveries.data)?.data : undefined;
+  called.push(
+    check(
+      sent?.some((d) => d.id === test?.id),
+      'listWebhookDeliveries',
+      deliveries.data,
+    ),
+  );
+  const removed = await api.deleteWebhook(webhookId, publisher);
+  const gone = await api.listWebhookDeliveries(webhookId, undefined, publisher);
+  called.push(
+    check(removed.status === 200 && gone.status === 404, 'deleteWebhook', removed.status === 200 ? gone : removed),
   );
 
   const balance = await api.getBalance(publisher);
