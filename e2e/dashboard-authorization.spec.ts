@@ -61,6 +61,7 @@ const DASHBOARD_PAGES = [
   ['/countries', 'Countries'],
   ['/sites', 'Sites'],
   ['/keys', 'API keys'],
+  ['/alerts', 'Alerts'],
 ] as const;
 const PAGES: { path: string; expected: Record<Visitor, Outcome> }[] = [
   ...DASHBOARD_PAGES.map(([path, heading]) => ({
@@ -111,11 +112,12 @@ const PAGES: { path: string; expected: Record<Visitor, Outcome> }[] = [
       viewer: path === '/keys' ? KEYS_REFUSED : { heading },
     } as const,
   })),
-  // Settings: Members and Activity are the Owners' and Admins'; a Finance member or Viewer is told so.
+  // Settings: Members, Activity and Webhooks are the Owners' and Admins'; a Finance member or Viewer is told so.
   ...(
     [
       ['/settings/members', 'Members are managed by', 'ask one of them for a change'],
       ['/settings/activity', 'Activity', 'The account’s activity is shown to its Owners and Admins'],
+      ['/settings/webhooks', 'Webhooks', 'The account’s Owners and Admins add and remove its webhooks'],
     ] as const
   ).map(([path, , refusal]) => ({
     path,
@@ -123,7 +125,13 @@ const PAGES: { path: string; expected: Record<Visitor, Outcome> }[] = [
       signedOut: 'sign in',
       publisher: { heading: 'Settings' },
       otherPublisher: { heading: 'Settings' },
-      admin: path === '/settings/members' ? { heading: 'Settings' } : { heading: 'Activity' },
+      // Webhooks are a publisher's: an admin first chooses whose.
+      admin:
+        path === '/settings/members'
+          ? { heading: 'Settings' }
+          : path === '/settings/webhooks'
+            ? 'choose'
+            : { heading: 'Activity' },
       finance: { heading: 'Settings', refusal },
       viewer: { heading: 'Settings', refusal },
     } as const,
