@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it, type MockInstance, vi } from 'vitest';
 import { apiKeys } from '@/db/schema';
+import { alerts, webhookEndpoints } from '@/db/schema-alerts';
 import { ENDPOINTS } from '@/lib/api/endpoints';
 import { openApiDocument } from '@/lib/api/endpoints';
 import { generateApiKey } from '@/lib/keys/key-format';
@@ -72,7 +73,31 @@ beforeAll(async () => {
     (['active', 'invited', 'deactivated'] as const).map((status) => createPublisher(t.db, { status })),
   );
   accountIds = throwaway.map((u) => u.id);
-  ids = [siteA.id, siteB.id, siteC.id, owner.id, other.id, revoked.record.id, ...spare.map((k) => k.record.id)];
+  // An alert and a webhook of the owner's, so that their operations reach their services with a known id too.
+  const [alert] = await t.db
+    .insert(alerts)
+    .values({ accountId: owner.id, kind: 'data.missing', dedupeKey: 'fuzz', message: 'No data.', siteId: siteA.id })
+    .returning({ id: alerts.id });
+  const [webhook] = await t.db
+    .insert(webhookEndpoints)
+    .values({
+      accountId: owner.id,
+      url: 'https://hooks.invalid/',
+      events: ['data.updated'],
+      secret: `whsec_${'A'.repeat(32)}`,
+    })
+    .returning({ id: webhookEndpoints.id });
+  ids = [
+    siteA.id,
+    siteB.id,
+    siteC.id,
+    owner.id,
+    other.id,
+    revoked.record.id,
+    ...spare.map((k) => k.record.id),
+    alert.id,
+    webhook.id,
+  ];
 });
 
 let printed: MockInstance[] = [];

@@ -234,6 +234,8 @@ function violations(request: FuzzRequest, answer: FuzzAnswer, documented: Docume
   // Any 2xx is the operation's to choose, but a HEAD where the path has no GET has nothing to succeed at.
   const maySucceed = !head || hasGet;
   if ((status >= 300 || !maySucceed) && !allowed.has(status)) problems.push(`status ${status} is not documented`);
+  // The document lists 500 for a server's failure; no request, however hostile, may cause one.
+  if (status === 500) problems.push(`answered 500: ${answer.text.slice(0, 120)}`);
   const type = answer.headers.get('content-type') ?? '';
   // Where the path has no GET the 405 is the wrapper's, whose body only a server drops (an in-process call keeps it).
   if (head && hasGet && answer.text !== '') problems.push(`HEAD answered with a body: ${answer.text.slice(0, 80)}`);
