@@ -36,7 +36,10 @@ const PERSON_FIELDS: readonly FieldDef[] = [
 const PERSON_COLUMNS = { email: people.email, name: people.name, lastSignInAt: people.lastSignInAt };
 
 /** The People page's parameters: page, pageSize, sortBy, sortDirection, Search. */
-export const peopleQuery = pagedRowsQueryOf(PERSON_FIELDS, 'Case-insensitive text: matches the name or the e-mail.');
+export const peopleQuery = pagedRowsQueryOf(PERSON_FIELDS, 'Case-insensitive text: matches the name or the e-mail.', {
+  filter: 'lastSignInAt>=2026-11-01',
+  filterList: { email: 'ada@example.com,grace@example.com' },
+});
 
 /** People, by e-mail unless sorted otherwise, a page of them: those whose name or e-mail contains Search. */
 export async function listPeople(principal: Principal, input: PagedRowsInput): Promise<Paged<PersonSummary>> {

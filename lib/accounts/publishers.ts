@@ -36,7 +36,14 @@ function requireAdmin(principal: Principal, operation: string): void {
 const PUBLISHER_FIELDS = fieldsOf(PublisherResponse);
 
 /** GET /api/v1/admin/publishers' parameters: page, pageSize, sortBy, sortDirection, Search, Filter, FilterList. */
-export const publishersQuery = pagedRowsQueryOf(PUBLISHER_FIELDS);
+export const publishersQuery = pagedRowsQueryOf(
+  PUBLISHER_FIELDS,
+  'Case-insensitive text: matches the name or the e-mail.',
+  {
+    filter: 'sites>0;createdAt>=2026-01-01',
+    filterList: { status: 'invited,deactivated' },
+  },
+);
 
 // A correlated count, usable in the select list, WHERE and ORDER BY alike. Written out: inside a select from
 // users drizzle leaves column names unqualified, and `id` would be the site's.

@@ -36,4 +36,5 @@ export const ACTIVITY_COLUMNS = [...auditEventFields.map((f) => f.name), 'detail
 export const activityQuery = pagedRowsQueryOf(
   auditEventFields,
   "Case-insensitive text: matches the kind, the actor's e-mail or key prefix, or the client address.",
+  { filter: 'at>=2026-11-01;actorKind==key', filterList: { kind: 'key.created,key.revoked' } },
 );

@@ -43,4 +43,7 @@ export type AlertField = keyof z.infer<typeof AlertFields>;
 /** The CSV's columns: every field, the message, details last as JSON text. */
 export const ALERT_COLUMNS = [...alertFields.map((f) => f.name), 'message', 'details'];
 
-export const alertsQuery = pagedRowsQueryOf(alertFields, 'Case-insensitive text: matches the kind or the message.');
+export const alertsQuery = pagedRowsQueryOf(alertFields, 'Case-insensitive text: matches the kind or the message.', {
+  filter: 'state==open;day>=2026-11-01',
+  filterList: { kind: 'revenue.drop,revenue.spike' },
+});

@@ -89,6 +89,7 @@ export const STATEMENT_COLUMNS = statementFields.map((f) => f.name);
 export const statementsQuery = pagedRowsQueryOf(
   statementFields,
   'Case-insensitive text: matches the month, the status or the payment reference.',
+  { filter: 'amountDue>0;month>=2026-01-01', filterList: { status: 'finalized,paid' } },
 );
 
 export const monthPathParams = z.object({ month: monthField });

@@ -95,7 +95,19 @@ const siteDayParams = {
 const COUNTRY_SEARCH =
   'Case-insensitive text: matches a country by code or English name (and, in rows, a site by name).';
 
-const sortingParams = (fields: readonly FieldDef[], searchDescription = COUNTRY_SEARCH) => ({
+/** What a list's Filter and FilterList examples show: terms of its own fields (tests/unit/grammar-examples.test.ts). */
+export interface GrammarExamples {
+  filter: string;
+  filterList: Record<string, string>;
+}
+/** The reports' examples: their rows have countries and an eCPM. */
+const REPORT_EXAMPLES: GrammarExamples = { filter: 'cpm>2;country!=US', filterList: { country: 'US,DE' } };
+
+const sortingParams = (
+  fields: readonly FieldDef[],
+  searchDescription = COUNTRY_SEARCH,
+  examples: GrammarExamples = REPORT_EXAMPLES,
+) => ({
   sortBy: param(anyCaseEnum(fields.map((f) => f.name) as [string, ...string[]]), (raw) =>
     parseSortBy(raw, fields),
   ).meta({
@@ -109,7 +121,7 @@ const sortingParams = (fields: readonly FieldDef[], searchDescription = COUNTRY_
     maxLength: SEARCH_MAX_LENGTH,
   }),
   Filter: textParam((raw) => parseFilter(raw, fields)).meta({
-    description: `Terms \`field op value\` with ops == != > >= < <= =@ (contains) !@; \`,\` is OR and binds tighter than \`;\`, AND: \`a,b;c\` is (a OR b) AND c; at most ${MAX_FILTER_TERMS} terms. Example: \`cpm>2;country!=US\`. Fields: ${fieldNames(fields)}.`,
+    description: `Terms \`field op value\` with ops == != > >= < <= =@ (contains) !@; \`,\` is OR and binds tighter than \`;\`, AND: \`a,b;c\` is (a OR b) AND c; at most ${MAX_FILTER_TERMS} terms. Example: \`${examples.filter}\`. Fields: ${fieldNames(fields)}.`,
   }),
   FilterList: z
     .record(z.string(), z.string())
@@ -124,19 +136,19 @@ const sortingParams = (fields: readonly FieldDef[], searchDescription = COUNTRY_
     )
     .meta({
       description: `FilterList[field]=v1,v2 (also accepted as FilterList.field=v1,v2): the field equals any of the comma-separated values; entries AND with each other and with Filter; at most ${MAX_FILTER_LIST_VALUES} values in all. Fields: ${fieldNames(fields)}.`,
-      param: { style: 'deepObject', explode: true, example: { country: 'US,DE' } },
+      param: { style: 'deepObject', explode: true, example: examples.filterList },
     }),
 });
 
 /** page and pageSize, then the sorting and filtering parameters. */
-const pagingParams = (fields: readonly FieldDef[], searchDescription?: string) => ({
+const pagingParams = (fields: readonly FieldDef[], searchDescription?: string, examples?: GrammarExamples) => ({
   page: param(z.int().min(1).max(PAGE_MAX), parsePage).meta({
     description: 'Page number, from 1 (default 1). A page past the end is empty.',
   }),
   pageSize: param(z.int().min(1).max(PAGE_SIZE_MAX), parsePageSize).meta({
     description: `Rows per page (default ${DEFAULT_PAGE_SIZE}).`,
   }),
-  ...sortingParams(fields, searchDescription),
+  ...sortingParams(fields, searchDescription, examples),
 });
 
 /** Which sites and days: null where the request gave none (the range is resolved after scope). */
@@ -208,8 +220,8 @@ export const totalsQuery = querySchema(siteDayParams, siteDayOf);
 export const byCountryQueryOf = (fields: readonly FieldDef[]) =>
   querySchema({ ...pagingParams(fields), ...siteDayParams }, (v) => ({ ...siteDayOf(v), ...pagedRowsOf(v) }));
 /** `searchDescription` says what Search matches when it is not a country (the reports' meaning). */
-export const pagedRowsQueryOf = (fields: readonly FieldDef[], searchDescription?: string) =>
-  querySchema(pagingParams(fields, searchDescription), pagedRowsOf);
+export const pagedRowsQueryOf = (fields: readonly FieldDef[], searchDescription?: string, examples?: GrammarExamples) =>
+  querySchema(pagingParams(fields, searchDescription, examples), pagedRowsOf);
 export const rowsQueryOf = (fields: readonly FieldDef[]) => querySchema(sortingParams(fields), rowsOf);
 
 /** The parameters a schema takes, by their canonical names. */

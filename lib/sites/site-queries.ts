@@ -146,7 +146,10 @@ const SITE_COLUMNS: Record<string, SQLWrapper> = {
 export const SITE_CSV_COLUMNS = SITE_FIELDS.map((f) => f.name);
 
 /** The API's review queue: page, pageSize, sortBy, sortDirection, Filter, FilterList (`FilterList[status]=pending`), Search. */
-export const siteListQuery = pagedRowsQueryOf(SITE_FIELDS);
+export const siteListQuery = pagedRowsQueryOf(SITE_FIELDS, 'Case-insensitive text: matches the name or the URL.', {
+  filter: 'status==pending;createdAt>=2026-11-01',
+  filterList: { status: 'pending,approved' },
+});
 
 /** The list's rows and order by the grammar: pending first, oldest first, unless sorted otherwise; Search looks in names and URLs. */
 function listSelection(input: PagedRowsInput): { where: SQL | undefined; order: Order } {

@@ -55,6 +55,10 @@ export const WEBHOOK_COLUMNS = [...webhookFields.map((f) => f.name), 'events'];
 export const webhooksQuery = pagedRowsQueryOf(
   webhookFields,
   'Case-insensitive text: matches the URL or the description.',
+  {
+    filter: 'createdAt>=2026-11-01;url=@example.com',
+    filterList: { url: 'https://hooks.example.com/portal,https://bi.example.com/events' },
+  },
 );
 
 export const CreateWebhookResponse = z
@@ -94,4 +98,7 @@ export const PagedDeliveries = pagedSchema(DeliveryResponse, 'PagedWebhookDelive
 const deliveryFields = fieldsOf(DeliveryFields);
 export type DeliveryField = keyof z.infer<typeof DeliveryFields>;
 export const DELIVERY_COLUMNS = [...deliveryFields.map((f) => f.name), 'lastError', 'lastResponse', 'payload'];
-export const deliveriesQuery = pagedRowsQueryOf(deliveryFields, 'Case-insensitive text: matches the event type.');
+export const deliveriesQuery = pagedRowsQueryOf(deliveryFields, 'Case-insensitive text: matches the event type.', {
+  filter: 'attempts>1;createdAt>=2026-11-01',
+  filterList: { status: 'failed,pending' },
+});
