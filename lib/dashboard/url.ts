@@ -58,6 +58,19 @@ export function readView<T>(schema: QuerySchema<T>, searchParams: SearchParams |
   }
 }
 
+/**
+ * The input of a view a page builds itself, from values the grammar takes (a page number, a known kind): a
+ * refusal here is a bug, not the visitor's input, so it throws.
+ */
+export function readOwnView<T>(schema: QuerySchema<T>, params: Record<string, string>): T {
+  const input = readView(schema, params);
+  if (input instanceof Error) throw input;
+  return input;
+}
+
+/** The first value of a page's search parameter (a repeated one arrives as an array). */
+export const firstOf = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
+
 /** The filter bar's sites and days; the range is resolved by the service, from the account's default. */
 export const readSiteDay = (searchParams: SearchParams | URLSearchParams): SiteDayInput | ValidationError =>
   readView(totalsQuery, searchParams);
